@@ -1,0 +1,63 @@
+# Rockafka: every target sets itself up on a fresh machine (Python 3.11+, gcc, make).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+SPECS ?= ../shared/kafka-message-specs
+PYTEST_ARGS ?=
+PROPERTIES ?=
+
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean
+
+all: compile
+
+$(VENV)/.stamp-venv:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -U pip setuptools wheel "Cython>=3.0"
+	touch $@
+
+$(VENV)/.stamp-install: $(VENV)/.stamp-venv pyproject.toml setup.py
+	$(PIP) install -e ".[test,dev]"
+	touch $@
+
+venv: $(VENV)/.stamp-venv
+install: $(VENV)/.stamp-install
+
+compile: install
+	$(PY) setup.py -q build_ext --inplace
+
+debug: install
+	ROCKAFKA_DEBUG_BUILD=1 $(PY) setup.py -q build_ext --inplace --force
+	@echo "annotated HTML: core_pyx/*.html"
+
+gen-protocol: install
+	$(PY) -m rockafka.facade.protocol.codegen --specs $(SPECS) --out facade/protocol/messages
+
+check-generated: gen-protocol
+	@git diff --exit-code --stat -- facade/protocol/messages || \
+	  (echo "generated protocol code is stale: run 'make gen-protocol' and commit" && exit 1)
+	@test -z "$$(git status --porcelain -- facade/protocol/messages)" || \
+	  (echo "untracked generated files: run 'make gen-protocol' and commit" && git status --porcelain -- facade/protocol/messages && exit 1)
+
+test: compile
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-pure: install
+	ROCKAFKA_NO_EXTENSIONS=1 $(PY) -m pytest tests $(PYTEST_ARGS)
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	rm -rf build/lint && $(PY) setup.py -q build_py -d build/lint
+	cd build/lint && ../../$(PY) -m mypy -p rockafka
+	cd build/lint && PYTHONPATH=. ../../$(VENV)/bin/lint-imports --config ../../pyproject.toml
+
+serve: compile
+	$(VENV)/bin/rockafka serve $(PROPERTIES)
+
+bench: compile
+	$(PIP) install -e ".[bench]"
+	$(PY) -m bench
+
+clean:
+	rm -rf build dist *.egg-info core_pyx/*.c core_pyx/*.so core_pyx/*.html

@@ -1,0 +1,3 @@
+from typing_extensions import Buffer
+
+def crc32c(data: Buffer, crc: int = 0) -> int: ...

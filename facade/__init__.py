@@ -1,0 +1,1 @@
+"""The Kafka protocol adapter: codec, server, handlers, coordinators and broker configuration."""

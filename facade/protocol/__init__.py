@@ -1,0 +1,1 @@
+"""The sans-I/O Kafka protocol codec: bytes in, typed messages out, and back."""

@@ -1,0 +1,1 @@
+"""The message store: CommitLog, ConsumeQueue, IndexFile and broker-held offsets, behind MessageStore."""
