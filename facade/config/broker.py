@@ -1,0 +1,220 @@
+"""Loading the broker's settings: defaults < properties file < environment < ``--override KEY=VALUE``.
+
+The properties file is Kafka's ``server.properties`` format (``key=value``, ``key: value`` or
+``key value``; ``#``/``!`` comments; a trailing backslash continues a line). An environment variable
+``ROCKAFKA_LOG_DIRS`` sets ``log.dirs``: the name upper-cased with dots as underscores, for known
+settings only (other ``ROCKAFKA_*`` variables belong to other parts of the program).
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .definitions import BROKER_CONFIGS, IGNORED_BROKER_SETTINGS, Value
+from .errors import ConfigError, InvalidConfigError, UnknownConfigError
+from .values import parse_value
+
+log = logging.getLogger(__name__)
+
+ENV_PREFIX = "ROCKAFKA_"
+RETENTION_SETTINGS = (("log.retention.ms", 1), ("log.retention.minutes", 60_000), ("log.retention.hours", 3_600_000))
+_LISTENER = re.compile(r"^(?P<name>[A-Za-z0-9_]+)://(?P<host>\[[^\]]*\]|[^:/\[\]]*):(?P<port>\d+)$")
+
+
+class ConfigSource(enum.IntEnum):
+    """Where a value came from, numbered as DescribeConfigs reports it."""
+
+    UNKNOWN = 0
+    TOPIC_CONFIG = 1
+    DYNAMIC_BROKER_CONFIG = 2
+    DYNAMIC_DEFAULT_BROKER_CONFIG = 3
+    STATIC_BROKER_CONFIG = 4
+    DEFAULT_CONFIG = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Listener:
+    """One listener: ``NAME://host:port`` and the security protocol its name maps to."""
+
+    name: str
+    host: str
+    port: int
+    security_protocol: str
+
+    @property
+    def url(self) -> str:
+        return f"{self.name}://{self.host}:{self.port}"
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerConfig:
+    """Every broker setting's effective value and source, with typed accessors for the common ones."""
+
+    values: Mapping[str, Value]
+    sources: Mapping[str, ConfigSource]
+
+    def get(self, name: str) -> Value:
+        return self.values[name]
+
+    def int(self, name: str) -> int:
+        value = self.values[name]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"setting {name} is not an integer: {value!r}")
+        return value
+
+    def bool(self, name: str) -> bool:
+        return bool(self.values[name])
+
+    def str(self, name: str) -> str:
+        return str(self.values[name])
+
+    @property
+    def node_id(self) -> int:
+        broker_id = self.values.get("broker.id")
+        if self.sources["node.id"] == ConfigSource.DEFAULT_CONFIG and isinstance(broker_id, int):
+            return broker_id
+        return self.int("node.id")
+
+    @property
+    def data_dir(self) -> Path:
+        dirs = self.values["log.dirs"]
+        if isinstance(dirs, list) and dirs:
+            return Path(dirs[0])
+        return Path(self.str("log.dir"))
+
+    @property
+    def listeners(self) -> list[Listener]:
+        return _parse_listeners("listeners", self._list("listeners"), self._protocol_map())
+
+    @property
+    def advertised_listeners(self) -> list[Listener]:
+        """The advertised listeners, defaulting to the listeners with wildcard hosts shown as 127.0.0.1."""
+        names = self.values["advertised.listeners"]
+        if isinstance(names, list) and names:
+            return _parse_listeners("advertised.listeners", names, self._protocol_map())
+        return [
+            Listener(
+                item.name,
+                item.host if item.host not in ("", "0.0.0.0", "::", "[::]") else "127.0.0.1",
+                item.port,
+                item.security_protocol,
+            )
+            for item in self.listeners
+        ]
+
+    @property
+    def retention_ms(self) -> int:
+        """The broker-wide retention: log.retention.ms, else minutes, else hours (Kafka's precedence)."""
+        for name, scale in RETENTION_SETTINGS:
+            value = self.values[name]
+            if isinstance(value, int):
+                return value if value < 0 else value * scale
+        return 604_800_000
+
+    def _list(self, name: str) -> list[str]:
+        value = self.values[name]
+        return list(value) if isinstance(value, list) else []
+
+    def _protocol_map(self) -> dict[str, str]:
+        mapping: dict[str, str] = {}
+        for entry in self._list("listener.security.protocol.map"):
+            name, sep, protocol = entry.partition(":")
+            if not sep or protocol not in ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"):
+                raise InvalidConfigError("listener.security.protocol.map", entry, "expects NAME:PROTOCOL entries")
+            mapping[name] = protocol
+        return mapping
+
+
+def _parse_listeners(setting: str, entries: Iterable[str], protocols: Mapping[str, str]) -> list[Listener]:
+    listeners: list[Listener] = []
+    for entry in entries:
+        match = _LISTENER.match(entry)
+        if match is None:
+            raise InvalidConfigError(setting, entry, "expects NAME://host:port")
+        name, port = match["name"], int(match["port"])
+        if name not in protocols:
+            raise InvalidConfigError(setting, entry, f"listener name {name} is not in listener.security.protocol.map")
+        if port > 65535:
+            raise InvalidConfigError(setting, entry, "port must be at most 65535")
+        if any(existing.name == name for existing in listeners):
+            raise InvalidConfigError(setting, entry, f"listener name {name} appears twice")
+        listeners.append(Listener(name, match["host"].strip("[]"), port, protocols[name]))
+    return listeners
+
+
+def read_properties(text: str) -> list[tuple[str, str]]:
+    """Parse Java properties text into (key, value) pairs, in order."""
+    pairs: list[tuple[str, str]] = []
+    pending = ""
+    for raw in text.splitlines():
+        line = pending + raw.lstrip() if pending else raw.strip()
+        if not pending and (not line or line[0] in "#!"):
+            continue
+        if line.endswith("\\") and not line.endswith("\\\\"):
+            pending = line[:-1]
+            continue
+        pending = ""
+        match = re.match(r"^((?:\\.|[^=:\s\\])+)\s*[=:\s]\s*(.*)$", line)
+        key, value = (match[1], match[2]) if match else (line, "")
+        pairs.append((key.replace("\\", ""), value.strip()))
+    return pairs
+
+
+def load_broker_config(
+    properties_file: Path | None = None,
+    overrides: Sequence[str] = (),
+    environ: Mapping[str, str] | None = None,
+) -> BrokerConfig:
+    """Build the effective configuration; raises :class:`ConfigError` with one readable line on a bad setting."""
+    values: dict[str, Value] = {name: d.default for name, d in BROKER_CONFIGS.items()}
+    sources = dict.fromkeys(BROKER_CONFIGS, ConfigSource.DEFAULT_CONFIG)
+
+    def apply(name: str, text: str, origin: str) -> None:
+        if name in IGNORED_BROKER_SETTINGS:
+            log.info("setting %s (%s) has no effect on a single-node broker; ignored", name, origin)
+            return
+        definition = BROKER_CONFIGS.get(name)
+        if definition is None:
+            raise UnknownConfigError(name, origin)
+        values[name] = parse_value(definition, text)
+        sources[name] = ConfigSource.STATIC_BROKER_CONFIG
+
+    if properties_file is not None:
+        try:
+            text = properties_file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"cannot read properties file {properties_file}: {exc.strerror or exc}") from None
+        for key, value in read_properties(text):
+            apply(key, value, f"in {properties_file}")
+    env_names = {ENV_PREFIX + name.upper().replace(".", "_"): name for name in BROKER_CONFIGS}
+    for variable, text in sorted((environ or {}).items()):
+        if variable in env_names:
+            apply(env_names[variable], text, f"from environment variable {variable}")
+    for item in overrides:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--override expects KEY=VALUE, got {item!r}")
+        apply(key.strip(), value, "from --override")
+    config = BrokerConfig(values, sources)
+    _check_consistency(config)
+    return config
+
+
+def _check_consistency(config: BrokerConfig) -> None:
+    listeners = config.listeners
+    if not listeners:
+        raise InvalidConfigError("listeners", "", "at least one listener is needed")
+    advertised = {item.name for item in config.advertised_listeners}
+    missing = [item.name for item in listeners if item.name not in advertised]
+    if missing:
+        raise InvalidConfigError(
+            "advertised.listeners", ",".join(sorted(advertised)), f"lacks listener(s) {', '.join(missing)}"
+        )
+    low, high = config.int("group.min.session.timeout.ms"), config.int("group.max.session.timeout.ms")
+    if low > high:
+        raise InvalidConfigError("group.min.session.timeout.ms", str(low), "exceeds group.max.session.timeout.ms")

@@ -1,0 +1,228 @@
+"""The settings Rockafka understands, under Kafka's property names, with Kafka's defaults.
+
+A broker setting (``server.properties``) and a topic setting (CreateTopics/AlterConfigs) are each
+declared once here as a :class:`ConfigDef`: name, type, default, validity check and, for topic
+settings, the broker setting that supplies the default (Kafka's "synonym"). The loaders, the
+DescribeConfigs handler and the documentation all read these tables.
+
+Kafka settings that have no meaning for a single-node broker (thread pools, replication, ZooKeeper)
+are accepted and listed in :data:`IGNORED_BROKER_SETTINGS`, so an existing ``server.properties``
+loads unchanged; anything else unknown is an error.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+LONG_MAX: Final = 9223372036854775807
+INT_MAX: Final = 2147483647
+
+
+class ConfigType(enum.IntEnum):
+    """Kafka's config types, numbered as DescribeConfigs v3+ reports them."""
+
+    BOOLEAN = 1
+    STRING = 2
+    INT = 3
+    SHORT = 4
+    LONG = 5
+    DOUBLE = 6
+    LIST = 7
+    CLASS = 8
+    PASSWORD = 9
+
+
+Value = bool | int | float | str | list[str] | None
+Check = Callable[[Value], str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigDef:
+    """One setting: its Kafka name, type, default (``None`` = no value), check, and broker synonym."""
+
+    name: str
+    type: ConfigType
+    default: Value
+    check: Check | None = None
+    synonym: str | None = None
+    read_only: bool = True
+    doc: str = ""
+
+
+def at_least(low: int | float) -> Check:
+    def check(value: Value) -> str | None:
+        if isinstance(value, int | float) and not isinstance(value, bool) and value < low:
+            return f"must be at least {low}"
+        return None
+
+    return check
+
+
+def between(low: int, high: int) -> Check:
+    def check(value: Value) -> str | None:
+        if isinstance(value, int) and not low <= value <= high:
+            return f"must be between {low} and {high}"
+        return None
+
+    return check
+
+
+def one_of(*choices: str) -> Check:
+    def check(value: Value) -> str | None:
+        values = value if isinstance(value, list) else [value]
+        bad = [v for v in values if v not in choices]
+        if bad:
+            return f"must be one of {', '.join(choices)} (got {', '.join(map(str, bad))})"
+        return None
+
+    return check
+
+
+BOOL, STR, INT, LONG, DOUBLE, LIST = (
+    ConfigType.BOOLEAN,
+    ConfigType.STRING,
+    ConfigType.INT,
+    ConfigType.LONG,
+    ConfigType.DOUBLE,
+    ConfigType.LIST,
+)
+NON_NEGATIVE = at_least(0)
+RETENTION = at_least(-1)
+COMPRESSION_TYPES = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
+
+BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
+    ConfigDef("node.id", INT, 0, NON_NEGATIVE, doc="this broker's id (Kafka's default -1 means unset; 0 here)"),
+    ConfigDef("broker.id", INT, None, NON_NEGATIVE, doc="older name of node.id"),
+    ConfigDef("listeners", LIST, ["PLAINTEXT://127.0.0.1:9092"], doc="where the broker listens"),
+    ConfigDef("advertised.listeners", LIST, None, doc="what Metadata tells clients; defaults to listeners"),
+    ConfigDef(
+        "listener.security.protocol.map",
+        LIST,
+        ["PLAINTEXT:PLAINTEXT", "SSL:SSL", "SASL_PLAINTEXT:SASL_PLAINTEXT", "SASL_SSL:SASL_SSL"],
+    ),
+    ConfigDef("log.dirs", LIST, None, doc="data directory (only the first entry is used)"),
+    ConfigDef("log.dir", STR, "./rockafka-data", doc="data directory when log.dirs is not set"),
+    ConfigDef("num.partitions", INT, 1, at_least(1), read_only=False),
+    ConfigDef("default.replication.factor", INT, 1, between(1, 1)),
+    ConfigDef("auto.create.topics.enable", BOOL, True),
+    ConfigDef("delete.topic.enable", BOOL, True),
+    ConfigDef("message.max.bytes", INT, 1048588, at_least(0), read_only=False),
+    ConfigDef("socket.request.max.bytes", INT, 104857600, at_least(1)),
+    ConfigDef("log.retention.hours", INT, 168, read_only=False),
+    ConfigDef("log.retention.minutes", INT, None, read_only=False),
+    ConfigDef("log.retention.ms", LONG, None, RETENTION, read_only=False),
+    ConfigDef("log.retention.bytes", LONG, -1, RETENTION, read_only=False),
+    ConfigDef("log.retention.check.interval.ms", LONG, 300000, at_least(1)),
+    ConfigDef("log.segment.bytes", INT, 1073741824, at_least(1 << 20), doc="CommitLog file size"),
+    ConfigDef("log.roll.ms", LONG, None, read_only=False),
+    ConfigDef("log.roll.hours", INT, 168, at_least(1), read_only=False),
+    ConfigDef("log.cleanup.policy", LIST, ["delete"], one_of("delete", "compact"), read_only=False),
+    ConfigDef("log.message.timestamp.type", STR, "CreateTime", one_of("CreateTime", "LogAppendTime"), read_only=False),
+    ConfigDef("log.message.timestamp.before.max.ms", LONG, LONG_MAX, NON_NEGATIVE, read_only=False),
+    ConfigDef("log.message.timestamp.after.max.ms", LONG, LONG_MAX, NON_NEGATIVE, read_only=False),
+    ConfigDef("log.flush.interval.messages", LONG, LONG_MAX, at_least(1), read_only=False),
+    ConfigDef("log.flush.interval.ms", LONG, None, read_only=False),
+    ConfigDef("log.flush.scheduler.interval.ms", LONG, LONG_MAX),
+    ConfigDef("log.cleaner.delete.retention.ms", LONG, 86400000, NON_NEGATIVE, read_only=False),
+    ConfigDef("log.segment.delete.delay.ms", LONG, 60000, NON_NEGATIVE, read_only=False),
+    ConfigDef("log.index.interval.bytes", INT, 4096, NON_NEGATIVE, read_only=False),
+    ConfigDef("log.index.size.max.bytes", INT, 10485760, at_least(4), read_only=False),
+    ConfigDef("log.cleaner.min.cleanable.ratio", DOUBLE, 0.5, read_only=False),
+    ConfigDef("log.cleaner.min.compaction.lag.ms", LONG, 0, read_only=False),
+    ConfigDef("log.cleaner.max.compaction.lag.ms", LONG, LONG_MAX, at_least(1), read_only=False),
+    ConfigDef("log.preallocate", BOOL, False, read_only=False),
+    ConfigDef("compression.type", STR, "producer", one_of(*COMPRESSION_TYPES), read_only=False),
+    ConfigDef("min.insync.replicas", INT, 1, at_least(1), read_only=False),
+    ConfigDef("unclean.leader.election.enable", BOOL, False, read_only=False),
+    ConfigDef("offsets.retention.minutes", INT, 10080, at_least(1)),
+    ConfigDef("offsets.retention.check.interval.ms", LONG, 600000, at_least(1)),
+    ConfigDef("offsets.topic.num.partitions", INT, 50, at_least(1)),
+    ConfigDef("group.min.session.timeout.ms", INT, 6000),
+    ConfigDef("group.max.session.timeout.ms", INT, 1800000),
+    ConfigDef("group.initial.rebalance.delay.ms", INT, 3000, NON_NEGATIVE),
+    ConfigDef("group.max.size", INT, INT_MAX, at_least(1)),
+    ConfigDef("transactional.id.expiration.ms", INT, 604800000, at_least(1)),
+    ConfigDef("transaction.max.timeout.ms", INT, 900000, at_least(1)),
+    ConfigDef("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, at_least(1)),
+    ConfigDef("producer.id.expiration.ms", INT, 86400000, at_least(1)),
+    ConfigDef("connections.max.idle.ms", LONG, 600000),
+    ConfigDef("fetch.max.bytes", INT, 57671680, at_least(1024)),
+    ConfigDef("rockafka.flush.mode", STR, "async", one_of("async", "sync"), doc="async or sync (group commit)"),
+    ConfigDef("rockafka.flush.interval.ms", INT, 500, at_least(1), doc="background flush interval in async mode"),
+    ConfigDef("rockafka.consumequeue.units.per.file", INT, 300000, at_least(16)),
+    ConfigDef("rockafka.index.slots", INT, 5000000, at_least(1)),
+    ConfigDef("rockafka.index.entries", INT, 20000000, at_least(1)),
+)
+
+TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
+    ConfigDef("cleanup.policy", LIST, ["delete"], one_of("delete", "compact"), "log.cleanup.policy", False),
+    ConfigDef("compression.type", STR, "producer", one_of(*COMPRESSION_TYPES), "compression.type", False),
+    ConfigDef("delete.retention.ms", LONG, 86400000, NON_NEGATIVE, "log.cleaner.delete.retention.ms", False),
+    ConfigDef("file.delete.delay.ms", LONG, 60000, NON_NEGATIVE, "log.segment.delete.delay.ms", False),
+    ConfigDef("flush.messages", LONG, LONG_MAX, at_least(1), "log.flush.interval.messages", False),
+    ConfigDef("flush.ms", LONG, LONG_MAX, NON_NEGATIVE, "log.flush.interval.ms", False),
+    ConfigDef("index.interval.bytes", INT, 4096, NON_NEGATIVE, "log.index.interval.bytes", False),
+    ConfigDef("max.compaction.lag.ms", LONG, LONG_MAX, at_least(1), "log.cleaner.max.compaction.lag.ms", False),
+    ConfigDef("max.message.bytes", INT, 1048588, NON_NEGATIVE, "message.max.bytes", False),
+    ConfigDef(
+        "message.timestamp.type",
+        STR,
+        "CreateTime",
+        one_of("CreateTime", "LogAppendTime"),
+        "log.message.timestamp.type",
+        False,
+    ),
+    ConfigDef(
+        "message.timestamp.before.max.ms", LONG, LONG_MAX, NON_NEGATIVE, "log.message.timestamp.before.max.ms", False
+    ),
+    ConfigDef(
+        "message.timestamp.after.max.ms", LONG, LONG_MAX, NON_NEGATIVE, "log.message.timestamp.after.max.ms", False
+    ),
+    ConfigDef("min.cleanable.dirty.ratio", DOUBLE, 0.5, None, "log.cleaner.min.cleanable.ratio", False),
+    ConfigDef("min.compaction.lag.ms", LONG, 0, NON_NEGATIVE, "log.cleaner.min.compaction.lag.ms", False),
+    ConfigDef("min.insync.replicas", INT, 1, at_least(1), "min.insync.replicas", False),
+    ConfigDef("preallocate", BOOL, False, None, "log.preallocate", False),
+    ConfigDef("retention.bytes", LONG, -1, RETENTION, "log.retention.bytes", False),
+    ConfigDef("retention.ms", LONG, 604800000, RETENTION, "log.retention.ms", False),
+    ConfigDef("segment.bytes", INT, 1073741824, at_least(14), "log.segment.bytes", False),
+    ConfigDef("segment.index.bytes", INT, 10485760, at_least(4), "log.index.size.max.bytes", False),
+    ConfigDef("segment.jitter.ms", LONG, 0, NON_NEGATIVE, "log.roll.jitter.ms", False),
+    ConfigDef("segment.ms", LONG, 604800000, at_least(1), "log.roll.ms", False),
+    ConfigDef("unclean.leader.election.enable", BOOL, False, None, "unclean.leader.election.enable", False),
+)
+
+IGNORED_BROKER_SETTINGS: Final = frozenset(
+    {
+        "process.roles",
+        "controller.quorum.voters",
+        "controller.quorum.bootstrap.servers",
+        "controller.listener.names",
+        "inter.broker.listener.name",
+        "zookeeper.connect",
+        "zookeeper.connection.timeout.ms",
+        "num.network.threads",
+        "num.io.threads",
+        "num.recovery.threads.per.data.dir",
+        "num.replica.fetchers",
+        "socket.send.buffer.bytes",
+        "socket.receive.buffer.bytes",
+        "offsets.topic.replication.factor",
+        "transaction.state.log.replication.factor",
+        "transaction.state.log.min.isr",
+        "group.coordinator.rebalance.protocols",
+        "share.coordinator.state.topic.replication.factor",
+        "share.coordinator.state.topic.min.isr",
+        "log.roll.jitter.ms",
+        "replica.fetch.max.bytes",
+        "queued.max.requests",
+        "background.threads",
+        "metadata.log.dir",
+    }
+)
+"""Kafka broker settings that mean nothing to a single-node broker: accepted, logged, not applied."""
+
+BROKER_CONFIGS: Final = {d.name: d for d in BROKER_CONFIG_DEFS}
+TOPIC_CONFIGS: Final = {d.name: d for d in TOPIC_CONFIG_DEFS}
