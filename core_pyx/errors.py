@@ -19,6 +19,24 @@ class UnsupportedMagicError(CorruptBatchError):
         self.magic = magic
 
 
+class InvalidBatchError(CorruptBatchError):
+    """A batch with a valid CRC that breaks a rule Kafka enforces on produced batches (Kafka's INVALID_RECORD):
+    a record count or last offset delta that disagree, an unknown compression codec."""
+
+
+class MalformedMessageError(KernelError):
+    """A hot-message body (Produce request, ...) that cannot be decoded: short, bad lengths, trailing bytes."""
+
+
+class UnsupportedVersionError(KernelError):
+    """A message version that a hot-message kernel does not handle."""
+
+    def __init__(self, api: str, version: int) -> None:
+        super().__init__(f"{api} version {version} is not handled by the hot-message codec")
+        self.api = api
+        self.version = version
+
+
 class FrameError(KernelError):
     """A length-prefixed frame that cannot be split or whose request header cannot be read."""
 

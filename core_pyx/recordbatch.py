@@ -1,4 +1,7 @@
-"""RecordBatch v2 header parsing, validation (magic, lengths, CRC-32C) and in-place patching."""
+"""RecordBatch v2 header parsing, validation (magic, lengths, CRC-32C, counts) and in-place patching.
+
+The layout and the checks are specified in the pure twin's docstring, :mod:`rockafka.core_pyx._recordbatch_py`.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ from ._recordbatch_py import (
     DELETE_HORIZON_BIT,
     LOG_OVERHEAD,
     MAGIC_OFFSET,
+    MAX_CODEC,
     MAX_TIMESTAMP_OFFSET,
+    NOGIL_MIN_BYTES,
     RECORD_BATCH_OVERHEAD,
     TIMESTAMP_TYPE_BIT,
     TRANSACTIONAL_BIT,
@@ -45,7 +50,9 @@ __all__ = [
     "DELETE_HORIZON_BIT",
     "LOG_OVERHEAD",
     "MAGIC_OFFSET",
+    "MAX_CODEC",
     "MAX_TIMESTAMP_OFFSET",
+    "NOGIL_MIN_BYTES",
     "RECORD_BATCH_OVERHEAD",
     "TIMESTAMP_TYPE_BIT",
     "TRANSACTIONAL_BIT",
