@@ -1,0 +1,145 @@
+# cython: language_level=3
+"""Compiled records kernel: the records inside an uncompressed RecordBatch v2 payload (layout: ``_records_py``)."""
+
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+
+from rockafka.core_pyx._records_py import Record
+from rockafka.core_pyx.errors import CorruptBatchError
+
+# RecordCursor and the rk_* declarations come from _records.pxd, included automatically.
+
+cdef object _tuple_new = tuple.__new__
+cdef object _Record = Record
+
+
+cdef int _read_raw(RecordCursor *cur, uint64_t *out, int max_bytes) except -1:
+    cdef uint64_t result = 0
+    cdef unsigned char byte
+    cdef int shift = 0
+    while shift < 7 * max_bytes:
+        if cur.pos >= cur.end:
+            raise CorruptBatchError(f"record varint runs past its end at byte {cur.pos}")
+        byte = cur.data[cur.pos]
+        cur.pos += 1
+        result |= (<uint64_t>(byte & 0x7F)) << shift
+        if not byte & 0x80:
+            out[0] = result
+            return 0
+        shift += 7
+    raise CorruptBatchError(f"record varint longer than {max_bytes} bytes at byte {cur.pos}")
+
+
+cdef int rk_read_varint(RecordCursor *cur, int32_t *out) except -1:
+    cdef uint64_t raw
+    cdef uint32_t value
+    if cur.pos < cur.end and cur.data[cur.pos] < 0x80:  # one-byte fast path
+        value = cur.data[cur.pos]
+        cur.pos += 1
+    else:
+        _read_raw(cur, &raw, 5)
+        value = <uint32_t>raw
+    out[0] = <int32_t>((value >> 1) ^ (-(value & 1)))
+    return 0
+
+
+cdef int rk_read_varlong(RecordCursor *cur, int64_t *out) except -1:
+    cdef uint64_t raw
+    _read_raw(cur, &raw, 10)
+    out[0] = <int64_t>((raw >> 1) ^ (-(raw & 1)))
+    return 0
+
+
+cdef object _take(RecordCursor *cur, Py_ssize_t length):
+    if length > cur.end - cur.pos:
+        raise CorruptBatchError(f"record field of {length} bytes overruns its record at byte {cur.pos}")
+    cdef object out = PyBytes_FromStringAndSize(<const char *>cur.data + cur.pos, length)
+    cur.pos += length
+    return out
+
+
+cdef object _nullable(RecordCursor *cur):
+    cdef int32_t length
+    rk_read_varint(cur, &length)
+    if length < -1:
+        raise CorruptBatchError(f"record field length {length} is negative")
+    if length == -1:
+        return None
+    return _take(cur, length)
+
+
+cdef tuple _headers(RecordCursor *cur):
+    cdef int32_t count, key_length, _i
+    rk_read_varint(cur, &count)
+    if count < 0:
+        raise CorruptBatchError(f"record has a negative header count {count}")
+    if count == 0:
+        return ()
+    cdef list headers = []
+    for _i in range(count):
+        rk_read_varint(cur, &key_length)
+        if key_length < 0:
+            raise CorruptBatchError(f"record header key length {key_length} is negative")
+        if key_length > cur.end - cur.pos:
+            raise CorruptBatchError(f"record field of {key_length} bytes overruns its record at byte {cur.pos}")
+        key = PyUnicode_DecodeUTF8(<const char *>cur.data + cur.pos, key_length, "replace")
+        cur.pos += key_length
+        headers.append((key, _nullable(cur)))
+    return tuple(headers)
+
+
+cdef object _record(RecordCursor *cur, int64_t base_offset, int64_t base_timestamp, object log_append_time):
+    cdef int32_t length, offset_delta
+    cdef int64_t timestamp_delta
+    rk_read_varint(cur, &length)
+    if length < 0 or length > cur.end - cur.pos:
+        raise CorruptBatchError(f"record length {length} overruns the payload at byte {cur.pos}")
+    cdef RecordCursor body
+    body.data = cur.data
+    body.pos = cur.pos
+    body.end = cur.pos + length
+    cur.pos += length
+    if body.pos >= body.end:
+        raise CorruptBatchError(f"record field of 1 bytes overruns its record at byte {body.pos}")
+    body.pos += 1  # attributes: unused
+    rk_read_varlong(&body, &timestamp_delta)
+    rk_read_varint(&body, &offset_delta)
+    key = _nullable(&body)
+    value = _nullable(&body)
+    headers = _headers(&body)
+    if body.pos != body.end:
+        raise CorruptBatchError(
+            f"record declares {length} bytes but its fields use {length - (body.end - body.pos)}"
+        )
+    # Python-int sums: garbage deltas must not wrap around (the pure twin never does).
+    timestamp = (<object>base_timestamp) + timestamp_delta if log_append_time is None else log_append_time
+    return _tuple_new(_Record, ((<object>base_offset) + offset_delta, timestamp, key, value, headers))
+
+
+cdef list rk_decode_records(const unsigned char *data, Py_ssize_t length, Py_ssize_t count,
+                            int64_t base_offset, int64_t base_timestamp, object log_append_time):
+    cdef RecordCursor cur
+    cur.data = data
+    cur.pos = 0
+    cur.end = length
+    cdef list records = []
+    cdef Py_ssize_t i
+    for i in range(count):
+        if cur.pos >= cur.end:
+            raise CorruptBatchError(f"batch payload ends after {i} of its {count} records")
+        records.append(_record(&cur, base_offset, base_timestamp, log_append_time))
+    if cur.pos != cur.end:
+        raise CorruptBatchError(f"{cur.end - cur.pos} bytes follow the {count} records of the batch payload")
+    return records
+
+
+def decode_records(payload, Py_ssize_t count, int64_t base_offset, int64_t base_timestamp, log_append_time=None):
+    """The ``count`` records of an uncompressed batch payload (the bytes after the 61-byte header)."""
+    cdef Py_buffer view
+    PyObject_GetBuffer(payload, &view, PyBUF_SIMPLE)
+    try:
+        return rk_decode_records(<const unsigned char *>view.buf, view.len, count, base_offset, base_timestamp,
+                                 log_append_time)
+    finally:
+        PyBuffer_Release(&view)
