@@ -9,7 +9,7 @@ import pytest
 
 from rockafka import core_pyx
 
-COMPILED_KERNELS = ["_crc32c", "_recordbatch", "_records"]
+COMPILED_KERNELS = ["_crc32c", "_recordbatch", "_records", "_hotcodec"]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

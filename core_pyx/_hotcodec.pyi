@@ -1,0 +1,24 @@
+from typing import Final
+
+from typing_extensions import Buffer
+
+from ._hotmessages import (
+    ApiVersionsResponse,
+    FetchResponse,
+    MetadataResponse,
+    ProduceRequest,
+    ProduceResponse,
+)
+
+PRODUCE_VERSIONS: Final[tuple[int, int]]
+FETCH_VERSIONS: Final[tuple[int, int]]
+METADATA_VERSIONS: Final[tuple[int, int]]
+API_VERSIONS_VERSIONS: Final[tuple[int, int]]
+
+def decode_produce_request(body: Buffer, version: int) -> ProduceRequest: ...
+def encode_produce_response(version: int, response: ProduceResponse, correlation_id: int | None = None) -> bytes: ...
+def encode_fetch_response(version: int, response: FetchResponse, correlation_id: int | None = None) -> bytes: ...
+def encode_metadata_response(version: int, response: MetadataResponse, correlation_id: int | None = None) -> bytes: ...
+def encode_api_versions_response(
+    version: int, response: ApiVersionsResponse, correlation_id: int | None = None
+) -> bytes: ...
