@@ -1,1 +1,69 @@
-"""The message store: CommitLog, ConsumeQueue, IndexFile and broker-held offsets, behind MessageStore."""
+"""The message store: CommitLog, ConsumeQueue, IndexFile and broker-held offsets, behind ``MessageStore``.
+
+The public surface is re-exported here: the facade, its config, its typed results and its one error
+family. The modules behind it (one per file kind, each opening with its format) are the store's own.
+"""
+
+from .config import FlushMode, StoreConfig
+from .errors import (
+    CorruptStoreError,
+    InvalidConfigError,
+    InvalidPartitionsError,
+    InvalidRecordsError,
+    InvalidTopicError,
+    OffsetOutOfRangeError,
+    RecordTooLargeError,
+    StorageError,
+    StoreClosedError,
+    StoreError,
+    StoreLockedError,
+    TopicAlreadyExistsError,
+    UnknownTopicIdError,
+    UnknownTopicOrPartitionError,
+)
+from .message_store import AppendListener, MessageStore
+from .results import (
+    AppendResult,
+    CommittedOffset,
+    KeyedRecord,
+    OffsetCommit,
+    PartitionOffsets,
+    ReadResult,
+    RecoveryReport,
+    RetentionReport,
+    TimestampOffset,
+    TopicInfo,
+    TopicPartition,
+)
+
+__all__ = [
+    "AppendListener",
+    "AppendResult",
+    "CommittedOffset",
+    "CorruptStoreError",
+    "FlushMode",
+    "InvalidConfigError",
+    "InvalidPartitionsError",
+    "InvalidRecordsError",
+    "InvalidTopicError",
+    "KeyedRecord",
+    "MessageStore",
+    "OffsetCommit",
+    "OffsetOutOfRangeError",
+    "PartitionOffsets",
+    "ReadResult",
+    "RecordTooLargeError",
+    "RecoveryReport",
+    "RetentionReport",
+    "StorageError",
+    "StoreClosedError",
+    "StoreConfig",
+    "StoreError",
+    "StoreLockedError",
+    "TimestampOffset",
+    "TopicAlreadyExistsError",
+    "TopicInfo",
+    "TopicPartition",
+    "UnknownTopicIdError",
+    "UnknownTopicOrPartitionError",
+]

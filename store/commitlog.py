@@ -1,0 +1,288 @@
+"""The CommitLog: one append-only log holding the RecordBatches of every topic-partition.
+
+Files: ``commitlog/<20-digit offset of the file's first byte>``, each exactly ``segment_bytes`` long
+(1 GiB by default), created full-size and mapped whole. A global *physical offset* names a byte of the
+log; the file holding it is the one whose name is the largest start at or below it. A record never spans
+two files: when a record (plus the 8 bytes a BLANK needs) does not fit in what is left of a file, a
+BLANK record closes the file and the record goes to the next one. So at every record boundary at least
+8 bytes remain, and a record is at most ``segment_bytes - 8`` bytes long.
+
+Record layout, all integers big-endian, ``HEADER_SIZE`` = 64 bytes of header, then the batch:
+
+======  ====  ================  ==========================================================================
+offset  size  field             notes
+======  ====  ================  ==========================================================================
+0       4     total_size        header + batch bytes
+4       4     magic             ``RECORD_MAGIC`` 0x524B4331 ("RKC1", format version 1)
+8       4     header_crc        CRC-32C of bytes 0-7 continued over bytes 12-63
+12      16    topic_id          the topic's UUID (names are in ``config/topics.json``)
+28      4     partition
+32      8     base_offset       the Kafka offset of the batch's first record; equal to batch bytes 0-7
+40      8     physical_offset   the global offset of this record's byte 0
+48      8     store_timestamp   broker clock at append, ms since the epoch
+56      4     record_count      lastOffsetDelta + 1: the offsets the batch occupies
+60      2     flags             the batch's attributes (bits 0-2 codec, 3 LogAppendTime, 4 transactional,
+                                5 control), after a LogAppendTime rewrite
+62      2     reserved          0
+64      n     batch             one Kafka RecordBatch v2, unchanged but for its base offset (bytes 0-7,
+                                not covered by the batch CRC) and, for LogAppendTime topics, its
+                                attributes and maxTimestamp (the batch CRC-32C is then recomputed)
+======  ====  ================  ==========================================================================
+
+BLANK record (closes a file): ``[total_size = bytes to the end of the file : 4][BLANK_MAGIC 0x524B4342 : 4]``.
+Unwritten space reads as zero: ``total_size == 0 and magic == 0`` is the end of the data.
+
+Checksums: the header CRC covers every header field; the batch's own CRC-32C covers its bytes 21 to the
+end. A record is valid when its header CRC matches, ``physical_offset`` equals where it sits, the batch
+length agrees with ``total_size``, the batch's base offset and last offset delta agree with the header,
+and (where verified) the batch CRC-32C matches.
+
+Recovery (``store/recovery.py``) parses records from the checkpoint on, verifying batch CRCs, and cuts
+the log at the first invalid record: the rest of that file is zeroed and every later file is deleted.
+
+Threads: the broker loop thread appends and publishes (``published_offset``: every record below it is
+complete and its ConsumeQueue unit written). The index thread parses published records through
+``parse_at``/``batch_copy``, which take the file lock that segment deletion also takes. The flusher
+thread calls ``sync_to``.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from rockafka.core_pyx.crc32c import crc32c
+from rockafka.core_pyx.recordbatch import patch_base_offset, set_log_append_time
+
+from .errors import RecordTooLargeError
+from .mappedfile import MappedFile, MappedFileQueue, Preallocator
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+HEADER_SIZE: Final = 64
+BLANK_SIZE: Final = 8
+RECORD_MAGIC: Final = 0x524B4331
+BLANK_MAGIC: Final = 0x524B4342
+BATCH_HEADER_SIZE: Final = 61
+
+_HEADER = struct.Struct(">iII16siqqqiHH")
+_PREFIX = struct.Struct(">iI")
+_UINT32 = struct.Struct(">I")
+# Batch bytes 0-52: baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
+# baseTimestamp, maxTimestamp, producerId, producerEpoch.
+_BATCH = struct.Struct(">qiibIhiqqqh")
+
+
+@dataclass(frozen=True, slots=True)
+class StoredBatch:
+    """One valid CommitLog record: where it is and what the dispatcher needs to index it."""
+
+    physical_offset: int
+    size: int
+    topic_id: bytes
+    partition: int
+    base_offset: int
+    record_count: int
+    store_timestamp: int
+    attributes: int
+    max_timestamp: int
+    producer_id: int
+    producer_epoch: int
+
+    @property
+    def end(self) -> int:
+        return self.physical_offset + self.size
+
+    @property
+    def batch_size(self) -> int:
+        return self.size - HEADER_SIZE
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentEnd:
+    """A BLANK record: the data continues at the next file."""
+
+    next_offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class EndOfData:
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class CorruptRecord:
+    offset: int
+    reason: str
+
+
+ParseOutcome = StoredBatch | SegmentEnd | EndOfData | CorruptRecord
+
+
+class CommitLog:
+    """The mapped segment files and the write position; knows the record format, nothing of topics."""
+
+    def __init__(self, directory: Path, segment_bytes: int, *, preallocate: bool) -> None:
+        self.segment_bytes = segment_bytes
+        self._preallocator = Preallocator() if preallocate else None
+        self._files = MappedFileQueue(directory, segment_bytes, preallocator=self._preallocator)
+        self._lock = threading.Lock()
+        self.write_offset = 0
+        self.published_offset = 0
+        self._synced_offset = 0
+
+    def load(self) -> None:
+        self._files.load()
+        first = self._files.first
+        self.write_offset = self.published_offset = self._synced_offset = first.start if first else 0
+
+    @property
+    def min_offset(self) -> int:
+        first = self._files.first
+        return first.start if first else self.write_offset
+
+    @property
+    def max_record_size(self) -> int:
+        return self.segment_bytes - BLANK_SIZE
+
+    def segments(self) -> list[MappedFile]:
+        return list(self._files.files)
+
+    def set_end(self, end: int) -> None:
+        """After recovery: cut everything from ``end`` and continue writing there."""
+        with self._lock:
+            self._files.truncate_from(end)
+        self.write_offset = self.published_offset = self._synced_offset = end
+
+    def delete_segment(self, segment: MappedFile) -> None:
+        """Delete a whole segment (retention); never the one being written."""
+        with self._lock:
+            self._files.remove(segment)
+
+    # --- append (loop thread) ---
+
+    def append(
+        self,
+        batch: Buffer,
+        *,
+        topic_id: bytes,
+        partition: int,
+        base_offset: int,
+        record_count: int,
+        store_timestamp: int,
+        log_append_time: int | None,
+    ) -> StoredBatch:
+        """Copy one batch behind a header at the write position, patching its base offset in the mapped file."""
+        source = memoryview(batch)
+        total = HEADER_SIZE + len(source)
+        if total > self.max_record_size:
+            raise RecordTooLargeError(f"a {len(source)}-byte batch does not fit a {self.segment_bytes}-byte segment")
+        file, pos = self._room_for(total)
+        view = file.view
+        body = pos + HEADER_SIZE
+        view[body : body + len(source)] = source
+        patch_base_offset(view, body, base_offset)
+        if log_append_time is not None:
+            set_log_append_time(view, body, log_append_time)
+        fields = _BATCH.unpack_from(view, body)
+        attributes = fields[5] & 0xFFFF
+        physical = file.start + pos
+        _HEADER.pack_into(
+            view, pos, total, RECORD_MAGIC, 0, topic_id, partition, base_offset, physical, store_timestamp,
+            record_count, attributes, 0,
+        )  # fmt: skip
+        _UINT32.pack_into(view, pos + 8, crc32c(view[pos + 12 : body], crc32c(view[pos : pos + 8])))
+        self.write_offset = physical + total
+        return StoredBatch(
+            physical, total, topic_id, partition, base_offset, record_count, store_timestamp, attributes,
+            fields[8], fields[9], fields[10],
+        )  # fmt: skip
+
+    def _room_for(self, total: int) -> tuple[MappedFile, int]:
+        """The file and position where ``total`` bytes go, closing the current file with a BLANK if needed."""
+        file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
+        remaining = file.end - self.write_offset
+        if total + BLANK_SIZE > remaining:
+            _PREFIX.pack_into(file.view, self.write_offset - file.start, remaining, BLANK_MAGIC)
+            self.write_offset = file.end
+            file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
+        return file, self.write_offset - file.start
+
+    def publish(self) -> None:
+        """Make every appended record visible to the other threads (call after its dispatch)."""
+        self.published_offset = self.write_offset
+
+    # --- reads ---
+
+    def batch_view(self, physical_offset: int, size: int) -> memoryview | None:
+        """The stored batch of the record at ``physical_offset`` as a slice of the mapping (loop thread)."""
+        file = self._files.find(physical_offset)
+        if file is None:
+            return None
+        pos = physical_offset - file.start
+        return file.view[pos + HEADER_SIZE : pos + size]
+
+    def batch_copy(self, physical_offset: int, size: int) -> bytes | None:
+        """Like ``batch_view`` but a copy, safe from any thread."""
+        with self._lock:
+            view = self.batch_view(physical_offset, size)
+            return None if view is None else bytes(view)
+
+    def parse_at(self, offset: int, *, verify_batch: bool) -> ParseOutcome:
+        """Parse the record at ``offset`` (any thread); checks everything but the batch CRC unless asked."""
+        with self._lock:
+            file = self._files.find(offset)
+            if file is None:
+                return EndOfData(offset)
+            return _parse(file, offset - file.start, verify_batch)
+
+    # --- flush (flusher thread) ---
+
+    def sync_to(self, end: int) -> None:
+        if end > self._synced_offset:
+            self._files.sync_range(self._synced_offset, end)
+            self._synced_offset = end
+
+    def close(self) -> None:
+        if self._preallocator is not None:
+            self._preallocator.close()
+        with self._lock:
+            self._files.close()
+
+
+def _parse(file: MappedFile, pos: int, verify_batch: bool) -> ParseOutcome:
+    view = file.view
+    offset = file.start + pos
+    remaining = file.size - pos
+    if remaining < BLANK_SIZE:
+        return CorruptRecord(offset, "no room for a record header")
+    total, magic = _PREFIX.unpack_from(view, pos)
+    if total == 0 and magic == 0:
+        return EndOfData(offset)
+    if magic == BLANK_MAGIC:
+        return SegmentEnd(file.end) if total == remaining else CorruptRecord(offset, "BLANK of the wrong size")
+    if magic != RECORD_MAGIC:
+        return CorruptRecord(offset, f"bad magic {magic:#010x}")
+    if not HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE:
+        return CorruptRecord(offset, f"bad record size {total}")
+    _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = _HEADER.unpack_from(view, pos)
+    if crc32c(view[pos + 12 : pos + HEADER_SIZE], crc32c(view[pos : pos + 8])) != header_crc:
+        return CorruptRecord(offset, "header checksum mismatch")
+    if physical != offset:
+        return CorruptRecord(offset, f"record claims physical offset {physical}")
+    body = pos + HEADER_SIZE
+    batch_base, batch_length, _, batch_magic, batch_crc, attributes, delta, _, max_ts, pid, epoch = _BATCH.unpack_from(
+        view, body
+    )
+    if batch_magic != 2 or batch_length + 12 != total - HEADER_SIZE:
+        return CorruptRecord(offset, "batch magic or length disagrees with the header")
+    if batch_base != base or delta + 1 != count:
+        return CorruptRecord(offset, "batch base offset or count disagrees with the header")
+    if verify_batch and crc32c(view[body + 21 : pos + total]) != batch_crc:
+        return CorruptRecord(offset, "batch CRC-32C mismatch")
+    attributes &= 0xFFFF
+    return StoredBatch(offset, total, topic_id, partition, base, count, stored_at, attributes, max_ts, pid, epoch)

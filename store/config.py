@@ -1,0 +1,120 @@
+"""The store's settings (``StoreConfig``) and the per-topic Kafka configs it interprets (``TopicSettings``).
+
+Geometry (CommitLog segment size, ConsumeQueue units per file, IndexFile slot and entry counts) is fixed
+when a store directory is created: it is recorded in ``store.json`` and the recorded values win over the
+config on every later open (files of another geometry could not be addressed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal
+
+from .errors import InvalidConfigError
+
+FlushMode = Literal["async", "sync"]
+
+MIB: Final = 1 << 20
+GIB: Final = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class StoreConfig:
+    """Everything ``MessageStore.open`` needs. Times are milliseconds, sizes bytes."""
+
+    root_dir: Path
+    #: CommitLog segment file size (RocketMQ: 1 GiB); a few MiB in tests.
+    commitlog_segment_bytes: int = GIB
+    #: Units per ConsumeQueue file (RocketMQ: 300,000).
+    consume_queue_units_per_file: int = 300_000
+    #: ``async``: fsync in the background every ``flush_interval_ms``; ``sync``: group commit, appends and
+    #: offset commits hand back a future completed once their bytes are fsynced.
+    flush_mode: FlushMode = "async"
+    flush_interval_ms: int = 500
+    #: How often ConsumeQueue files are fsynced and the checkpoint is written (bounds crash-recovery work).
+    checkpoint_interval_ms: int = 1000
+    #: Reserve the next CommitLog segment's blocks in the background (posix_fallocate) before it is needed.
+    preallocate: bool = True
+    #: Build IndexFiles (query by key). Costs a background thread that decodes every batch.
+    index_enabled: bool = True
+    index_slot_count: int = 5_000_000
+    index_entry_count: int = 20_000_000
+    #: Global CommitLog retention: segments older than this (by mtime) are deleted; None keeps them.
+    file_reserved_ms: int | None = None
+    #: Global CommitLog retention: oldest segments are deleted while the CommitLog exceeds this; None = no cap.
+    commitlog_retention_bytes: int | None = None
+    #: Above this used fraction of the disk, the oldest segments are deleted whatever their age.
+    disk_usage_force_ratio: float = 0.90
+    #: The offsets log is compacted into ``consumerOffset.json`` once it grows past this.
+    offsets_compact_bytes: int = 16 * MIB
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "root_dir", Path(self.root_dir))
+        if self.flush_mode not in ("async", "sync"):
+            raise InvalidConfigError(f"flush_mode must be 'async' or 'sync', not {self.flush_mode!r}")
+        _at_least("commitlog_segment_bytes", self.commitlog_segment_bytes, 64 * 1024)
+        _at_least("consume_queue_units_per_file", self.consume_queue_units_per_file, 2)
+        _at_least("flush_interval_ms", self.flush_interval_ms, 1)
+        _at_least("checkpoint_interval_ms", self.checkpoint_interval_ms, 1)
+        _at_least("index_slot_count", self.index_slot_count, 1)
+        _at_least("index_entry_count", self.index_entry_count, 2)
+        _at_least("offsets_compact_bytes", self.offsets_compact_bytes, 1024)
+        if not 0.0 < self.disk_usage_force_ratio <= 1.0:
+            raise InvalidConfigError("disk_usage_force_ratio must be in (0, 1]")
+
+
+def _at_least(name: str, value: int, minimum: int) -> None:
+    if not isinstance(value, int) or value < minimum:
+        raise InvalidConfigError(f"{name} must be an integer >= {minimum}, not {value!r}")
+
+
+# Kafka's defaults for the topic configs the store interprets.
+DEFAULT_MAX_MESSAGE_BYTES: Final = 1_048_588
+DEFAULT_RETENTION_MS: Final = 604_800_000
+CREATE_TIME: Final = "CreateTime"
+LOG_APPEND_TIME: Final = "LogAppendTime"
+
+
+@dataclass(frozen=True, slots=True)
+class TopicSettings:
+    """The Kafka topic configs the store acts on, parsed. Others are stored as given and not interpreted."""
+
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    log_append_time: bool = False
+    retention_ms: int | None = DEFAULT_RETENTION_MS
+    retention_bytes: int | None = None
+    cleanup_delete: bool = True
+
+    @classmethod
+    def parse(cls, configs: Mapping[str, str]) -> TopicSettings:
+        """Parse Kafka's string values; raises ``InvalidConfigError`` naming the bad key."""
+        timestamp_type = configs.get("message.timestamp.type", CREATE_TIME)
+        if timestamp_type not in (CREATE_TIME, LOG_APPEND_TIME):
+            raise InvalidConfigError(f"message.timestamp.type must be CreateTime or LogAppendTime: {timestamp_type!r}")
+        policies = {p.strip() for p in configs.get("cleanup.policy", "delete").split(",")}
+        if not policies <= {"delete", "compact"} or not policies:
+            raise InvalidConfigError(f"cleanup.policy must be delete and/or compact: {configs['cleanup.policy']!r}")
+        max_bytes = _int_config(configs, "max.message.bytes", DEFAULT_MAX_MESSAGE_BYTES)
+        if max_bytes is None or max_bytes < 0:
+            raise InvalidConfigError("max.message.bytes must be >= 0")
+        return cls(
+            max_message_bytes=max_bytes,
+            log_append_time=timestamp_type == LOG_APPEND_TIME,
+            retention_ms=_int_config(configs, "retention.ms", DEFAULT_RETENTION_MS),
+            retention_bytes=_int_config(configs, "retention.bytes", -1),
+            cleanup_delete="delete" in policies,
+        )
+
+
+def _int_config(configs: Mapping[str, str], key: str, default: int) -> int | None:
+    """An integer config where -1 means unlimited (None)."""
+    raw = configs.get(key)
+    try:
+        value = default if raw is None else int(raw)
+    except ValueError:
+        raise InvalidConfigError(f"{key} must be an integer: {raw!r}") from None
+    if value < -1:
+        raise InvalidConfigError(f"{key} must be -1 or >= 0: {value}")
+    return None if value == -1 else value

@@ -1,0 +1,313 @@
+"""ConsumeQueue: per topic-partition, one fixed-width unit per stored batch, pointing into the CommitLog.
+
+Files: ``consumequeue/<topic id, 32 hex digits>/<partition>/<20-digit byte position of the first unit>``,
+each ``units_per_file * UNIT_SIZE`` bytes (RocketMQ: 300,000 units), created full size as sparse files.
+Unit *i* of a partition sits at global byte position ``i * UNIT_SIZE``; the name of a file does not encode
+a Kafka offset (one unit covers a whole batch of ``record_count`` offsets, as in RocketMQ 5's
+BatchConsumeQueue).
+
+Unit layout, ``UNIT_SIZE`` = 64 bytes, big-endian:
+
+======  ====  ===============  ===========================================================================
+offset  size  field            notes
+======  ====  ===============  ===========================================================================
+0       8     physical_offset  CommitLog offset of the record (its 64-byte header)
+8       4     size             CommitLog record size, header included (0 marks unwritten space)
+12      4     record_count     offsets the batch occupies (lastOffsetDelta + 1)
+16      8     base_offset      Kafka offset of the batch's first record
+24      8     max_timestamp    running maximum of the batches' maxTimestamp up to and including this one
+32      8     store_timestamp  broker clock at append
+40      8     bytes_before     batch bytes of every earlier unit of the partition (retention.bytes, sizes)
+48      8     producer_id      -1 when not idempotent
+56      2     producer_epoch
+58      2     flags            the batch's attributes (transactional bit 4, control bit 5)
+60      4     reserved         0 (room for a RocketMQ tag hash)
+======  ====  ===============  ===========================================================================
+
+Invariants: units are contiguous in offsets (``base[i+1] = base[i] + record_count[i]``) and increasing in
+physical offset; a 64-byte unit never straddles a disk sector, so it is written whole or not at all; the
+last file is never full (the next file is created as soon as one fills), so a lost last file shows.
+
+Nothing here is checksummed: a ConsumeQueue is derived data. On open, ``load(trusted_below)`` keeps the
+units pointing below the checkpoint offset (their pages were fsynced before the checkpoint was written)
+and drops the rest, which recovery re-dispatches from the CommitLog. A truncated file, a missing file,
+or a full last file marks the partition *damaged* from that point: later units are dropped and
+``rebuild_from`` tells recovery where in the CommitLog to start re-dispatching for it.
+
+Lookups: by Kafka offset, a binary search for the last unit with ``base_offset <= target`` with a cursor
+so a sequential reader pays O(1); by time, a binary search for the first unit whose running maximum
+reaches the target. Threads: the broker loop thread only (the flusher syncs files through ``DirtyFiles``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import shutil
+import struct
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from .commitlog import HEADER_SIZE, StoredBatch
+from .mappedfile import MappedFile, MappedFileQueue
+
+UNIT_SIZE: Final = 64
+_UNIT = struct.Struct(">qiiqqqqqhHI")
+_HEAD = struct.Struct(">qiiq")  # physical_offset, size, record_count, base_offset
+_INT64 = struct.Struct(">q")
+_INT32 = struct.Struct(">i")
+_BASE_AT: Final = 16
+_MAX_TS_AT: Final = 24
+_BYTES_BEFORE_AT: Final = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    physical_offset: int
+    size: int
+    record_count: int
+    base_offset: int
+    max_timestamp: int
+    store_timestamp: int
+    bytes_before: int
+    producer_id: int
+    producer_epoch: int
+    flags: int
+
+    @property
+    def next_offset(self) -> int:
+        return self.base_offset + self.record_count
+
+
+class DirtyFiles:
+    """Files written since the last flush; filled by the loop thread, drained by the flusher."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._files: dict[int, MappedFile] = {}
+
+    def add(self, file: MappedFile) -> None:
+        with self._lock:
+            self._files[id(file)] = file
+
+    def take(self) -> list[MappedFile]:
+        with self._lock:
+            files, self._files = list(self._files.values()), {}
+        return files
+
+
+class _Column:
+    """A read-only sequence view of one int64 field of the units, for ``bisect``."""
+
+    __slots__ = ("_at", "_queue")
+
+    def __init__(self, queue: ConsumeQueue, field_at: int) -> None:
+        self._queue = queue
+        self._at = field_at
+
+    def __len__(self) -> int:
+        return self._queue.end_index
+
+    def __getitem__(self, index: int) -> int:
+        file, pos = self._queue.locate(index)
+        value: int = _INT64.unpack_from(file.view, pos + self._at)[0]
+        return value
+
+
+class ConsumeQueue:
+    """The units of one partition and the partition's write state."""
+
+    def __init__(self, directory: Path, units_per_file: int, dirty: DirtyFiles) -> None:
+        self.directory = directory
+        self.units_per_file = units_per_file
+        self._files = MappedFileQueue(directory, units_per_file * UNIT_SIZE)
+        self._dirty = dirty
+        self.first_index = 0
+        self.end_index = 0
+        self.next_offset = 0
+        self.next_physical = 0
+        self.max_timestamp = -1
+        self.total_bytes = 0
+        self._cursor_index = 0
+        self._cursor_offset = -1
+        self._bases = _Column(self, _BASE_AT)
+        self._maxima = _Column(self, _MAX_TS_AT)
+        self._physicals = _Column(self, 0)
+
+    # --- open and recovery ---
+
+    def create(self) -> None:
+        """A new, empty partition."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._files.create(0)
+
+    def load(self, trusted_below: int) -> bool:
+        """Map the files and find the end; drop units at or past ``trusted_below``. True when damaged."""
+        if not self.directory.is_dir():
+            self.directory.mkdir(parents=True)
+            self._files.create(0)
+            return True
+        sizes = {p.name: p.stat().st_size for p in self.directory.iterdir() if p.is_file()}
+        self._files.load()
+        damaged_at = self._first_damage(sizes)
+        files = self._files.files
+        if not files:
+            self._files.create(0)
+            return True
+        self.first_index = files[0].start // UNIT_SIZE
+        limit = damaged_at if damaged_at is not None else files[-1].end // UNIT_SIZE
+        end = self._search_end(self.first_index, limit, trusted_below)
+        self._truncate_units(end)
+        return damaged_at is not None
+
+    def _first_damage(self, sizes: dict[str, int]) -> int | None:
+        """The unit index from which units are missing (gap, short file, lost last file), if any."""
+        previous_end: int | None = None
+        for file in self._files.files:
+            if previous_end is not None and file.start != previous_end:
+                return previous_end // UNIT_SIZE
+            if sizes.get(file.path.name, 0) < file.size:
+                return (file.start + sizes.get(file.path.name, 0)) // UNIT_SIZE
+            previous_end = file.end
+        last = self._files.last
+        if last is not None and self._size_at((last.end - UNIT_SIZE) // UNIT_SIZE) != 0:
+            return last.end // UNIT_SIZE
+        return None
+
+    def _size_at(self, index: int) -> int:
+        file, pos = self.locate(index)
+        size: int = _INT32.unpack_from(file.view, pos + 8)[0]
+        return size
+
+    def _search_end(self, low: int, high: int, trusted_below: int) -> int:
+        """First unit in [low, high) that is unwritten or points at or past ``trusted_below``."""
+        while low < high:
+            middle = (low + high) // 2
+            file, pos = self.locate(middle)
+            physical, size = _HEAD.unpack_from(file.view, pos)[:2]
+            if size == 0 or physical >= trusted_below:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    def _truncate_units(self, end: int) -> None:
+        """Keep units [first_index, end); zero the rest and delete later files; reload the write state."""
+        self._files.truncate_from(end * UNIT_SIZE)
+        self.end_index = max(end, self.first_index)
+        if self._files.find(self.end_index * UNIT_SIZE) is None:
+            self._files.create(self.end_index * UNIT_SIZE - (self.end_index % self.units_per_file) * UNIT_SIZE)
+        if self.end_index > self.first_index:
+            last = self.unit(self.end_index - 1)
+            self.next_offset = last.next_offset
+            self.next_physical = last.physical_offset + last.size
+            self.max_timestamp = last.max_timestamp
+            self.total_bytes = last.bytes_before + last.size - HEADER_SIZE
+        self._cursor_offset = -1
+
+    def wipe(self, next_offset: int) -> None:
+        """Delete every unit (a partition rebuilt from scratch); offsets continue at ``next_offset``."""
+        self._files.close()
+        shutil.rmtree(self.directory, ignore_errors=True)
+        self.directory.mkdir(parents=True)
+        self._files.create(0)
+        self.first_index = self.end_index = 0
+        self.next_offset, self.next_physical, self.max_timestamp, self.total_bytes = next_offset, 0, -1, 0
+        self._cursor_offset = -1
+
+    def truncate_from_physical(self, physical_end: int) -> None:
+        """Drop every unit whose record starts at or past ``physical_end``."""
+        self._truncate_units(self._search_end(self.first_index, self.end_index, physical_end))
+
+    # --- append ---
+
+    def append(self, batch: StoredBatch) -> bool:
+        """Add the unit of ``batch`` unless it is already here (idempotent re-dispatch). True when added."""
+        if batch.physical_offset < self.next_physical or batch.base_offset < self.next_offset:
+            return False
+        file, pos = self.locate(self.end_index)
+        self.max_timestamp = max(self.max_timestamp, batch.max_timestamp)
+        unit = _UNIT.pack(
+            batch.physical_offset, batch.size, batch.record_count, batch.base_offset,
+            self.max_timestamp, batch.store_timestamp, self.total_bytes, batch.producer_id, batch.producer_epoch,
+            batch.attributes, 0,
+        )  # fmt: skip
+        file.write(pos, unit)
+        self._dirty.add(file)
+        self.end_index += 1
+        if self.end_index % self.units_per_file == 0:
+            self._files.create(self.end_index * UNIT_SIZE)
+        self.next_offset = batch.base_offset + batch.record_count
+        self.next_physical = batch.end
+        self.total_bytes += batch.batch_size
+        return True
+
+    # --- reads ---
+
+    def locate(self, index: int) -> tuple[MappedFile, int]:
+        file = self._files.find(index * UNIT_SIZE)
+        if file is None:
+            raise IndexError(f"unit {index} of {self.directory} is not mapped")
+        return file, index * UNIT_SIZE - file.start
+
+    def unit(self, index: int) -> Unit:
+        file, pos = self.locate(index)
+        return Unit(*_UNIT.unpack_from(file.view, pos)[:10])
+
+    def head(self, index: int) -> tuple[int, int, int, int]:
+        """(physical_offset, size, record_count, base_offset) of unit ``index``: the read path's fields."""
+        file, pos = self.locate(index)
+        fields: tuple[int, int, int, int] = _HEAD.unpack_from(file.view, pos)
+        return fields
+
+    @property
+    def first_offset(self) -> int:
+        """Base offset of the oldest unit still held (``next_offset`` when there is none)."""
+        return self.head(self.first_index)[3] if self.end_index > self.first_index else self.next_offset
+
+    def index_of_offset(self, offset: int) -> int:
+        """Index of the unit holding Kafka ``offset`` (first_index <= result < end_index is the caller's check)."""
+        if offset == self._cursor_offset and self._cursor_index < self.end_index:
+            return self._cursor_index
+        return bisect.bisect_right(self._bases, offset, self.first_index, self.end_index) - 1
+
+    def remember(self, index: int, offset: int) -> None:
+        """Set the cursor: the next sequential read asks for ``offset``, held by unit ``index``."""
+        self._cursor_index = index
+        self._cursor_offset = offset
+
+    def index_of_timestamp(self, timestamp: int, low: int) -> int:
+        """First unit at or after ``low`` whose running maximum reaches ``timestamp`` (end_index if none)."""
+        return bisect.bisect_left(self._maxima, timestamp, low, self.end_index)
+
+    def index_of_physical(self, physical_offset: int) -> int:
+        """First unit whose record starts at or after ``physical_offset``."""
+        return bisect.bisect_left(self._physicals, physical_offset, self.first_index, self.end_index)
+
+    def bytes_before(self, index: int) -> int:
+        if index >= self.end_index:
+            return self.total_bytes
+        file, pos = self.locate(index)
+        value: int = _INT64.unpack_from(file.view, pos + _BYTES_BEFORE_AT)[0]
+        return value
+
+    # --- retention ---
+
+    def delete_files_below(self, physical_offset: int) -> None:
+        """Delete files (never the last) whose every unit points below ``physical_offset``."""
+        files = self._files.files
+        while len(files) > 1:
+            last_index = files[0].end // UNIT_SIZE - 1
+            if self.head(last_index)[0] >= physical_offset:
+                break
+            self._files.remove(files[0])
+            self.first_index = files[0].start // UNIT_SIZE
+        self._cursor_offset = -1
+
+    def close(self) -> None:
+        self._files.close()
+
+    def delete(self) -> None:
+        self.close()
+        shutil.rmtree(self.directory, ignore_errors=True)

@@ -1,0 +1,171 @@
+"""IndexFile: RocketMQ's hash index from a record key to the CommitLog records that carry it.
+
+Files: ``index/<creation time, UTC, yyyyMMddHHmmssSSS>``, each exactly
+``HEADER_SIZE + slot_count * SLOT_SIZE + entry_count * ENTRY_SIZE`` bytes (RocketMQ's defaults, 5,000,000
+slots and 20,000,000 entries, make 420,000,040 bytes). All integers big-endian.
+
+Header, 40 bytes:
+
+======  ====  ======================  =================================================================
+offset  size  field                   notes
+======  ====  ======================  =================================================================
+0       8     begin_timestamp         store timestamp of the first entry (ms)
+8       8     end_timestamp           store timestamp of the last entry (ms)
+16      8     begin_physical_offset   CommitLog offset of the first record indexed
+24      8     end_physical_offset     CommitLog offset of the last record indexed
+32      4     hash_slot_count         slots in use
+36      4     index_count             next entry number; starts at 1, entry 0 means "none"
+======  ====  ======================  =================================================================
+
+Slot table: ``slot_count * 4`` bytes, the number of the newest entry whose hash falls in the slot (0: none).
+
+Entries: ``entry_count * 20`` bytes (entry *n* at ``HEADER_SIZE + slot_count * 4 + n * 20``; number 0 unused):
+
+======  ====  ================  =======================================================================
+offset  size  field             notes
+======  ====  ================  =======================================================================
+0       4     key_hash          ``CRC-32C(topic id (16 bytes) + record key) & 0x7FFFFFFF``
+4       8     physical_offset   CommitLog offset of the record (batch) holding the key
+12      4     time_diff         (store timestamp - begin_timestamp) // 1000, seconds, in [0, 2^31 - 1]
+16      4     prev_index        the next older entry of the same slot (0: none)
+======  ====  ======================  =================================================================
+
+``slot = key_hash % slot_count``. A put writes the entry, then the slot, then the header, so a reader on
+another thread always finds complete entries through the slot. A hash identifies a key only up to
+collisions (of hashes and of slots): queries re-check the actual key in the CommitLog.
+
+Nothing is checksummed. A file is fsynced when it fills and at clean shutdown, and the checkpoint records
+the end offset up to which files are complete; after a crash, files that end past it are deleted and
+rebuilt from the CommitLog by the index dispatcher.
+"""
+
+from __future__ import annotations
+
+import datetime
+import struct
+from pathlib import Path
+from typing import Final
+
+from rockafka.core_pyx.crc32c import crc32c
+
+from .mappedfile import MappedFile
+
+HEADER_SIZE: Final = 40
+SLOT_SIZE: Final = 4
+ENTRY_SIZE: Final = 20
+NAME_LENGTH: Final = 17
+MAX_TIME_DIFF: Final = 0x7FFFFFFF
+
+_HEADER = struct.Struct(">qqqqii")
+_ENTRY = struct.Struct(">iqii")
+_SLOT = struct.Struct(">i")
+
+
+def key_hash(topic_id: bytes, key: bytes) -> int:
+    return int(crc32c(key, crc32c(topic_id))) & 0x7FFFFFFF
+
+
+def file_name(created_ms: int) -> str:
+    moment = datetime.datetime.fromtimestamp(created_ms / 1000, tz=datetime.UTC)
+    return moment.strftime("%Y%m%d%H%M%S") + f"{created_ms % 1000:03d}"
+
+
+def file_size(slot_count: int, entry_count: int) -> int:
+    return HEADER_SIZE + slot_count * SLOT_SIZE + entry_count * ENTRY_SIZE
+
+
+class IndexFile:
+    """One mapped index file. Written by the index thread; read by any thread holding the service lock."""
+
+    __slots__ = (
+        "_entries_at",
+        "_file",
+        "begin_physical_offset",
+        "begin_timestamp",
+        "end_physical_offset",
+        "end_timestamp",
+        "entry_count",
+        "hash_slot_count",
+        "index_count",
+        "slot_count",
+    )
+
+    begin_timestamp: int
+    end_timestamp: int
+    begin_physical_offset: int
+    end_physical_offset: int
+    hash_slot_count: int
+    index_count: int
+
+    def __init__(self, file: MappedFile, slot_count: int, entry_count: int) -> None:
+        self._file = file
+        self.slot_count = slot_count
+        self.entry_count = entry_count
+        self._entries_at = HEADER_SIZE + slot_count * SLOT_SIZE
+        fields = _HEADER.unpack_from(file.view, 0)
+        self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset = fields[:4]
+        self.hash_slot_count, self.index_count = fields[4], max(fields[5], 1)
+
+    @classmethod
+    def open(cls, path: Path, slot_count: int, entry_count: int) -> IndexFile:
+        return cls(MappedFile.open(path, 0, file_size(slot_count, entry_count)), slot_count, entry_count)
+
+    @property
+    def path(self) -> Path:
+        return self._file.path
+
+    def room(self) -> int:
+        """Entries that still fit."""
+        return self.entry_count - self.index_count
+
+    def put(self, hash_value: int, physical_offset: int, store_timestamp: int) -> None:
+        """Append an entry for ``hash_value`` (the caller checked ``room()``) and make it its slot's head."""
+        view = self._file.view
+        if self.index_count <= 1:
+            self.begin_timestamp, self.begin_physical_offset = store_timestamp, physical_offset
+        slot_at = HEADER_SIZE + (hash_value % self.slot_count) * SLOT_SIZE
+        previous = _SLOT.unpack_from(view, slot_at)[0]
+        if not 0 < previous < self.index_count:
+            previous = 0
+            self.hash_slot_count += 1
+        diff = min(max((store_timestamp - self.begin_timestamp) // 1000, 0), MAX_TIME_DIFF)
+        number = self.index_count
+        _ENTRY.pack_into(view, self._entries_at + number * ENTRY_SIZE, hash_value, physical_offset, diff, previous)
+        _SLOT.pack_into(view, slot_at, number)
+        self.index_count = number + 1
+        self.end_timestamp, self.end_physical_offset = store_timestamp, physical_offset
+        _HEADER.pack_into(
+            view, 0, self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset,
+            self.hash_slot_count, self.index_count,
+        )  # fmt: skip
+
+    def lookup(self, hash_value: int, begin_ms: int, end_ms: int) -> list[int]:
+        """Physical offsets of the entries with ``hash_value`` stored within [begin_ms, end_ms], newest first.
+
+        Entry times have one-second resolution, so a window is widened by a second downward: callers filter
+        on the record's exact store timestamp.
+        """
+        if self.index_count <= 1 or self.end_timestamp < begin_ms - 1000 or self.begin_timestamp > end_ms:
+            return []
+        view = self._file.view
+        number = _SLOT.unpack_from(view, HEADER_SIZE + (hash_value % self.slot_count) * SLOT_SIZE)[0]
+        found: list[int] = []
+        limit = self.index_count
+        while 0 < number < limit:
+            entry_hash, physical, diff, previous = _ENTRY.unpack_from(view, self._entries_at + number * ENTRY_SIZE)
+            moment = self.begin_timestamp + diff * 1000
+            if moment < begin_ms - 1000:
+                break
+            if entry_hash == hash_value and moment <= end_ms:
+                found.append(physical)
+            limit, number = number, previous  # chains only go to older entries: guards against a loop
+        return found
+
+    def sync(self) -> None:
+        self._file.sync()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def delete(self) -> None:
+        self._file.delete()

@@ -1,0 +1,115 @@
+"""Where each file of a store lives, and the manifest ``store.json`` that fixes the store's geometry.
+
+::
+
+    <root>/
+      store.json            {"version": 1, "commitlog_segment_bytes": .., "consume_queue_units_per_file": ..,
+                             "index_slot_count": .., "index_entry_count": ..}  written once, at creation
+      lock  abort  checkpoint
+      commitlog/<20-digit offset>
+      consumequeue/<topic id hex>/<partition>/<20-digit byte position>
+      index/<yyyyMMddHHmmssSSS>
+      config/topics.json  config/logStartOffsets.json  config/consumerOffset.json  config/consumerOffsets.log
+      (each JSON file with its .bak)
+
+The geometry recorded in ``store.json`` wins over ``StoreConfig`` on every later open: files already
+written in one geometry cannot be addressed in another.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from .config import StoreConfig
+from .errors import CorruptStoreError
+from .jsonfile import read_json, write_json
+
+FORMAT_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    commitlog_segment_bytes: int
+    consume_queue_units_per_file: int
+    index_slot_count: int
+    index_entry_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoreLayout:
+    root: Path
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "store.json"
+
+    @property
+    def commitlog(self) -> Path:
+        return self.root / "commitlog"
+
+    @property
+    def consume_queues(self) -> Path:
+        return self.root / "consumequeue"
+
+    def consume_queue(self, topic_id: bytes, partition: int) -> Path:
+        return self.consume_queues / topic_id.hex() / str(partition)
+
+    @property
+    def index(self) -> Path:
+        return self.root / "index"
+
+    @property
+    def config(self) -> Path:
+        return self.root / "config"
+
+    @property
+    def checkpoint(self) -> Path:
+        return self.root / "checkpoint"
+
+    def geometry(self, config: StoreConfig) -> Geometry:
+        """The recorded geometry, or the config's, recorded now for a new store."""
+        document = read_json(self.manifest)
+        if document is None:
+            geometry = Geometry(
+                config.commitlog_segment_bytes,
+                config.consume_queue_units_per_file,
+                config.index_slot_count,
+                config.index_entry_count,
+            )
+            write_json(self.manifest, {"version": FORMAT_VERSION, **_as_dict(geometry)})
+            return geometry
+        if document.get("version") != FORMAT_VERSION:
+            raise CorruptStoreError(f"{self.manifest}: unknown store format version {document.get('version')!r}")
+        try:
+            return Geometry(**{key: int(document[key]) for key in _as_dict(Geometry(0, 0, 0, 0))})
+        except (KeyError, ValueError, TypeError) as exc:
+            raise CorruptStoreError(f"{self.manifest}: {exc}") from exc
+
+    def remove_orphan_queues(self, live: Iterable[tuple[bytes, int]]) -> None:
+        """Delete queue directories of topics or partitions that no longer exist (a crash mid-delete)."""
+        wanted: dict[str, set[str]] = {}
+        for topic_id, partition in live:
+            wanted.setdefault(topic_id.hex(), set()).add(str(partition))
+        if not self.consume_queues.is_dir():
+            return
+        for topic_dir in self.consume_queues.iterdir():
+            partitions = wanted.get(topic_dir.name)
+            if partitions is None:
+                shutil.rmtree(topic_dir, ignore_errors=True)
+                continue
+            for partition_dir in topic_dir.iterdir():
+                if partition_dir.name not in partitions:
+                    shutil.rmtree(partition_dir, ignore_errors=True)
+
+
+def _as_dict(geometry: Geometry) -> dict[str, int]:
+    return {
+        "commitlog_segment_bytes": geometry.commitlog_segment_bytes,
+        "consume_queue_units_per_file": geometry.consume_queue_units_per_file,
+        "index_slot_count": geometry.index_slot_count,
+        "index_entry_count": geometry.index_entry_count,
+    }

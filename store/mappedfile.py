@@ -1,0 +1,219 @@
+"""Fixed-size files mapped whole into memory, and ordered queues of them named by their first byte's offset.
+
+A ``MappedFile`` is created at its full size (``posix_fallocate`` when blocks should be reserved up front,
+else a sparse ``ftruncate``), so unwritten bytes read as zero and a reader can tell the end of the data
+by a zero length field. Files are named by the 20-digit zero-padded offset of their first byte, so ``ls``
+sorts them numerically.
+
+Threads: a file is written and closed only by the owner's thread (the broker loop). The flusher thread
+calls ``sync`` on files it may race with ``close``; ``sync`` on a file closed meanwhile is a no-op, so a
+flush never fails because retention or recovery dropped a file. ``memoryview`` slices handed to readers
+keep a closed file's mapping alive until they are released (``close`` never waits for them).
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import mmap
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Final
+
+NAME_WIDTH: Final = 20
+
+
+def offset_to_name(offset: int) -> str:
+    return f"{offset:0{NAME_WIDTH}d}"
+
+
+def name_to_offset(name: str) -> int | None:
+    """The start offset a file name encodes, or None for files that are not ours."""
+    return int(name) if len(name) == NAME_WIDTH and name.isdigit() else None
+
+
+class MappedFile:
+    """One file of ``size`` bytes starting at global offset ``start``, mapped read-write."""
+
+    __slots__ = ("_fd", "_mmap", "closed", "path", "size", "start", "view")
+
+    def __init__(self, path: Path, start: int, size: int, fd: int, mapping: mmap.mmap) -> None:
+        self.path = path
+        self.start = start
+        self.size = size
+        self._fd = fd
+        self._mmap = mapping
+        self.view = memoryview(mapping)
+        self.closed = False
+
+    @classmethod
+    def open(cls, path: Path, start: int, size: int, *, reserve: bool = False) -> MappedFile:
+        """Open (creating, or extending a short file with zeros) and map ``path`` at exactly ``size`` bytes."""
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            current = os.fstat(fd).st_size
+            if current > size:
+                os.ftruncate(fd, size)
+            elif current < size:
+                _grow(fd, size, reserve)
+            mapping = mmap.mmap(fd, size, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+        except BaseException:
+            os.close(fd)
+            raise
+        return cls(path, start, size, fd, mapping)
+
+    @property
+    def end(self) -> int:
+        return self.start + self.size
+
+    def write(self, position: int, data: bytes) -> None:
+        """Write through the file descriptor: a full disk raises ENOSPC here instead of SIGBUS in a mapping."""
+        os.pwrite(self._fd, data, position)
+
+    def sync(self) -> None:
+        """fdatasync the file (every dirty page of the mapping); a no-op once the file is closed."""
+        fd = self._fd
+        if self.closed:
+            return
+        try:
+            os.fdatasync(fd)
+        except OSError:
+            if not self.closed:
+                raise
+
+    def zero_from(self, position: int) -> None:
+        """Discard every byte from ``position`` (file-relative) to the end: they read as zero afterwards."""
+        os.ftruncate(self._fd, position)
+        os.ftruncate(self._fd, self.size)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(BufferError):
+            self.view.release()
+        with contextlib.suppress(BufferError):  # readers' slices still alive: unmapped when they go
+            self._mmap.close()
+        os.close(self._fd)
+
+    def delete(self) -> None:
+        self.close()
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+
+def _grow(fd: int, size: int, reserve: bool) -> None:
+    if reserve:
+        try:
+            os.posix_fallocate(fd, 0, size)
+            return
+        except OSError:
+            pass  # file system without fallocate: a sparse file does too
+    os.ftruncate(fd, size)
+
+
+class Preallocator:
+    """Creates the next file of a queue in a background thread, so a roll rarely waits for the disk."""
+
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rockafka-prealloc")
+        self._pending: dict[Path, Future[MappedFile]] = {}
+
+    def request(self, path: Path, start: int, size: int) -> None:
+        if path not in self._pending:
+            self._pending[path] = self._executor.submit(MappedFile.open, path, start, size, reserve=True)
+
+    def take(self, path: Path) -> MappedFile | None:
+        """The file made for ``path`` (waiting for it if still under way), or None if none was requested."""
+        future = self._pending.pop(path, None)
+        return None if future is None else future.result()
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        for future in self._pending.values():
+            if future.exception() is None:
+                future.result().close()
+        self._pending.clear()
+
+
+class MappedFileQueue:
+    """Files of one size in one directory, ordered by start offset; not necessarily contiguous."""
+
+    def __init__(self, directory: Path, file_size: int, *, preallocator: Preallocator | None = None) -> None:
+        self.directory = directory
+        self.file_size = file_size
+        self.files: list[MappedFile] = []
+        self._starts: list[int] = []
+        self._preallocator = preallocator
+
+    def load(self) -> None:
+        """Map every file of the directory (a file shorter than ``file_size`` is extended with zeros)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        found = sorted(
+            (start, entry.name)
+            for entry in os.scandir(self.directory)
+            if entry.is_file() and (start := name_to_offset(entry.name)) is not None
+        )
+        for start, name in found:
+            self._insert(MappedFile.open(self.directory / name, start, self.file_size))
+
+    def _insert(self, file: MappedFile) -> None:
+        index = bisect.bisect_left(self._starts, file.start)
+        self._starts.insert(index, file.start)
+        self.files.insert(index, file)
+
+    @property
+    def first(self) -> MappedFile | None:
+        return self.files[0] if self.files else None
+
+    @property
+    def last(self) -> MappedFile | None:
+        return self.files[-1] if self.files else None
+
+    def find(self, offset: int) -> MappedFile | None:
+        """The file holding global ``offset``, or None."""
+        index = bisect.bisect_right(self._starts, offset) - 1
+        if index < 0:
+            return None
+        file = self.files[index]
+        return file if offset < file.end else None
+
+    def create(self, start: int) -> MappedFile:
+        """Add the file starting at ``start`` (taking a pre-allocated one when ready) and pre-allocate the next."""
+        path = self.directory / offset_to_name(start)
+        file = self._preallocator.take(path) if self._preallocator else None
+        if file is None:
+            file = MappedFile.open(path, start, self.file_size)
+        self._insert(file)
+        if self._preallocator is not None:
+            following = start + self.file_size
+            self._preallocator.request(self.directory / offset_to_name(following), following, self.file_size)
+        return file
+
+    def remove(self, file: MappedFile) -> None:
+        """Drop ``file`` from the queue and delete it from disk."""
+        index = self.files.index(file)
+        del self.files[index]
+        del self._starts[index]
+        file.delete()
+
+    def truncate_from(self, offset: int) -> None:
+        """Discard everything at and after global ``offset``: later files are deleted, the holding file zeroed."""
+        for file in [f for f in self.files if f.start >= offset]:
+            self.remove(file)
+        holder = self.find(offset)
+        if holder is not None:
+            holder.zero_from(offset - holder.start)
+
+    def sync_range(self, start: int, end: int) -> None:
+        """fdatasync every file overlapping [start, end); safe to call from the flusher thread."""
+        for file in list(self.files):
+            if file.end > start and file.start < end:
+                file.sync()
+
+    def close(self) -> None:
+        for file in self.files:
+            file.close()
+        self.files.clear()
+        self._starts.clear()

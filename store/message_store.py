@@ -1,0 +1,502 @@
+"""``MessageStore``: the one facade in front of the store's services.
+
+Threading: every method is called from one thread (the broker's event loop thread). The store runs its
+own threads behind it: the flusher (fsync, group commit, checkpoint), the index dispatcher (IndexFiles)
+and the segment pre-allocator. Futures handed out (``AppendResult.durable``, ``commit_offsets``) are
+``concurrent.futures.Future`` completed on the flusher thread; wrap them with ``asyncio.wrap_future``.
+
+Errors: every exception raised here is a ``StoreError``. An ``OSError`` is wrapped once, here, into
+``StorageError`` and takes the store offline: every later call raises ``StorageError`` too.
+
+Services never hold a reference to this facade; it hands each one only what it uses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import time
+import uuid
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
+
+from rockafka.core_pyx.errors import KernelError
+from rockafka.core_pyx.records import read_records
+
+from . import partition as partition_reads
+from .checkpoint import Checkpoint, StoreLock, mark_clean, mark_running
+from .commitlog import HEADER_SIZE, CommitLog, StoredBatch
+from .config import StoreConfig, TopicSettings
+from .consumequeue import ConsumeQueue, DirtyFiles
+from .dispatcher import Dispatcher
+from .errors import (
+    InvalidPartitionsError,
+    InvalidRecordsError,
+    OffsetOutOfRangeError,
+    RecordTooLargeError,
+    StorageError,
+    StoreClosedError,
+    StoreError,
+    UnknownTopicOrPartitionError,
+)
+from .flusher import FlushService
+from .indexservice import IndexService
+from .layout import StoreLayout
+from .offsets import OffsetStore
+from .recovery import recover
+from .results import (
+    AppendResult,
+    CommittedOffset,
+    KeyedRecord,
+    OffsetCommit,
+    PartitionOffsets,
+    ReadResult,
+    RecoveryReport,
+    RetentionReport,
+    TimestampOffset,
+    TopicInfo,
+    TopicPartition,
+)
+from .retention import Retention, RetentionPolicy
+from .topics import LogStartOffsets, TopicTable
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+    from rockafka.core_pyx.recordbatch import BatchHeader
+
+P = ParamSpec("P")
+R = TypeVar("R")
+PartitionKey = tuple[bytes, int]
+AppendListener = Callable[[AppendResult], None]
+
+
+def _wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _guarded(method: Callable[Concatenate[MessageStore, P], R]) -> Callable[Concatenate[MessageStore, P], R]:
+    """Refuse calls on a closed or offline store; turn an ``OSError`` into ``StorageError`` (once)."""
+
+    @functools.wraps(method)
+    def guarded(self: MessageStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        self._check_usable()
+        try:
+            return method(self, *args, **kwargs)
+        except OSError as exc:
+            raise self._go_offline(exc) from exc
+
+    return guarded
+
+
+class MessageStore:
+    """A CommitLog shared by every partition, a ConsumeQueue per partition, IndexFiles and broker-held offsets."""
+
+    def __init__(self, config: StoreConfig, clock: Callable[[], int], lock: StoreLock) -> None:
+        """Use ``MessageStore.open``."""
+        self.config = config
+        self._clock = clock
+        self._lock = lock
+        self._layout = StoreLayout(config.root_dir)
+        self._closed = False
+        self._failure: BaseException | None = None
+        self._listeners: list[AppendListener] = []
+        self._queues: dict[PartitionKey, ConsumeQueue] = {}
+        self._dirty = DirtyFiles()
+        self.recovery_report: RecoveryReport | None = None
+
+    # --- lifecycle ---
+
+    @classmethod
+    def open(cls, config: StoreConfig, *, clock: Callable[[], int] | None = None) -> MessageStore:
+        """Lock the directory, recover it (see ``recovery.py``) and start the store's threads."""
+        try:
+            config.root_dir.mkdir(parents=True, exist_ok=True)
+            lock = StoreLock(config.root_dir)
+            lock.acquire()
+        except OSError as exc:
+            raise StorageError(f"cannot open {config.root_dir}: {exc}") from exc
+        store = cls(config, clock or _wall_clock_ms, lock)
+        try:
+            store._load()
+        except BaseException as exc:
+            store._release_after_failed_open()
+            if isinstance(exc, OSError):
+                raise StorageError(f"cannot open {config.root_dir}: {exc}") from exc
+            raise
+        return store
+
+    def _load(self) -> None:
+        layout, config = self._layout, self.config
+        geometry = layout.geometry(config)
+        crashed = mark_running(layout.root)
+        self._topics = TopicTable(layout.config / "topics.json")
+        self._topics.load()
+        self._log_starts = LogStartOffsets(layout.config / "logStartOffsets.json")
+        self._log_starts.load()
+        self._commitlog = CommitLog(layout.commitlog, geometry.commitlog_segment_bytes, preallocate=config.preallocate)
+        self._commitlog.load()
+        self._units_per_file = geometry.consume_queue_units_per_file
+        for topic in self._topics.all():
+            for number in range(topic.partitions):
+                self._queues[(topic.topic_id.bytes, number)] = self._new_queue(topic.topic_id.bytes, number)
+        layout.remove_orphan_queues(self._queues)
+        self._index: IndexService | None = None
+        if config.index_enabled:
+            slots, entries = geometry.index_slot_count, geometry.index_entry_count
+            self._index = IndexService(layout.index, slots, entries, self._commitlog)
+        self._dispatcher = Dispatcher(self._queues, self._index)
+        self._checkpoint = Checkpoint(layout.checkpoint)
+        self.recovery_report = recover(
+            commitlog=self._commitlog, queues=self._queues, dispatcher=self._dispatcher,
+            checkpoint=self._checkpoint.read(), log_starts=self._log_starts, index=self._index,
+            topics=self._topics, clean=not crashed,
+        )  # fmt: skip
+        self._offsets = OffsetStore(layout.config, config.offsets_compact_bytes)
+        self._offsets.load()
+        self._flusher = FlushService(
+            sync_mode=config.flush_mode == "sync", interval_ms=config.flush_interval_ms,
+            checkpoint_interval_ms=config.checkpoint_interval_ms, commitlog=self._commitlog,
+            consume_queue_files=self._dirty, offsets_log=self._offsets, checkpoint=self._checkpoint,
+            index_offset=self._index_durable_offset, on_error=self._record_failure,
+        )  # fmt: skip
+        self._retention = Retention(
+            policy=RetentionPolicy.of(config), commitlog=self._commitlog, queues=self._queues, topics=self._topics,
+            log_starts=self._log_starts, index=self._index, log_start=self._log_start, clock=self._clock,
+        )  # fmt: skip
+        self._flusher.start()
+        self._dispatcher.start_index()
+
+    def _new_queue(self, topic_id: bytes, number: int) -> ConsumeQueue:
+        return ConsumeQueue(self._layout.consume_queue(topic_id, number), self._units_per_file, self._dirty)
+
+    def _index_durable_offset(self) -> int:
+        return self._index.durable_offset if self._index is not None else 0
+
+    def _record_failure(self, exc: BaseException) -> None:
+        if self._failure is None:
+            self._failure = exc
+
+    def _release_after_failed_open(self) -> None:
+        with contextlib.suppress(Exception):
+            if hasattr(self, "_dispatcher"):
+                self._dispatcher.stop_index()
+        with contextlib.suppress(Exception):
+            if hasattr(self, "_flusher"):
+                self._flusher.stop()
+        with contextlib.suppress(Exception):
+            self._close_files()
+        self._lock.release()
+
+    def close(self) -> None:
+        """Stop the threads, flush and checkpoint, remove the abort marker, release the lock. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._dispatcher.stop_index()
+            self._flusher.stop()
+            self._close_files()
+            if self._failure is None:
+                mark_clean(self._layout.root)
+        except OSError as exc:
+            raise self._go_offline(exc) from exc
+        finally:
+            self._lock.release()
+
+    def _close_files(self) -> None:
+        for attribute in ("_offsets", "_index", "_commitlog", "_checkpoint"):
+            service = getattr(self, attribute, None)
+            if service is not None:
+                service.close()
+        for queue in self._queues.values():
+            queue.close()
+
+    def __enter__(self) -> MessageStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _check_usable(self) -> None:
+        if self._closed:
+            raise StoreClosedError("the store is closed")
+        if self._failure is not None:
+            raise StorageError(f"the store is offline after an I/O error: {self._failure}")
+
+    def _go_offline(self, exc: OSError) -> StorageError:
+        self._record_failure(exc)
+        return StorageError(f"I/O error, the store is offline: {exc}")
+
+    # --- topics ---
+
+    @_guarded
+    def create_topic(
+        self, name: str, partitions: int, configs: Mapping[str, str] | None = None, topic_id: uuid.UUID | None = None
+    ) -> TopicInfo:
+        configs = dict(configs or {})
+        self._topics.check_new(name, partitions, configs, topic_id)
+        topic_id = topic_id or uuid.uuid4()
+        self._add_queues(topic_id.bytes, range(partitions))
+        return self._topics.create(name, partitions, configs, topic_id)
+
+    def _add_queues(self, topic_id: bytes, numbers: Iterable[int]) -> None:
+        for number in numbers:
+            queue = self._new_queue(topic_id, number)
+            queue.create()
+            self._queues[(topic_id, number)] = queue
+
+    @_guarded
+    def delete_topic(self, name: str) -> TopicInfo:
+        """Delete a topic: its queues and offsets go; its CommitLog records become unreachable."""
+        topic = self._topics.delete(name)
+        for number in range(topic.partitions):
+            self._queues.pop((topic.topic_id.bytes, number)).delete()
+        self._log_starts.forget_topic(topic.topic_id.bytes)
+        self._offsets.delete_topic(name)
+        return topic
+
+    @_guarded
+    def create_partitions(self, name: str, total_count: int) -> TopicInfo:
+        topic = self._topics.get(name)
+        if total_count <= topic.partitions:
+            raise InvalidPartitionsError(f"topic {name!r} has {topic.partitions} partitions; {total_count} is no more")
+        self._add_queues(topic.topic_id.bytes, range(topic.partitions, total_count))
+        return self._topics.replace(TopicInfo(name, topic.topic_id, total_count, topic.configs))
+
+    @_guarded
+    def alter_topic_configs(self, name: str, configs: Mapping[str, str | None], *, replace: bool = False) -> TopicInfo:
+        """Set configs (None removes a key, back to its default); ``replace`` drops every key not given."""
+        topic = self._topics.get(name)
+        merged = {} if replace else dict(topic.configs)
+        for key, value in configs.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        TopicSettings.parse(merged)
+        return self._topics.replace(TopicInfo(name, topic.topic_id, topic.partitions, merged))
+
+    @_guarded
+    def list_topics(self) -> tuple[TopicInfo, ...]:
+        return self._topics.all()
+
+    @_guarded
+    def describe_topic(self, name: str) -> TopicInfo:
+        return self._topics.get(name)
+
+    @_guarded
+    def topic_name(self, topic_id: uuid.UUID) -> str:
+        """The name of the topic with this id (Fetch v13+ addresses topics by id)."""
+        return self._topics.name_of(topic_id)
+
+    def _partition(self, topic: str, number: int) -> tuple[TopicInfo, PartitionKey, ConsumeQueue]:
+        info = self._topics.get(topic)
+        key = (info.topic_id.bytes, number)
+        queue = self._queues.get(key)
+        if queue is None:
+            raise UnknownTopicOrPartitionError(f"topic {topic!r} has no partition {number}")
+        return info, key, queue
+
+    def _log_start(self, key: PartitionKey, queue: ConsumeQueue) -> int:
+        return min(max(self._log_starts.get(*key), queue.first_offset), queue.next_offset)
+
+    # --- records ---
+
+    @_guarded
+    def append(self, topic: str, partition: int, records: Buffer, batches: Sequence[BatchHeader]) -> AppendResult:
+        """Store already-validated batches (``validate_batches`` headers of ``records``), assigning offsets.
+
+        Each batch's base offset is written in place in the mapped CommitLog; LogAppendTime topics get the
+        broker time as maxTimestamp (CRC recomputed). Append listeners run before this returns.
+        """
+        _, key, queue = self._partition(topic, partition)
+        settings = self._topics.settings(topic)
+        view = memoryview(records).cast("B")
+        self._check_batches(view, batches, settings)
+        now = self._clock()
+        append_time = now if settings.log_append_time else None
+        base = queue.next_offset
+        size = 0
+        for header in batches:
+            stored: StoredBatch = self._commitlog.append(
+                view[header.position : header.position + header.size], topic_id=key[0], partition=partition,
+                base_offset=queue.next_offset, record_count=header.last_offset_delta + 1, store_timestamp=now,
+                log_append_time=append_time,
+            )  # fmt: skip
+            self._dispatcher.dispatch(stored)
+            size += header.size
+        self._commitlog.publish()
+        durable = self._flusher.request() if self.config.flush_mode == "sync" else None
+        result = AppendResult(
+            topic, partition, base, queue.next_offset - 1, append_time, self._log_start(key, queue), size, durable
+        )
+        for listener in tuple(self._listeners):
+            listener(result)
+        return result
+
+    def _check_batches(self, view: memoryview, batches: Sequence[BatchHeader], settings: TopicSettings) -> None:
+        if not batches:
+            raise InvalidRecordsError("an append needs at least one batch")
+        for header in batches:
+            if header.position < 0 or header.position + header.size > len(view) or header.last_offset_delta < 0:
+                raise InvalidRecordsError(f"batch header at {header.position} does not fit the records buffer")
+            if header.size > settings.max_message_bytes:
+                raise RecordTooLargeError(f"batch of {header.size} bytes exceeds max.message.bytes")
+            if header.size + HEADER_SIZE > self._commitlog.max_record_size:
+                raise RecordTooLargeError(f"batch of {header.size} bytes does not fit a CommitLog segment")
+
+    def add_append_listener(self, listener: AppendListener) -> None:
+        """Call ``listener(result)`` on the appending thread after every append (to wake parked fetches)."""
+        self._listeners.append(listener)
+
+    def remove_append_listener(self, listener: AppendListener) -> None:
+        self._listeners.remove(listener)
+
+    @_guarded
+    def read(
+        self, topic: str, partition: int, fetch_offset: int, max_bytes: int, *, max_offset: int | None = None
+    ) -> ReadResult:
+        """Whole batches from the one holding ``fetch_offset``, below ``max_offset`` (e.g. the LSO) if given.
+
+        ``fetch_offset`` equal to the high watermark gives no batches; outside [log start, high watermark]
+        raises ``OffsetOutOfRangeError``.
+        """
+        _, key, queue = self._partition(topic, partition)
+        log_start, high_watermark = self._log_start(key, queue), queue.next_offset
+        if not log_start <= fetch_offset <= high_watermark:
+            raise OffsetOutOfRangeError(fetch_offset, log_start, high_watermark)
+        limit = high_watermark if max_offset is None else min(max_offset, high_watermark)
+        batches, size, next_offset = partition_reads.read_batches(
+            queue, self._commitlog, fetch_offset, max_bytes, limit
+        )
+        return ReadResult(tuple(batches), size, next_offset, high_watermark, log_start)
+
+    @_guarded
+    def partition_offsets(self, topic: str, partition: int) -> PartitionOffsets:
+        _, key, queue = self._partition(topic, partition)
+        log_start = self._log_start(key, queue)
+        first = queue.index_of_offset(log_start) if log_start < queue.next_offset else queue.end_index
+        return PartitionOffsets(log_start, queue.next_offset, queue.total_bytes - queue.bytes_before(first))
+
+    @_guarded
+    def offset_for_timestamp(self, topic: str, partition: int, timestamp: int) -> TimestampOffset | None:
+        """The first record whose timestamp is at least ``timestamp`` (exact, inside its batch), or None."""
+        _, key, queue = self._partition(topic, partition)
+        try:
+            return partition_reads.offset_for_timestamp(queue, self._commitlog, timestamp, self._log_start(key, queue))
+        except KernelError as exc:
+            raise StoreError(f"a stored batch of {topic}-{partition} does not decode: {exc}") from exc
+
+    @_guarded
+    def max_timestamp(self, topic: str, partition: int) -> TimestampOffset | None:
+        """The first record carrying the partition's largest timestamp (ListOffsets MAX_TIMESTAMP), or None."""
+        _, key, queue = self._partition(topic, partition)
+        try:
+            return partition_reads.max_timestamp(queue, self._commitlog, self._log_start(key, queue))
+        except KernelError as exc:
+            raise StoreError(f"a stored batch of {topic}-{partition} does not decode: {exc}") from exc
+
+    @_guarded
+    def delete_records(self, topic: str, partition: int, before_offset: int) -> int:
+        """DeleteRecords: move the log start offset up to ``before_offset`` (-1: the high watermark); returns it."""
+        _, key, queue = self._partition(topic, partition)
+        log_start, high_watermark = self._log_start(key, queue), queue.next_offset
+        target = high_watermark if before_offset == -1 else before_offset
+        if not 0 <= target <= high_watermark:
+            raise OffsetOutOfRangeError(before_offset, log_start, high_watermark)
+        if target > log_start:
+            self._log_starts.set_many({key: target})
+        return max(target, log_start)
+
+    @_guarded
+    def query_by_key(
+        self, topic: str, key: bytes, begin_ms: int = 0, end_ms: int | None = None, limit: int = 64
+    ) -> list[KeyedRecord]:
+        """Records of ``topic`` with record key ``key`` stored within [begin_ms, end_ms], newest first.
+
+        Served from the IndexFiles, which the index thread fills shortly after each append: a record
+        appended a moment ago may not be found yet. Empty when the index is disabled.
+        """
+        info = self._topics.get(topic)
+        if self._index is None or limit <= 0:
+            return []
+        end_ms = end_ms if end_ms is not None else (1 << 63) - 1
+        found: list[KeyedRecord] = []
+        seen: set[int] = set()
+        for physical in self._index.candidates(info.topic_id.bytes, key, begin_ms, end_ms):
+            if physical not in seen:
+                seen.add(physical)
+                found.extend(self._records_with_key(info, physical, key, begin_ms, end_ms))
+                if len(found) >= limit:
+                    break
+        return found[:limit]
+
+    def _records_with_key(
+        self, info: TopicInfo, physical: int, key: bytes, begin_ms: int, end_ms: int
+    ) -> list[KeyedRecord]:
+        stored = self._commitlog.parse_at(physical, verify_batch=False)
+        if not isinstance(stored, StoredBatch) or stored.topic_id != info.topic_id.bytes:
+            return []
+        queue = self._queues.get((stored.topic_id, stored.partition))
+        view = self._commitlog.batch_view(physical, stored.size)
+        if queue is None or view is None or not begin_ms <= stored.store_timestamp <= end_ms:
+            return []
+        log_start = self._log_start((stored.topic_id, stored.partition), queue)
+        try:
+            records = read_records(view)
+        except KernelError:
+            return []
+        stored_at = stored.store_timestamp
+        return [
+            KeyedRecord(info.name, stored.partition, r.offset, r.timestamp, stored_at, key, r.value, r.headers)
+            for r in reversed(records)
+            if r.key == key and log_start <= r.offset < queue.next_offset
+        ]
+
+    # --- durability and retention ---
+
+    @_guarded
+    def flush(self) -> None:
+        """fsync everything appended or committed so far and write a checkpoint; blocks until done."""
+        self._flusher.request(checkpoint=True).result()
+
+    @_guarded
+    def enforce_retention(self) -> RetentionReport:
+        """Apply per-topic retention and the global CommitLog policy once (see ``retention.py``)."""
+        return self._retention.run()
+
+    # --- consumer offsets ---
+
+    @_guarded
+    def commit_offsets(self, group: str, commits: Iterable[OffsetCommit]) -> Future[None] | None:
+        """Record committed offsets; under sync flush, a future completed once they are fsynced."""
+        self._offsets.commit(group, commits, self._clock())
+        return self._flusher.request() if self.config.flush_mode == "sync" else None
+
+    @_guarded
+    def fetch_offsets(
+        self, group: str, partitions: Iterable[TopicPartition] | None = None
+    ) -> dict[TopicPartition, CommittedOffset]:
+        """The group's committed offsets (all of them, or those of ``partitions`` that exist)."""
+        return self._offsets.fetch(group, partitions)
+
+    @_guarded
+    def delete_offsets(self, group: str, partitions: Iterable[TopicPartition]) -> None:
+        self._offsets.delete_offsets(group, partitions)
+
+    @_guarded
+    def delete_group(self, group: str) -> bool:
+        """Forget every offset of ``group``; False when it had none."""
+        return self._offsets.delete_group(group)
+
+    @_guarded
+    def list_groups(self) -> list[str]:
+        """Groups that have committed offsets."""
+        return self._offsets.groups()
+
+    @_guarded
+    def expire_offsets(self, before_ms: int, keep_groups: Collection[str] = ()) -> int:
+        """Offsets retention: drop offsets committed before ``before_ms`` by groups not in ``keep_groups``."""
+        return self._offsets.expire(before_ms, keep_groups)

@@ -1,0 +1,103 @@
+"""Reads of one partition: batches from an offset, and exact record lookups by time.
+
+Two steps, as RocketMQ reads: ConsumeQueue unit, then the CommitLog slice it points at. Batches come back
+whole, as ``memoryview`` slices of the mapped CommitLog; the records inside a batch are decoded (and
+decompressed) only for time lookups. ``log_start`` is the partition's effective log start offset; records
+below it do not exist for these functions.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from rockafka.core_pyx.records import read_records
+
+from .commitlog import HEADER_SIZE, CommitLog
+from .consumequeue import ConsumeQueue
+from .results import TimestampOffset
+
+_MAX_TIMESTAMP_IN_BATCH = struct.Struct(">q")
+_MAX_TIMESTAMP_AT = 35
+
+
+def read_batches(
+    queue: ConsumeQueue, commitlog: CommitLog, fetch_offset: int, max_bytes: int, limit: int
+) -> tuple[list[memoryview], int, int]:
+    """Whole batches from the one holding ``fetch_offset`` on, below offset ``limit``, up to ``max_bytes``
+    (the first batch always): (batches, their bytes, the offset after the last one)."""
+    batches: list[memoryview] = []
+    total = 0
+    next_offset = fetch_offset
+    if fetch_offset >= limit:
+        return batches, total, next_offset
+    index = queue.index_of_offset(fetch_offset)
+    end = queue.end_index
+    while index < end:
+        physical, size, count, base = queue.head(index)
+        batch_size = size - HEADER_SIZE
+        if base >= limit or (batches and total + batch_size > max_bytes):
+            break
+        view = commitlog.batch_view(physical, size)
+        if view is None:
+            break
+        batches.append(view)
+        total += batch_size
+        next_offset = base + count
+        index += 1
+    queue.remember(index, next_offset)
+    return batches, total, next_offset
+
+
+def offset_for_timestamp(
+    queue: ConsumeQueue, commitlog: CommitLog, timestamp: int, log_start: int
+) -> TimestampOffset | None:
+    """The first record at or after ``log_start`` whose timestamp is at least ``timestamp``."""
+    if log_start >= queue.next_offset:
+        return None
+    index = queue.index_of_timestamp(timestamp, queue.index_of_offset(log_start))
+    while index < queue.end_index:
+        found = _first_record_at_or_after(queue, commitlog, index, timestamp, log_start)
+        if found is not None:
+            return found
+        index += 1
+    return None
+
+
+def max_timestamp(queue: ConsumeQueue, commitlog: CommitLog, log_start: int) -> TimestampOffset | None:
+    """The first record (at or after ``log_start``) carrying the partition's largest timestamp."""
+    if log_start >= queue.next_offset:
+        return None
+    low = queue.index_of_offset(log_start)
+    index = queue.index_of_timestamp(queue.max_timestamp, low)
+    found = _first_record_at_or_after(queue, commitlog, index, queue.max_timestamp, log_start)
+    if found is not None:
+        return found
+    # The overall maximum lies below the log start: find the largest batch maximum from there on.
+    best_index, best = low, -1
+    for candidate in range(low, queue.end_index):
+        unit = queue.unit(candidate)
+        view = commitlog.batch_view(unit.physical_offset, unit.size)
+        if view is not None:
+            batch_max = _MAX_TIMESTAMP_IN_BATCH.unpack_from(view, _MAX_TIMESTAMP_AT)[0]
+            if batch_max > best:
+                best_index, best = candidate, batch_max
+    for candidate in range(best_index, queue.end_index):
+        found = _first_record_at_or_after(queue, commitlog, candidate, best, log_start)
+        if found is not None:
+            return found
+    return None
+
+
+def _first_record_at_or_after(
+    queue: ConsumeQueue, commitlog: CommitLog, index: int, timestamp: int, log_start: int
+) -> TimestampOffset | None:
+    if index >= queue.end_index:
+        return None
+    physical, size, _, _ = queue.head(index)
+    view = commitlog.batch_view(physical, size)
+    if view is None:
+        return None
+    for record in read_records(view):
+        if record.offset >= log_start and record.timestamp >= timestamp:
+            return TimestampOffset(record.offset, record.timestamp)
+    return None

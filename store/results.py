@@ -1,0 +1,137 @@
+"""Typed values that cross the ``MessageStore`` boundary: frozen slots dataclasses, never sentinels."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TopicPartition:
+    topic: str
+    partition: int
+
+
+@dataclass(frozen=True, slots=True)
+class TopicInfo:
+    """A topic as the store holds it: id, partition count and its Kafka configs (string values, as given)."""
+
+    name: str
+    topic_id: uuid.UUID
+    partitions: int
+    configs: Mapping[str, str]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class AppendResult:
+    """Where an append landed.
+
+    ``durable`` is None under the async flush policy. Under ``sync`` it is a ``concurrent.futures.Future``
+    that the flusher thread completes (result None) once the appended bytes are fsynced, or fails with
+    ``StorageError``; wrap it with ``asyncio.wrap_future`` to await it.
+    """
+
+    topic: str
+    partition: int
+    base_offset: int
+    last_offset: int
+    #: The broker time written into LogAppendTime batches; None for CreateTime topics.
+    log_append_time_ms: int | None
+    log_start_offset: int
+    #: Bytes of the appended batches (Kafka's log size accounting; store headers not counted).
+    size_bytes: int
+    durable: Future[None] | None
+
+    @property
+    def high_watermark(self) -> int:
+        return self.last_offset + 1
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ReadResult:
+    """Whole stored RecordBatches as zero-copy ``memoryview`` slices of the mapped CommitLog.
+
+    The first batch is returned even when it exceeds ``max_bytes``; a fetch offset in the middle of a batch
+    returns that whole batch (clients skip records below their position). ``next_offset`` is the offset
+    after the last returned batch (``fetch_offset`` when nothing was returned).
+    """
+
+    batches: tuple[memoryview, ...]
+    size_bytes: int
+    next_offset: int
+    high_watermark: int
+    log_start_offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionOffsets:
+    log_start_offset: int
+    high_watermark: int
+    #: Bytes of the batches from the log start offset's batch to the end (DescribeLogDirs' partition size).
+    size_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimestampOffset:
+    """An exact record: its offset and its timestamp (ListOffsets by time, or MAX_TIMESTAMP)."""
+
+    offset: int
+    timestamp: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeyedRecord:
+    """One record found by ``query_by_key``."""
+
+    topic: str
+    partition: int
+    offset: int
+    timestamp: int
+    store_timestamp: int
+    key: bytes
+    value: bytes | None
+    headers: tuple[tuple[str, bytes | None], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OffsetCommit:
+    """One committed position, as a group coordinator hands it to ``commit_offsets``."""
+
+    topic: str
+    partition: int
+    offset: int
+    leader_epoch: int | None = None
+    metadata: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CommittedOffset:
+    offset: int
+    leader_epoch: int | None
+    metadata: str
+    commit_timestamp: int
+
+
+@dataclass(frozen=True, slots=True)
+class RetentionReport:
+    deleted_segments: int
+    freed_bytes: int
+    #: Partitions whose log start offset moved (per-topic retention.ms / retention.bytes).
+    log_start_moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecoveryReport:
+    """What ``open`` found and repaired."""
+
+    clean_shutdown: bool
+    scan_from: int
+    end_offset: int
+    #: Why the log ended before its last written byte ("offset N: reason"), when a record was torn or corrupt.
+    corrupt_record: str | None
+    redispatched_batches: int
+    #: Partitions whose ConsumeQueue was damaged and rebuilt from the CommitLog.
+    rebuilt_partitions: tuple[TopicPartition, ...]
+    removed_index_files: int
