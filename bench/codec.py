@@ -1,0 +1,157 @@
+"""Hot-message codec rates: decode a Produce v9 request carrying one 16 KiB batch, encode a Fetch v12 response
+with one partition and one batch; the compiled kernel, its pure-Python twin and kafka-python 3.0.12's generic
+classes, measured in the same run. Targets (issue 2): Produce decode >= 400k/s and Fetch encode >= 300k/s
+compiled, on a 2-core machine.
+
+    python -m bench.codec [--seconds S] [--no-write]
+
+Bodies only (no request/response header, no frame), for every contender alike. Each figure is the best of
+five timed rounds of about ``S``/5 seconds each, so other load on the machine lowers it less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+from kafka.protocol.consumer import FetchResponse as KpFetchResponse
+from kafka.protocol.producer import ProduceRequest as KpProduceRequest
+from kafka.record.default_records import DefaultRecordBatchBuilder
+
+from rockafka.core_pyx import hotcodec, twins
+
+RESULTS = Path(__file__).parent / "results" / "codec.md"
+BATCH_BYTES = 16 * 1024
+TARGETS = {"Produce v9 decode": 400_000, "Fetch v12 encode": 300_000}
+
+
+def _batch(first_value_size: int) -> bytes:
+    builder = DefaultRecordBatchBuilder(2, 0, False, -1, -1, -1, 1 << 20)
+    for offset in range(16):
+        value = b"v" * (first_value_size if offset == 0 else 1000)
+        builder.append(offset, timestamp=1_700_000_000_000 + offset, key=b"key-%d" % offset, value=value, headers=[])
+    return bytes(builder.build())
+
+
+def sixteen_kib_batch() -> bytes:
+    """One uncompressed RecordBatch of 16 KiB (give or take a varint byte), as kafka-python's producer builds it."""
+    batch = _batch(1000 + BATCH_BYTES - len(_batch(1000)))
+    assert abs(len(batch) - BATCH_BYTES) <= 4, len(batch)
+    return batch
+
+
+def rate(call: Callable[[], object], seconds: float) -> float:
+    """Calls per second: the best of five rounds."""
+    timer = timeit.Timer(call)
+    number, elapsed = timer.autorange()
+    per_round = max(1, int(number * (seconds / 5) / max(elapsed, 1e-9)))
+    return per_round / min(timer.repeat(repeat=5, number=per_round))
+
+
+def contenders(batch: bytes) -> dict[str, dict[str, Callable[[], object]]]:
+    request = hotcodec.ProduceRequest(
+        None, -1, 30_000, [hotcodec.ProduceTopic("bench-topic", [hotcodec.ProducePartition(0, memoryview(batch))])]
+    )
+    kp_request = KpProduceRequest[9](
+        transactional_id=None,
+        acks=-1,
+        timeout_ms=30_000,
+        topic_data=[
+            KpProduceRequest.TopicProduceData(
+                name="bench-topic",
+                partition_data=[KpProduceRequest.TopicProduceData.PartitionProduceData(index=0, records=batch)],
+            )
+        ],
+    )
+    body = bytes(kp_request.encode())
+    response = hotcodec.FetchResponse(
+        [
+            hotcodec.FetchTopicResponse(
+                "bench-topic", [hotcodec.FetchPartitionResponse(0, 0, 16, 16, 0, records=[batch])]
+            )
+        ]
+    )
+    partition = KpFetchResponse.FetchableTopicResponse.PartitionData(
+        partition_index=0, error_code=0, high_watermark=16, last_stable_offset=16, log_start_offset=0,
+        aborted_transactions=None, records=batch,
+    )  # fmt: skip
+    kp_response = KpFetchResponse[12](
+        throttle_time_ms=0,
+        error_code=0,
+        session_id=0,
+        responses=[KpFetchResponse.FetchableTopicResponse(topic="bench-topic", partitions=[partition])],
+    )
+    impls: dict[str, ModuleType] = twins("_hotcodec")
+    for impl in impls.values():  # all contenders do the same work
+        assert impl.decode_produce_request(body, 9) == request
+        assert impl.encode_fetch_response(12, response) == bytes(kp_response.encode())
+    table: dict[str, dict[str, Callable[[], object]]] = {"Produce v9 decode": {}, "Fetch v12 encode": {}}
+    for name in ("compiled", "pure"):
+        impl = impls.get(name)
+        if impl is not None:
+            table["Produce v9 decode"][name] = lambda impl=impl: impl.decode_produce_request(body, 9)
+            table["Fetch v12 encode"][name] = lambda impl=impl: impl.encode_fetch_response(12, response)
+    table["Produce v9 decode"]["kafka-python"] = lambda: KpProduceRequest.decode(body, version=9)
+    table["Fetch v12 encode"]["kafka-python"] = lambda: kp_response.encode()
+    return table
+
+
+def machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return (
+        f"{model}, {os.cpu_count()} CPUs, {platform.system()} {platform.release()}, Python {platform.python_version()}"
+    )
+
+
+def report(figures: dict[str, dict[str, float]], seconds: float) -> str:
+    lines = [
+        "# Hot-message codec rates",
+        "",
+        f"- date: {datetime.datetime.now(datetime.UTC).strftime('%Y-%m-%d %H:%M UTC')}",
+        f"- machine: {machine()}",
+        f"- command: `.venv/bin/python -m bench.codec --seconds {seconds:g}`",
+        f"- workload: bodies only; one topic, one partition, one uncompressed {BATCH_BYTES // 1024} KiB RecordBatch",
+        "",
+        "| operation | compiled | pure twin | kafka-python 3.0.12 | target (compiled) | met |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for operation, rates in figures.items():
+        cells = [
+            f"{rates[name] / 1000:,.0f}k/s" if name in rates else "—" for name in ("compiled", "pure", "kafka-python")
+        ]
+        target = TARGETS[operation]
+        met = "yes" if rates.get("compiled", 0) >= target else "NO"
+        lines.append(f"| {operation} | {' | '.join(cells)} | {target // 1000}k/s | {met} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.codec", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per figure (default 2)")
+    parser.add_argument("--no-write", action="store_true", help=f"print only; do not write {RESULTS}")
+    args = parser.parse_args(argv)
+    figures: dict[str, dict[str, float]] = {}
+    for operation, calls in contenders(sixteen_kib_batch()).items():
+        figures[operation] = {name: rate(call, args.seconds) for name, call in calls.items()}
+    text = report(figures, args.seconds)
+    print(text, end="")
+    if not args.no_write:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
