@@ -37,6 +37,11 @@ class UnsupportedVersionError(KernelError):
         self.version = version
 
 
+class MalformedVarintError(KernelError):
+    """A varint that ends early, runs past its maximum length (5 bytes, or 10 for a varlong), or a value
+    out of range for its encoding."""
+
+
 class FrameError(KernelError):
     """A length-prefixed frame that cannot be split or whose request header cannot be read."""
 

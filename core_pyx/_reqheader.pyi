@@ -1,0 +1,23 @@
+from collections.abc import Mapping
+from typing import Final
+
+from typing_extensions import Buffer
+
+CONTROLLED_SHUTDOWN_KEY: Final[int]
+
+class RequestHeader:
+    def __init__(
+        self, api_key: int, api_version: int, correlation_id: int, client_id: str | None, body_offset: int
+    ) -> None: ...
+    @property
+    def api_key(self) -> int: ...
+    @property
+    def api_version(self) -> int: ...
+    @property
+    def correlation_id(self) -> int: ...
+    @property
+    def client_id(self) -> str | None: ...
+    @property
+    def body_offset(self) -> int: ...
+
+def decode_request_header(frame: Buffer, flexible_from: Mapping[int, int]) -> RequestHeader: ...
