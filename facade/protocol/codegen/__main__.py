@@ -1,0 +1,28 @@
+"""``python -m rockafka.facade.protocol.codegen --specs DIR --out DIR``: regenerate the protocol messages."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import SPEC_COMMIT, SpecError, generate
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rockafka.facade.protocol.codegen", description=__doc__)
+    parser.add_argument("--specs", type=Path, required=True, help="folder of Kafka's *.json message specs")
+    parser.add_argument("--out", type=Path, required=True, help="folder to write the generated modules to")
+    parser.add_argument("--commit", default=SPEC_COMMIT, help="apache/kafka commit the specs come from")
+    args = parser.parse_args(argv)
+    try:
+        changed = generate(args.specs, args.out, args.commit)
+    except (SpecError, OSError) as exc:
+        print(f"codegen: {exc}", file=sys.stderr)
+        return 1
+    print(f"codegen: {len(changed)} file(s) written or removed in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

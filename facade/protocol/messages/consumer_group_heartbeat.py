@@ -1,0 +1,219 @@
+# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 ConsumerGroupHeartbeatRequest.json, ConsumerGroupHeartbeatResponse.json - DO NOT EDIT; make gen-protocol
+"""ConsumerGroupHeartbeat (API key 68): ConsumerGroupHeartbeatRequest and ConsumerGroupHeartbeatResponse, versions 0-1."""
+
+from __future__ import annotations
+
+from struct import Struct as _Struct
+from typing import Self
+from uuid import UUID
+
+from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..primitives import Reader, ZERO_UUID, pack_int32, write_int_array, write_string, write_string_array, write_struct, write_struct_array, write_tagged_fields
+
+_S1 = _Struct(">ih")
+_S2 = _Struct(">ii")
+
+
+class ConsumerGroupHeartbeatRequest(ApiMessage):
+    """ConsumerGroupHeartbeatRequest, versions 0-1, flexible from 0."""
+
+    API_KEY = 68
+    IS_REQUEST = True
+    MIN_VERSION = 0
+    MAX_VERSION = 1
+    FLEXIBLE_FROM = 0
+    __slots__ = ("group_id", "member_id", "member_epoch", "instance_id", "rack_id", "rebalance_timeout_ms", "subscribed_topic_names", "subscribed_topic_regex", "server_assignor", "topic_partitions", "unknown_tagged_fields",)
+    group_id: str
+    member_id: str
+    member_epoch: int
+    instance_id: str | None
+    rack_id: str | None
+    rebalance_timeout_ms: int
+    subscribed_topic_names: list[str] | None
+    subscribed_topic_regex: str | None
+    server_assignor: str | None
+    topic_partitions: list[TopicPartitions] | None
+
+    def __init__(
+        self,
+        *,
+        group_id: str = "",
+        member_id: str = "",
+        member_epoch: int = 0,
+        instance_id: str | None = None,
+        rack_id: str | None = None,
+        rebalance_timeout_ms: int = -1,
+        subscribed_topic_names: list[str] | None = DEFAULT,
+        subscribed_topic_regex: str | None = None,
+        server_assignor: str | None = None,
+        topic_partitions: list[TopicPartitions] | None = DEFAULT,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.group_id = group_id
+        self.member_id = member_id
+        self.member_epoch = member_epoch
+        self.instance_id = instance_id
+        self.rack_id = rack_id
+        self.rebalance_timeout_ms = rebalance_timeout_ms
+        self.subscribed_topic_names = None if subscribed_topic_names is DEFAULT else subscribed_topic_names
+        self.subscribed_topic_regex = subscribed_topic_regex
+        self.server_assignor = server_assignor
+        self.topic_partitions = None if topic_partitions is DEFAULT else topic_partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        write_string(out, self.group_id, True)
+        write_string(out, self.member_id, True)
+        out += pack_int32(self.member_epoch)
+        write_string(out, self.instance_id, True, True)
+        write_string(out, self.rack_id, True, True)
+        out += pack_int32(self.rebalance_timeout_ms)
+        write_string_array(out, self.subscribed_topic_names, True, True)
+        if version >= 1:
+            write_string(out, self.subscribed_topic_regex, True, True)
+        elif version < 1 and self.subscribed_topic_regex is not None:
+            raise absent_field(self, "subscribed_topic_regex", version)
+        write_string(out, self.server_assignor, True, True)
+        write_struct_array(out, self.topic_partitions, version, True, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.group_id = r.string(True)
+        self.member_id = r.string(True)
+        self.member_epoch = r.int32()
+        self.instance_id = r.nullable_string(True)
+        self.rack_id = r.nullable_string(True)
+        self.rebalance_timeout_ms = r.int32()
+        self.subscribed_topic_names = r.nullable_string_array(True)
+        self.subscribed_topic_regex = r.nullable_string(True) if version >= 1 else None
+        self.server_assignor = r.nullable_string(True)
+        self.topic_partitions = r.nullable_struct_array(TopicPartitions.read, version, True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class ConsumerGroupHeartbeatResponse(ApiMessage):
+    """ConsumerGroupHeartbeatResponse, versions 0-1, flexible from 0."""
+
+    API_KEY = 68
+    IS_REQUEST = False
+    MIN_VERSION = 0
+    MAX_VERSION = 1
+    FLEXIBLE_FROM = 0
+    __slots__ = ("throttle_time_ms", "error_code", "error_message", "member_id", "member_epoch", "heartbeat_interval_ms", "assignment", "unknown_tagged_fields",)
+    throttle_time_ms: int
+    error_code: int
+    error_message: str | None
+    member_id: str | None
+    member_epoch: int
+    heartbeat_interval_ms: int
+    assignment: Assignment | None
+
+    def __init__(
+        self,
+        *,
+        throttle_time_ms: int = 0,
+        error_code: int = 0,
+        error_message: str | None = None,
+        member_id: str | None = None,
+        member_epoch: int = 0,
+        heartbeat_interval_ms: int = 0,
+        assignment: Assignment | None = None,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.throttle_time_ms = throttle_time_ms
+        self.error_code = error_code
+        self.error_message = error_message
+        self.member_id = member_id
+        self.member_epoch = member_epoch
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.assignment = assignment
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        out += _S1.pack(self.throttle_time_ms, self.error_code)
+        write_string(out, self.error_message, True, True)
+        write_string(out, self.member_id, True, True)
+        out += _S2.pack(self.member_epoch, self.heartbeat_interval_ms)
+        write_struct(out, self.assignment, version, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.throttle_time_ms, self.error_code = r.fixed(_S1)
+        self.error_message = r.nullable_string(True)
+        self.member_id = r.nullable_string(True)
+        self.member_epoch, self.heartbeat_interval_ms = r.fixed(_S2)
+        self.assignment = r.nullable_struct(Assignment.read, version)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class TopicPartitions(Struct):
+    """TopicPartitions of ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse (in versions 0-1)."""
+
+    __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
+    topic_id: UUID
+    partitions: list[int]
+
+    def __init__(
+        self,
+        *,
+        topic_id: UUID = ZERO_UUID,
+        partitions: list[int] = DEFAULT,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        out += self.topic_id.bytes
+        write_int_array(out, "i", self.partitions, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.topic_id = r.uuid()
+        self.partitions = r.int_array("i", True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class Assignment(Struct):
+    """Assignment of ConsumerGroupHeartbeatResponse (in versions 0-1)."""
+
+    __slots__ = ("topic_partitions", "unknown_tagged_fields",)
+    topic_partitions: list[TopicPartitions]
+
+    def __init__(
+        self,
+        *,
+        topic_partitions: list[TopicPartitions] = DEFAULT,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.topic_partitions = [] if topic_partitions is DEFAULT else topic_partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        write_struct_array(out, self.topic_partitions, version, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.topic_partitions = r.struct_array(TopicPartitions.read, version, True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+__all__ = [
+    "Assignment",
+    "ConsumerGroupHeartbeatRequest",
+    "ConsumerGroupHeartbeatResponse",
+    "TopicPartitions",
+]

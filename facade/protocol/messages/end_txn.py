@@ -1,0 +1,127 @@
+# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 EndTxnRequest.json, EndTxnResponse.json - DO NOT EDIT; make gen-protocol
+"""EndTxn (API key 26): EndTxnRequest and EndTxnResponse, versions 0-5."""
+
+from __future__ import annotations
+
+from struct import Struct as _Struct
+from typing import Self
+
+from ..message import DEFAULT, ApiMessage, tags_unsupported
+from ..primitives import Reader, write_string, write_tagged_fields
+
+_S1 = _Struct(">qh?")
+_S2 = _Struct(">ih")
+_S3 = _Struct(">qh")
+
+
+class EndTxnRequest(ApiMessage):
+    """EndTxnRequest, versions 0-5, flexible from 3."""
+
+    API_KEY = 26
+    IS_REQUEST = True
+    MIN_VERSION = 0
+    MAX_VERSION = 5
+    FLEXIBLE_FROM = 3
+    __slots__ = ("transactional_id", "producer_id", "producer_epoch", "committed", "unknown_tagged_fields",)
+    transactional_id: str
+    producer_id: int
+    producer_epoch: int
+    committed: bool
+
+    def __init__(
+        self,
+        *,
+        transactional_id: str = "",
+        producer_id: int = 0,
+        producer_epoch: int = 0,
+        committed: bool = False,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.transactional_id = transactional_id
+        self.producer_id = producer_id
+        self.producer_epoch = producer_epoch
+        self.committed = committed
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        flexible = version >= 3
+        write_string(out, self.transactional_id, flexible)
+        out += _S1.pack(self.producer_id, self.producer_epoch, self.committed)
+        if flexible:
+            write_tagged_fields(out, self.unknown_tagged_fields)
+        elif self.unknown_tagged_fields:
+            raise tags_unsupported(self, version)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        flexible = version >= 3
+        self.transactional_id = r.string(flexible)
+        self.producer_id, self.producer_epoch, self.committed = r.fixed(_S1)
+        if flexible:
+            self.unknown_tagged_fields = r.tagged_fields()
+        else:
+            self.unknown_tagged_fields = {}
+        return self
+
+
+class EndTxnResponse(ApiMessage):
+    """EndTxnResponse, versions 0-5, flexible from 3."""
+
+    API_KEY = 26
+    IS_REQUEST = False
+    MIN_VERSION = 0
+    MAX_VERSION = 5
+    FLEXIBLE_FROM = 3
+    __slots__ = ("throttle_time_ms", "error_code", "producer_id", "producer_epoch", "unknown_tagged_fields",)
+    throttle_time_ms: int
+    error_code: int
+    producer_id: int
+    producer_epoch: int
+
+    def __init__(
+        self,
+        *,
+        throttle_time_ms: int = 0,
+        error_code: int = 0,
+        producer_id: int = -1,
+        producer_epoch: int = -1,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.throttle_time_ms = throttle_time_ms
+        self.error_code = error_code
+        self.producer_id = producer_id
+        self.producer_epoch = producer_epoch
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        flexible = version >= 3
+        out += _S2.pack(self.throttle_time_ms, self.error_code)
+        if version >= 5:
+            out += _S3.pack(self.producer_id, self.producer_epoch)
+        if flexible:
+            write_tagged_fields(out, self.unknown_tagged_fields)
+        elif self.unknown_tagged_fields:
+            raise tags_unsupported(self, version)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        flexible = version >= 3
+        self.throttle_time_ms, self.error_code = r.fixed(_S2)
+        if version >= 5:
+            self.producer_id, self.producer_epoch = r.fixed(_S3)
+        else:
+            self.producer_id = -1
+            self.producer_epoch = -1
+        if flexible:
+            self.unknown_tagged_fields = r.tagged_fields()
+        else:
+            self.unknown_tagged_fields = {}
+        return self
+
+
+__all__ = [
+    "EndTxnRequest",
+    "EndTxnResponse",
+]

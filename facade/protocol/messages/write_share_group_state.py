@@ -1,0 +1,271 @@
+# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 WriteShareGroupStateRequest.json, WriteShareGroupStateResponse.json - DO NOT EDIT; make gen-protocol
+"""WriteShareGroupState (API key 85): WriteShareGroupStateRequest and WriteShareGroupStateResponse, versions 0."""
+
+from __future__ import annotations
+
+from struct import Struct as _Struct
+from typing import Self
+from uuid import UUID
+
+from ..message import DEFAULT, ApiMessage, Struct
+from ..primitives import Reader, ZERO_UUID, write_string, write_struct_array, write_tagged_fields
+
+_S1 = _Struct(">iiiq")
+_S2 = _Struct(">qqbh")
+_S3 = _Struct(">ih")
+
+
+class WriteShareGroupStateRequest(ApiMessage):
+    """WriteShareGroupStateRequest, versions 0, flexible from 0."""
+
+    API_KEY = 85
+    IS_REQUEST = True
+    MIN_VERSION = 0
+    MAX_VERSION = 0
+    FLEXIBLE_FROM = 0
+    __slots__ = ("group_id", "topics", "unknown_tagged_fields",)
+    group_id: str
+    topics: list[WriteStateData]
+
+    def __init__(
+        self,
+        *,
+        group_id: str = "",
+        topics: list[WriteStateData] = DEFAULT,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.group_id = group_id
+        self.topics = [] if topics is DEFAULT else topics
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        write_string(out, self.group_id, True)
+        write_struct_array(out, self.topics, version, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.group_id = r.string(True)
+        self.topics = r.struct_array(WriteStateData.read, version, True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class WriteShareGroupStateResponse(ApiMessage):
+    """WriteShareGroupStateResponse, versions 0, flexible from 0."""
+
+    API_KEY = 85
+    IS_REQUEST = False
+    MIN_VERSION = 0
+    MAX_VERSION = 0
+    FLEXIBLE_FROM = 0
+    __slots__ = ("results", "unknown_tagged_fields",)
+    results: list[WriteStateResult]
+
+    def __init__(
+        self,
+        *,
+        results: list[WriteStateResult] = DEFAULT,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.results = [] if results is DEFAULT else results
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        write_struct_array(out, self.results, version, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.results = r.struct_array(WriteStateResult.read, version, True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class WriteStateData(Struct):
+    """WriteStateData of WriteShareGroupStateRequest (in versions 0)."""
+
+    __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
+    topic_id: UUID
+    partitions: list[PartitionData]
+
+    def __init__(
+        self,
+        *,
+        topic_id: UUID = ZERO_UUID,
+        partitions: list[PartitionData] = DEFAULT,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        out += self.topic_id.bytes
+        write_struct_array(out, self.partitions, version, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.topic_id = r.uuid()
+        self.partitions = r.struct_array(PartitionData.read, version, True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class PartitionData(Struct):
+    """PartitionData of WriteShareGroupStateRequest (in versions 0)."""
+
+    __slots__ = ("partition", "state_epoch", "leader_epoch", "start_offset", "state_batches", "unknown_tagged_fields",)
+    partition: int
+    state_epoch: int
+    leader_epoch: int
+    start_offset: int
+    state_batches: list[StateBatch]
+
+    def __init__(
+        self,
+        *,
+        partition: int = 0,
+        state_epoch: int = 0,
+        leader_epoch: int = 0,
+        start_offset: int = 0,
+        state_batches: list[StateBatch] = DEFAULT,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.partition = partition
+        self.state_epoch = state_epoch
+        self.leader_epoch = leader_epoch
+        self.start_offset = start_offset
+        self.state_batches = [] if state_batches is DEFAULT else state_batches
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        out += _S1.pack(self.partition, self.state_epoch, self.leader_epoch, self.start_offset)
+        write_struct_array(out, self.state_batches, version, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.partition, self.state_epoch, self.leader_epoch, self.start_offset = r.fixed(_S1)
+        self.state_batches = r.struct_array(StateBatch.read, version, True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class StateBatch(Struct):
+    """StateBatch of WriteShareGroupStateRequest (in versions 0)."""
+
+    __slots__ = ("first_offset", "last_offset", "delivery_state", "delivery_count", "unknown_tagged_fields",)
+    first_offset: int
+    last_offset: int
+    delivery_state: int
+    delivery_count: int
+
+    def __init__(
+        self,
+        *,
+        first_offset: int = 0,
+        last_offset: int = 0,
+        delivery_state: int = 0,
+        delivery_count: int = 0,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.first_offset = first_offset
+        self.last_offset = last_offset
+        self.delivery_state = delivery_state
+        self.delivery_count = delivery_count
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        out += _S2.pack(self.first_offset, self.last_offset, self.delivery_state, self.delivery_count)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.first_offset, self.last_offset, self.delivery_state, self.delivery_count = r.fixed(_S2)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class WriteStateResult(Struct):
+    """WriteStateResult of WriteShareGroupStateResponse (in versions 0)."""
+
+    __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
+    topic_id: UUID
+    partitions: list[PartitionResult]
+
+    def __init__(
+        self,
+        *,
+        topic_id: UUID = ZERO_UUID,
+        partitions: list[PartitionResult] = DEFAULT,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        out += self.topic_id.bytes
+        write_struct_array(out, self.partitions, version, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.topic_id = r.uuid()
+        self.partitions = r.struct_array(PartitionResult.read, version, True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+class PartitionResult(Struct):
+    """PartitionResult of WriteShareGroupStateResponse (in versions 0)."""
+
+    __slots__ = ("partition", "error_code", "error_message", "unknown_tagged_fields",)
+    partition: int
+    error_code: int
+    error_message: str | None
+
+    def __init__(
+        self,
+        *,
+        partition: int = 0,
+        error_code: int = 0,
+        error_message: str | None = None,
+        unknown_tagged_fields: dict[int, bytes] = DEFAULT,
+    ) -> None:
+        self.partition = partition
+        self.error_code = error_code
+        self.error_message = error_message
+        self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
+
+    def write(self, out: bytearray, version: int) -> None:
+        out += _S3.pack(self.partition, self.error_code)
+        write_string(out, self.error_message, True, True)
+        write_tagged_fields(out, self.unknown_tagged_fields)
+
+    @classmethod
+    def read(cls, r: Reader, version: int) -> Self:
+        self = cls.__new__(cls)
+        self.partition, self.error_code = r.fixed(_S3)
+        self.error_message = r.nullable_string(True)
+        self.unknown_tagged_fields = r.tagged_fields()
+        return self
+
+
+__all__ = [
+    "PartitionData",
+    "PartitionResult",
+    "StateBatch",
+    "WriteShareGroupStateRequest",
+    "WriteShareGroupStateResponse",
+    "WriteStateData",
+    "WriteStateResult",
+]
