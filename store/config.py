@@ -54,7 +54,7 @@ class StoreConfig:
         object.__setattr__(self, "root_dir", Path(self.root_dir))
         if self.flush_mode not in ("async", "sync"):
             raise InvalidConfigError(f"flush_mode must be 'async' or 'sync', not {self.flush_mode!r}")
-        _at_least("commitlog_segment_bytes", self.commitlog_segment_bytes, 64 * 1024)
+        _at_least("commitlog_segment_bytes", self.commitlog_segment_bytes, 4096)
         _at_least("consume_queue_units_per_file", self.consume_queue_units_per_file, 2)
         _at_least("flush_interval_ms", self.flush_interval_ms, 1)
         _at_least("checkpoint_interval_ms", self.checkpoint_interval_ms, 1)

@@ -72,20 +72,21 @@ def max_timestamp(queue: ConsumeQueue, commitlog: CommitLog, log_start: int) -> 
     found = _first_record_at_or_after(queue, commitlog, index, queue.max_timestamp, log_start)
     if found is not None:
         return found
-    # The overall maximum lies below the log start: find the largest batch maximum from there on.
+    # The overall maximum lies below the log start: the largest maximum from there on, the first batch
+    # (partly below the log start) decoded, the others by their header.
     best_index, best = low, -1
     for candidate in range(low, queue.end_index):
-        unit = queue.unit(candidate)
-        view = commitlog.batch_view(unit.physical_offset, unit.size)
-        if view is not None:
+        physical, size, _, _ = queue.head(candidate)
+        view = commitlog.batch_view(physical, size)
+        if view is None:
+            continue
+        if candidate == low:
+            batch_max = max((r.timestamp for r in read_records(view) if r.offset >= log_start), default=-1)
+        else:
             batch_max = _MAX_TIMESTAMP_IN_BATCH.unpack_from(view, _MAX_TIMESTAMP_AT)[0]
-            if batch_max > best:
-                best_index, best = candidate, batch_max
-    for candidate in range(best_index, queue.end_index):
-        found = _first_record_at_or_after(queue, commitlog, candidate, best, log_start)
-        if found is not None:
-            return found
-    return None
+        if batch_max > best:
+            best_index, best = candidate, batch_max
+    return _first_record_at_or_after(queue, commitlog, best_index, best, log_start)
 
 
 def _first_record_at_or_after(
