@@ -1,4 +1,9 @@
-"""The ``rockafka`` command line."""
+"""The ``rockafka`` command line: each subcommand lives in its own module and registers itself here.
+
+A subcommand module offers ``add_parser(subparsers)``, which sets ``func`` on its parser to a
+function taking the parsed arguments and returning the exit code. A user mistake is reported as one
+line on stderr with a non-zero exit, never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +11,21 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import __version__, serve_cli
+
+SUBCOMMANDS = (serve_cli,)
+
+
+class CommandError(Exception):
+    """A user mistake in a command: printed as one line, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rockafka", description="A Kafka-wire-compatible broker.")
     parser.add_argument("--version", action="version", version=f"rockafka {__version__}")
-    parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in SUBCOMMANDS:
+        module.add_parser(subparsers)
     return parser
 
 
@@ -22,7 +35,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    return 0
+    try:
+        code: int = args.func(args)
+    except CommandError as exc:
+        print(f"rockafka {args.command}: {exc}", file=sys.stderr)
+        return 2
+    return code
 
 
 if __name__ == "__main__":

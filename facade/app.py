@@ -1,0 +1,144 @@
+"""A running broker: opens the store, listens on every listener, shuts down cleanly.
+
+Shutdown (SIGTERM, SIGINT, or :meth:`BrokerApp.stop`) stops accepting connections, lets requests in
+flight finish (parked fetches are woken and answered at once), closes the connections, then flushes and
+closes the store, which writes a clean checkpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import time
+from dataclasses import dataclass
+
+from rockafka.store import MessageStore
+
+from . import handlers as _handlers  # noqa: F401  (registers every API handler)
+from .broker import Broker, load_cluster_id, store_config
+from .config import BrokerConfig, Listener
+from .dispatch import RequestDispatcher
+from .server import KafkaConnection
+
+log = logging.getLogger(__name__)
+
+DRAIN_TIMEOUT_S = 10.0
+SUPPORTED_PROTOCOLS = frozenset({"PLAINTEXT"})
+
+
+class StartupError(Exception):
+    """The broker cannot start (port in use, unusable data directory, unsupported listener); one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoundListener:
+    listener: Listener
+    port: int
+
+
+class BrokerApp:
+    def __init__(self, config: BrokerConfig) -> None:
+        self.config = config
+        self.broker: Broker | None = None
+        self.bound: list[BoundListener] = []
+        self._servers: list[asyncio.Server] = []
+        self._connections: set[KafkaConnection] = set()
+        self._stopped = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        for listener in self.config.listeners:
+            if listener.security_protocol not in SUPPORTED_PROTOCOLS:
+                raise StartupError(
+                    f"listener {listener.url}: security protocol {listener.security_protocol} is not supported yet"
+                )
+        try:
+            store = MessageStore.open(store_config(self.config))
+        except Exception as exc:
+            raise StartupError(f"cannot open the data directory {self.config.data_dir}: {exc}") from exc
+        cluster_id = load_cluster_id(self.config.data_dir, self.config.node_id)
+        broker = Broker(self.config, store, cluster_id)
+        store.add_append_listener(broker.waiters.on_append)
+        self.broker = broker
+        dispatcher = RequestDispatcher(broker)
+        max_frame = self.config.int("socket.request.max.bytes")
+        loop = asyncio.get_running_loop()
+        try:
+            for listener in self.config.listeners:
+                server = await loop.create_server(
+                    lambda listener=listener: self._connection(dispatcher, listener, max_frame),
+                    host=listener.host or None,
+                    port=listener.port,
+                    reuse_address=True,
+                )
+                self._servers.append(server)
+                port = server.sockets[0].getsockname()[1]
+                self.bound.append(BoundListener(listener, port))
+                log.info("listening on %s://%s:%d", listener.name, listener.host or "0.0.0.0", port)
+        except OSError as exc:
+            await self._close_servers()
+            store.close()
+            raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
+        self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
+        log.info(
+            "Rockafka broker %d started (cluster %s, data in %s)", broker.node_id, cluster_id, self.config.data_dir
+        )
+
+    def _connection(self, dispatcher: RequestDispatcher, listener: Listener, max_frame: int) -> KafkaConnection:
+        connection = KafkaConnection(
+            dispatcher, listener.name, listener.security_protocol, max_frame, self._connections.discard
+        )
+        self._connections.add(connection)
+        return connection
+
+    async def _retention_loop(self, broker: Broker) -> None:
+        interval_s = self.config.int("log.retention.check.interval.ms") / 1000
+        while True:
+            await asyncio.sleep(interval_s)
+            try:
+                report = broker.store.enforce_retention()
+            except Exception:
+                log.exception("retention pass failed")
+                continue
+            if report.deleted_segments or report.log_start_moves:
+                log.info("retention: %s", report)
+
+    async def stop(self) -> None:
+        """Stop accepting, drain requests in flight (bounded), close connections, close the store."""
+        if self._stopped.is_set():
+            return
+        self._stopped.set()
+        for server in self._servers:
+            server.close()
+        for task in self._tasks:
+            task.cancel()
+        if self.broker is not None:
+            self.broker.waiters.wake_all()
+        deadline = time.monotonic() + DRAIN_TIMEOUT_S
+        while any(not c.idle for c in self._connections) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        for connection in list(self._connections):
+            connection.close()
+        await self._close_servers()
+        if self.broker is not None:
+            self.broker.store.close()
+        log.info("Rockafka broker stopped")
+
+    async def _close_servers(self) -> None:
+        for server in self._servers:
+            server.close()
+        for server in self._servers:
+            await server.wait_closed()
+        self._servers.clear()
+
+    async def run_until_signalled(self) -> None:
+        """Start, then serve until SIGTERM or SIGINT, then stop cleanly."""
+        await self.start()
+        loop = asyncio.get_running_loop()
+        stop_requested = asyncio.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop_requested.set)
+        await stop_requested.wait()
+        log.info("shutting down")
+        await self.stop()

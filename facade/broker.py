@@ -1,0 +1,77 @@
+"""The broker's shared state, handed to every handler: settings, store, identity, parked fetches."""
+
+from __future__ import annotations
+
+import base64
+import logging
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rockafka.store import MessageStore, StoreConfig, TopicAlreadyExistsError, TopicInfo, UnknownTopicOrPartitionError
+
+from .config import BrokerConfig
+from .config.broker import read_properties
+from .waiters import PartitionWaiters
+
+log = logging.getLogger(__name__)
+
+META_FILE = "meta.properties"
+
+
+@dataclass(eq=False)
+class Broker:
+    """One running broker. Handlers reach the store and settings through it; it holds no request logic."""
+
+    config: BrokerConfig
+    store: MessageStore
+    cluster_id: str
+    waiters: PartitionWaiters = field(default_factory=PartitionWaiters)
+
+    @property
+    def node_id(self) -> int:
+        return self.config.node_id
+
+    def topic_or_none(self, name: str) -> TopicInfo | None:
+        try:
+            return self.store.describe_topic(name)
+        except UnknownTopicOrPartitionError:
+            return None
+
+    def auto_create_topic(self, name: str) -> TopicInfo:
+        """Create ``name`` with ``num.partitions`` partitions (Metadata auto-creation); tolerates a race."""
+        try:
+            topic = self.store.create_topic(name, self.config.int("num.partitions"))
+        except TopicAlreadyExistsError:
+            return self.store.describe_topic(name)
+        log.info("auto-created topic %s with %d partitions", name, topic.partitions)
+        return topic
+
+
+def store_config(config: BrokerConfig) -> StoreConfig:
+    """The store's settings, from the broker's (Kafka names mapped onto RocketMQ-style geometry)."""
+    flush_mode = "sync" if config.str("rockafka.flush.mode") == "sync" else "async"
+    return StoreConfig(
+        root_dir=config.data_dir,
+        commitlog_segment_bytes=config.int("log.segment.bytes"),
+        consume_queue_units_per_file=config.int("rockafka.consumequeue.units.per.file"),
+        flush_mode=flush_mode,
+        flush_interval_ms=config.int("rockafka.flush.interval.ms"),
+        index_slot_count=config.int("rockafka.index.slots"),
+        index_entry_count=config.int("rockafka.index.entries"),
+    )
+
+
+def load_cluster_id(data_dir: Path, node_id: int) -> str:
+    """The cluster id kept in ``meta.properties`` in the data directory, made on first start (Kafka's format)."""
+    path = data_dir / META_FILE
+    if path.exists():
+        values = dict(read_properties(path.read_text(encoding="utf-8")))
+        if values.get("cluster.id"):
+            return values["cluster.id"]
+    cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode("ascii").rstrip("=")
+    data_dir.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(f"version=1\ncluster.id={cluster_id}\nnode.id={node_id}\n", encoding="utf-8")
+    temporary.replace(path)
+    return cluster_id

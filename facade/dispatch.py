@@ -1,0 +1,99 @@
+"""From a request frame to its response: decode, find the handler, run it, encode the answer.
+
+Outcomes, as Kafka behaves:
+
+- a handler's response is encoded at the request's version; an awaitable is awaited first;
+- a Produce with acks=0 gets no response (the handler returns None);
+- an ApiVersions request of a version this broker does not speak gets UNSUPPORTED_VERSION with the
+  v0 body, so the client can retry lower;
+- an unknown API key, a version outside a handler's range or a body that does not parse close the
+  connection (Kafka cannot answer a request it cannot read);
+- a handler's :class:`ApiError` becomes that API's error response with the error's code; any other
+  exception is logged and answered with UNKNOWN_SERVER_ERROR where the API has an error response.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+from .handlers import HANDLERS, ApiHandler
+from .handlers.context import ApiError, RequestContext
+from .protocol.api import API_VERSIONS_KEY
+from .protocol.error_codes import ErrorCode
+from .protocol.errors import FrameError
+from .protocol.framing import RequestError, decode_request, encode_response, unsupported_api_versions_response
+from .server import BrokenRequestError, Buffers, ConnectionInfo, Outcome
+
+if TYPE_CHECKING:
+    from rockafka.core_pyx.reqheader import RequestHeader
+
+    from .broker import Broker
+
+log = logging.getLogger(__name__)
+
+
+class RequestDispatcher:
+    """The :class:`~rockafka.facade.server.Dispatcher` of a broker."""
+
+    def __init__(self, broker: Broker) -> None:
+        self._broker = broker
+
+    def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
+        try:
+            decoded = decode_request(frame)
+        except FrameError as exc:
+            raise BrokenRequestError(str(exc)) from None
+        if isinstance(decoded, RequestError):
+            return self._refuse(decoded)
+        header = decoded.header
+        handler = HANDLERS.get(header.api_key)
+        if handler is None or not handler.min_version <= header.api_version <= handler.max_version:
+            if header.api_key == API_VERSIONS_KEY:
+                return [encode_response(header, unsupported_api_versions_response(), 0)]
+            raise BrokenRequestError(
+                f"{decoded.spec.name} v{header.api_version} is not served (client {header.client_id!r})"
+            )
+        ctx = RequestContext(self._broker, connection, header.api_version, header.correlation_id, header.client_id)
+        try:
+            result = handler.handle(ctx, decoded.body)
+        except ApiError as exc:
+            result = _error_response(handler, decoded.body, exc.error_code)
+        except Exception:
+            log.exception("%s v%d failed", decoded.spec.name, header.api_version)
+            result = _error_response(handler, decoded.body, ErrorCode.UNKNOWN_SERVER_ERROR)
+        if result is None:
+            return None
+        if isinstance(result, Awaitable):
+            return _finish(handler, header, decoded.body, result)
+        return _encode(header, result)
+
+    def _refuse(self, failed: RequestError) -> Outcome:
+        header = failed.header
+        if header.api_key == API_VERSIONS_KEY and failed.error_code == ErrorCode.UNSUPPORTED_VERSION:
+            return [encode_response(header, unsupported_api_versions_response(), 0)]
+        raise BrokenRequestError(f"request from {header.client_id!r} refused: {failed.error}")
+
+
+async def _finish(handler: ApiHandler, header: RequestHeader, body: Any, pending: Awaitable[Any]) -> Buffers | None:
+    try:
+        result = await pending
+    except ApiError as exc:
+        result = _error_response(handler, body, exc.error_code)
+    except Exception:
+        log.exception("API %d v%d failed", header.api_key, header.api_version)
+        result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
+    return None if result is None else _encode(header, result)
+
+
+def _error_response(handler: ApiHandler, body: Any, code: ErrorCode) -> Any:
+    if handler.error_response is None:
+        raise BrokenRequestError(f"API {handler.api_key} failed with {code.name} and has no error response")
+    return handler.error_response(body, code)
+
+
+def _encode(header: RequestHeader, result: Any) -> Buffers:
+    if isinstance(result, list):
+        return result  # already-encoded buffers (zero-copy fetch responses)
+    return [encode_response(header, result)]

@@ -1,0 +1,43 @@
+"""The one translation of store errors into Kafka error codes, used by every handler."""
+
+from __future__ import annotations
+
+from rockafka.store import (
+    InvalidConfigError,
+    InvalidPartitionsError,
+    InvalidRecordsError,
+    InvalidTopicError,
+    OffsetOutOfRangeError,
+    RecordTooLargeError,
+    StorageError,
+    StoreClosedError,
+    StoreError,
+    TopicAlreadyExistsError,
+    UnknownTopicIdError,
+    UnknownTopicOrPartitionError,
+)
+
+from .protocol.error_codes import ErrorCode
+
+_STORE_ERROR_CODES: dict[type[StoreError], ErrorCode] = {
+    UnknownTopicOrPartitionError: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    UnknownTopicIdError: ErrorCode.UNKNOWN_TOPIC_ID,
+    TopicAlreadyExistsError: ErrorCode.TOPIC_ALREADY_EXISTS,
+    InvalidTopicError: ErrorCode.INVALID_TOPIC_EXCEPTION,
+    InvalidPartitionsError: ErrorCode.INVALID_PARTITIONS,
+    InvalidConfigError: ErrorCode.INVALID_CONFIG,
+    InvalidRecordsError: ErrorCode.CORRUPT_MESSAGE,
+    RecordTooLargeError: ErrorCode.MESSAGE_TOO_LARGE,
+    OffsetOutOfRangeError: ErrorCode.OFFSET_OUT_OF_RANGE,
+    StorageError: ErrorCode.KAFKA_STORAGE_ERROR,
+    StoreClosedError: ErrorCode.KAFKA_STORAGE_ERROR,
+}
+
+
+def store_error_code(exc: StoreError) -> ErrorCode:
+    """The Kafka error code a client expects for this store error."""
+    for kind in type(exc).__mro__:
+        code = _STORE_ERROR_CODES.get(kind)  # type: ignore[arg-type]
+        if code is not None:
+            return code
+    return ErrorCode.UNKNOWN_SERVER_ERROR

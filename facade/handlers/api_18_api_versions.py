@@ -1,0 +1,27 @@
+"""ApiVersions v0-4: the API keys and version ranges this broker serves, read from the handler registry.
+
+Version notes: v3+ requests carry the client's software name and version (not checked); the response
+header is always v0 (handled by the codec). The SupportedFeatures/FinalizedFeatures tagged fields are
+left empty: nothing here is feature-gated, and older librdkafka (kcat 1.7) cannot parse them.
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.api_versions import ApiVersion, ApiVersionsRequest, ApiVersionsResponse
+
+from .context import RequestContext
+from .registry import HANDLERS, register
+
+
+def _error(request: ApiVersionsRequest, code: ErrorCode) -> ApiVersionsResponse:
+    return ApiVersionsResponse(error_code=code)
+
+
+@register(18, 0, 4, _error)
+def handle(ctx: RequestContext, request: ApiVersionsRequest) -> ApiVersionsResponse:
+    keys = [
+        ApiVersion(api_key=key, min_version=handler.min_version, max_version=handler.max_version)
+        for key, handler in sorted(HANDLERS.items())
+    ]
+    return ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=keys, throttle_time_ms=0)

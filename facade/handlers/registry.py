@@ -1,0 +1,47 @@
+"""The registry of API handlers: each handler module declares its API key and version range here.
+
+ApiVersions answers from this registry, so what is advertised is exactly what has a handler.
+Registering one API key twice is a programming error and fails at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+HandleFunc = Callable[[Any, Any], Any]
+ErrorResponseFunc = Callable[[Any, int], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ApiHandler:
+    """One API's handler: ``handle(ctx, request)`` returns a response, an awaitable of one, or None (no reply).
+
+    ``error_response(request, error_code)`` builds the response Kafka sends when the whole request fails.
+    """
+
+    api_key: int
+    min_version: int
+    max_version: int
+    handle: HandleFunc
+    error_response: ErrorResponseFunc | None
+
+
+HANDLERS: Final[dict[int, ApiHandler]] = {}
+
+
+def register(
+    api_key: int, min_version: int, max_version: int, error_response: ErrorResponseFunc | None = None
+) -> Callable[[HandleFunc], HandleFunc]:
+    """Class the decorated function as the handler of ``api_key`` for versions ``min_version..max_version``."""
+
+    def decorate(handle: HandleFunc) -> HandleFunc:
+        if api_key in HANDLERS:
+            raise RuntimeError(f"API key {api_key} already has a handler ({HANDLERS[api_key].handle.__module__})")
+        if min_version > max_version:
+            raise RuntimeError(f"API key {api_key}: empty version range {min_version}..{max_version}")
+        HANDLERS[api_key] = ApiHandler(api_key, min_version, max_version, handle, error_response)
+        return handle
+
+    return decorate

@@ -1,0 +1,177 @@
+"""The network side: one asyncio protocol per connection, answering in request order.
+
+A connection splits its input into frames, hands each frame to the :class:`Dispatcher`, and queues
+what comes back: response bytes (or buffers, for zero-copy fetches) ready at once, an awaitable for
+requests that wait (long-poll fetches, group joins, synced produces), or nothing (acks=0 produce).
+Responses leave in request order, as Kafka clients pipeline requests and match them by position;
+everything ready after one read is written with one ``writelines`` call.
+
+A frame that cannot be split (negative or oversized length prefix), or that the dispatcher declares
+broken, closes this connection only. Reading pauses while too many responses are outstanding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, cast
+
+from rockafka.core_pyx.errors import FrameError
+from rockafka.core_pyx.framing import FrameSplitter
+
+log = logging.getLogger(__name__)
+
+MAX_IN_FLIGHT = 128
+Buffers = Sequence[bytes | memoryview]
+Outcome = Buffers | Awaitable[Buffers | None] | None
+
+
+class BrokenRequestError(Exception):
+    """Raised by a dispatcher for a request that cannot be answered: the connection is closed."""
+
+
+@dataclass(slots=True)
+class ConnectionInfo:
+    """What handlers may know about the connection a request came on."""
+
+    peer: str
+    listener_name: str
+    security_protocol: str = "PLAINTEXT"
+    principal: str = "User:ANONYMOUS"
+    attributes: dict[str, object] = field(default_factory=dict)
+
+
+class Dispatcher(Protocol):
+    def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
+        """Answer one request frame; raise :class:`BrokenRequestError` to close the connection."""
+
+
+class KafkaConnection(asyncio.Protocol):
+    """One client connection: frames in, ordered responses out."""
+
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        listener_name: str,
+        security_protocol: str,
+        max_frame_size: int,
+        on_close: Callable[[KafkaConnection], None],
+    ) -> None:
+        self._dispatcher = dispatcher
+        self._splitter = FrameSplitter(max_frame_size)
+        self._listener_name = listener_name
+        self._security_protocol = security_protocol
+        self._on_close = on_close
+        self._pending: deque[Buffers | asyncio.Future[Buffers | None]] = deque()
+        self._transport: asyncio.Transport | None = None
+        self._paused = False
+        self._closing = False
+        self.info = ConnectionInfo("", listener_name, security_protocol)
+
+    @property
+    def idle(self) -> bool:
+        return not self._pending
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass asyncio's
+        peer = transport.get_extra_info("peername")
+        self.info.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+
+    def data_received(self, data: bytes) -> None:
+        if self._closing:
+            return
+        try:
+            frames = self._splitter.feed(data)
+        except FrameError as exc:
+            log.warning("closing connection from %s: %s", self.info.peer, exc)
+            self._close_after_pending()
+            return
+        for frame in frames:
+            if not self._dispatch_one(frame):
+                break
+        self._write_ready()
+
+    def _dispatch_one(self, frame: bytes) -> bool:
+        try:
+            outcome = self._dispatcher.dispatch(frame, self.info)
+        except BrokenRequestError as exc:
+            log.warning("closing connection from %s: %s", self.info.peer, exc)
+            self._close_after_pending()
+            return False
+        if outcome is None:
+            return True
+        if isinstance(outcome, Awaitable):
+            future = asyncio.ensure_future(outcome)
+            future.add_done_callback(self._on_response_ready)
+            self._pending.append(future)
+        else:
+            self._pending.append(outcome)
+        if len(self._pending) >= MAX_IN_FLIGHT and not self._paused and self._transport is not None:
+            self._paused = True
+            self._transport.pause_reading()
+        return True
+
+    def _on_response_ready(self, future: asyncio.Future[Buffers | None]) -> None:
+        if not future.cancelled() and (exc := future.exception()) is not None:
+            if not isinstance(exc, BrokenRequestError):
+                log.error("request failed on connection from %s", self.info.peer, exc_info=exc)
+            self._close_now()
+            return
+        self._write_ready()
+
+    def _write_ready(self) -> None:
+        out: list[bytes | memoryview] = []
+        while self._pending:
+            head = self._pending[0]
+            if isinstance(head, asyncio.Future):
+                if not head.done():
+                    break
+                self._pending.popleft()
+                if head.cancelled() or head.exception() is not None:
+                    continue
+                result = head.result()
+                if result is not None:
+                    out.extend(result)
+            else:
+                self._pending.popleft()
+                out.extend(head)
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return
+        if out:
+            transport.writelines(out)
+        if self._paused and len(self._pending) < MAX_IN_FLIGHT // 2:
+            self._paused = False
+            transport.resume_reading()
+        if self._closing and not self._pending:
+            transport.close()
+
+    def _close_after_pending(self) -> None:
+        self._closing = True
+        if self._transport is not None:
+            self._transport.pause_reading()
+        self._write_ready()
+
+    def _close_now(self) -> None:
+        self._closing = True
+        if self._transport is not None:
+            self._transport.close()
+
+    def close(self) -> None:
+        """Close the connection after writing whatever is ready (broker shutdown)."""
+        self._close_now()
+
+    def eof_received(self) -> bool | None:
+        self._close_after_pending()
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for item in self._pending:
+            if isinstance(item, asyncio.Future):
+                item.cancel()
+        self._pending.clear()
+        self._transport = None
+        self._on_close(self)

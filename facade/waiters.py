@@ -1,0 +1,52 @@
+"""Parked fetches: futures waiting for an append to any of a set of partitions.
+
+The store calls :meth:`PartitionWaiters.on_append` on the event-loop thread after every append
+(appends run there), which completes every future parked on that partition. A fetch parks with
+:meth:`wait_for_append` and then reads again; a timeout simply ends the wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+
+from rockafka.store import AppendResult
+
+PartitionKey = tuple[str, int]
+
+
+class PartitionWaiters:
+    def __init__(self) -> None:
+        self._parked: dict[PartitionKey, set[asyncio.Future[None]]] = {}
+
+    def on_append(self, result: AppendResult) -> None:
+        for future in self._parked.pop((result.topic, result.partition), ()):
+            if not future.done():
+                future.set_result(None)
+
+    async def wait_for_append(self, partitions: Iterable[PartitionKey], timeout_s: float) -> bool:
+        """Wait until one of ``partitions`` gets an append, or ``timeout_s`` passes; True if woken by an append."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        keys = list(partitions)
+        for key in keys:
+            self._parked.setdefault(key, set()).add(future)
+        try:
+            await asyncio.wait_for(future, timeout_s)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            for key in keys:
+                parked = self._parked.get(key)
+                if parked is not None:
+                    parked.discard(future)
+                    if not parked:
+                        del self._parked[key]
+
+    def wake_all(self) -> None:
+        """Complete every parked future (shutdown: parked fetches answer at once)."""
+        parked, self._parked = self._parked, {}
+        for futures in parked.values():
+            for future in futures:
+                if not future.done():
+                    future.set_result(None)

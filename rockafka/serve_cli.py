@@ -1,0 +1,58 @@
+"""``rockafka serve [PROPERTIES_FILE] [--override KEY=VALUE ...]``: run a broker, as kafka-server-start.sh does."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from rockafka.facade.app import BrokerApp, StartupError
+from rockafka.facade.config import ConfigError, load_broker_config
+
+
+def add_parser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve",
+        help="run a broker (default 127.0.0.1:9092, data in ./rockafka-data)",
+        description="Run a Rockafka broker. Settings use Kafka's names: a server.properties file, "
+        "ROCKAFKA_<NAME> environment variables (log.dirs -> ROCKAFKA_LOG_DIRS), then --override.",
+    )
+    parser.add_argument("properties", nargs="?", type=Path, help="a server.properties file")
+    parser.add_argument(
+        "--override", action="append", default=[], metavar="KEY=VALUE", help="set one setting (repeatable)"
+    )
+    parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=getattr(logging, args.log_level),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    try:
+        config = load_broker_config(args.properties, args.override, os.environ)
+    except ConfigError as exc:
+        print(f"rockafka serve: {exc}", file=sys.stderr)
+        return 2
+    app = BrokerApp(config)
+    try:
+        _run_loop(app.run_until_signalled())
+    except StartupError as exc:
+        print(f"rockafka serve: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _run_loop(main: Any) -> None:
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main)
+        return
+    uvloop.run(main)
