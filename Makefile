@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat
 
 all: compile
 
@@ -39,7 +39,17 @@ check-generated: gen-protocol
 	@test -z "$$(git status --porcelain -- facade/protocol/messages)" || \
 	  (echo "untracked generated files: run 'make gen-protocol' and commit" && git status --porcelain -- facade/protocol/messages && exit 1)
 
-test: compile
+compat-deps: compat_tests/node/node_modules/.package-lock.json kcat
+
+compat_tests/node/node_modules/.package-lock.json: compat_tests/node/package-lock.json
+	cd compat_tests/node && npm ci --no-audit --no-fund --loglevel=error
+
+kcat:
+	@command -v kcat >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kcat >/dev/null; \
+	  else echo "NOTE: kcat is not installed and this is not root: the kcat compat tests will be skipped"; fi; }
+
+test: compile compat-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-pure: install
