@@ -192,26 +192,27 @@ def validate_batches(buf: Buffer) -> list[BatchHeader]:
     return headers
 
 
-def _writable(buf: Buffer, pos: int, size: int, value: int) -> memoryview:
+def _writable(buf: Buffer, pos: int, value: int) -> memoryview:
+    """A writable view holding at least a batch header at ``pos``, for writing the int64 ``value`` into it."""
     if not _INT64_MIN <= value <= _INT64_MAX:
         raise OverflowError(f"{value} does not fit in an int64 field")
     view = _header_view(buf, pos)
     if view.readonly:
         raise TypeError("patching a record batch needs a writable buffer")
-    if len(view) - pos < size:
+    if len(view) - pos < RECORD_BATCH_OVERHEAD:
         raise CorruptBatchError(f"record batch at byte {pos} does not fit in its {len(view)}-byte buffer")
     return view
 
 
 def patch_base_offset(buf: Buffer, pos: int, base_offset: int) -> None:
     """Write ``base_offset`` into bytes 0-7 of the batch at ``pos`` in a writable buffer (the CRC is unchanged)."""
-    view = _writable(buf, pos, RECORD_BATCH_OVERHEAD, base_offset)
+    view = _writable(buf, pos, base_offset)
     _INT64.pack_into(view, pos, base_offset)
 
 
 def set_log_append_time(buf: Buffer, pos: int, timestamp: int) -> None:
     """Mark the batch at ``pos`` as LogAppendTime with ``timestamp`` as its maxTimestamp, and recompute its CRC."""
-    view = _writable(buf, pos, RECORD_BATCH_OVERHEAD, timestamp)
+    view = _writable(buf, pos, timestamp)
     header = read_batch_header(view, pos)
     _check_extent(header, len(view))
     _INT16.pack_into(view, pos + ATTRIBUTES_OFFSET, header.attributes | TIMESTAMP_TYPE_BIT)
