@@ -1,0 +1,150 @@
+"""Produce v3-11: validate each partition's record batches, append them, answer per partition.
+
+Version notes: v3+ carries only RecordBatch v2 (magic 2); a batch of another magic is refused with
+INVALID_RECORD (v8+) or CORRUPT_MESSAGE (older clients do not know 87), as is a batch whose CRC,
+lengths or counts are wrong. zstd needs v7+ (UNSUPPORTED_COMPRESSION_TYPE before). Compressed batches
+are decompressed once to check that they decode to their record count. acks must be -1, 0 or 1
+(INVALID_REQUIRED_ACKS); acks=0 gets no response, and a failure under acks=0 closes the connection,
+as Kafka does. Under ``rockafka.flush.mode=sync`` acks=1/-1 are answered once the batches are fsynced.
+v8+ reports the failing batch index and message. Partition errors are independent: one bad
+partition does not fail the others.
+Not implemented yet: idempotence and transactions (producer id/epoch/sequence are stored, not
+checked), LogAppendTime's timestamp bounds (message.timestamp.*.max.ms), quotas.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Sequence
+
+from rockafka.core_pyx.compression import decompress
+from rockafka.core_pyx.errors import CorruptBatchError, KernelError, UnsupportedMagicError
+from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
+from rockafka.core_pyx.records import decode_records
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.produce import (
+    BatchIndexAndErrorMessage,
+    PartitionProduceResponse,
+    ProduceRequest,
+    ProduceResponse,
+    TopicProduceResponse,
+)
+from rockafka.store import StoreError
+
+from ..errors import store_error_code
+from ..server import BrokenRequestError
+from .context import RequestContext
+from .registry import register
+
+ZSTD = 4
+
+
+class _Refused(Exception):
+    def __init__(self, code: ErrorCode, message: str, batch_index: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.batch_index = batch_index
+
+
+def _error(request: ProduceRequest, code: ErrorCode) -> ProduceResponse:
+    return ProduceResponse(
+        responses=[
+            TopicProduceResponse(
+                name=topic.name,
+                partition_responses=[
+                    PartitionProduceResponse(index=p.index, error_code=code, base_offset=-1)
+                    for p in topic.partition_data
+                ],
+            )
+            for topic in request.topic_data
+        ]
+    )
+
+
+@register(0, 3, 11, _error)
+def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Awaitable[ProduceResponse] | None:
+    if request.acks not in (-1, 0, 1):
+        return _error(request, ErrorCode.INVALID_REQUIRED_ACKS)
+    waits: list[asyncio.Future[None]] = []
+    responses: list[TopicProduceResponse] = []
+    failed = False
+    for topic in request.topic_data:
+        partitions: list[PartitionProduceResponse] = []
+        for data in topic.partition_data:
+            response = _produce_partition(ctx, topic.name, data.index, data.records, waits)
+            failed = failed or response.error_code != ErrorCode.NONE
+            partitions.append(response)
+        responses.append(TopicProduceResponse(name=topic.name, partition_responses=partitions))
+    answer = ProduceResponse(responses=responses)
+    if request.acks == 0:
+        if failed:
+            raise BrokenRequestError("a produce with acks=0 failed; closing the connection as Kafka does")
+        return None
+    if waits:
+        return _after_durable(waits, answer)
+    return answer
+
+
+async def _after_durable(waits: Sequence[asyncio.Future[None]], answer: ProduceResponse) -> ProduceResponse:
+    results = await asyncio.gather(*waits, return_exceptions=True)
+    if any(isinstance(result, BaseException) for result in results):
+        for topic in answer.responses:
+            for partition in topic.partition_responses:
+                partition.error_code = ErrorCode.KAFKA_STORAGE_ERROR
+    return answer
+
+
+def _produce_partition(
+    ctx: RequestContext, topic: str, partition: int, records: object, waits: list[asyncio.Future[None]]
+) -> PartitionProduceResponse:
+    try:
+        if records is None:
+            raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried no records")
+        batches = _validate(records, ctx.api_version)  # type: ignore[arg-type]
+        result = ctx.broker.store.append(topic, partition, records, batches)  # type: ignore[arg-type]
+    except _Refused as exc:
+        errors = [] if exc.batch_index is None else [BatchIndexAndErrorMessage(batch_index=exc.batch_index)]
+        return PartitionProduceResponse(
+            index=partition, error_code=exc.code, base_offset=-1, record_errors=errors, error_message=str(exc)
+        )
+    except StoreError as exc:
+        return PartitionProduceResponse(
+            index=partition, error_code=store_error_code(exc), base_offset=-1, error_message=str(exc)
+        )
+    if result.durable is not None:
+        waits.append(asyncio.wrap_future(result.durable))
+    return PartitionProduceResponse(
+        index=partition,
+        error_code=ErrorCode.NONE,
+        base_offset=result.base_offset,
+        log_append_time_ms=-1 if result.log_append_time_ms is None else result.log_append_time_ms,
+        log_start_offset=result.log_start_offset,
+    )
+
+
+def _validate(records: memoryview, version: int) -> list[BatchHeader]:
+    invalid_record = ErrorCode.INVALID_RECORD if version >= 8 else ErrorCode.CORRUPT_MESSAGE
+    try:
+        batches = validate_batches(records)
+    except UnsupportedMagicError as exc:
+        raise _Refused(invalid_record, str(exc), 0) from None
+    except CorruptBatchError as exc:
+        raise _Refused(ErrorCode.CORRUPT_MESSAGE, str(exc)) from None
+    if not batches:
+        raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried an empty record set")
+    for index, header in enumerate(batches):
+        if header.compression == ZSTD and version < 7:
+            raise _Refused(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v7 or later", index)
+        if header.compression:
+            _check_compressed(records, header, index, invalid_record)
+    return batches
+
+
+def _check_compressed(records: memoryview, header: BatchHeader, index: int, code: ErrorCode) -> None:
+    payload = records[header.position + RECORD_BATCH_OVERHEAD : header.position + header.size]
+    try:
+        decoded = decode_records(decompress(header.compression, payload), header.record_count, 0, 0, None)
+    except KernelError as exc:
+        raise _Refused(code, f"compressed batch does not decode: {exc}", index) from None
+    if len(decoded) != header.record_count:
+        raise _Refused(code, f"batch holds {len(decoded)} records, its header says {header.record_count}", index)

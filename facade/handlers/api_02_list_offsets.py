@@ -1,0 +1,86 @@
+"""ListOffsets v0-9: earliest, latest, by timestamp, max timestamp, per partition.
+
+Special timestamps: -2 earliest (the log start offset), -1 latest (the high watermark; the last stable
+offset for read_committed, equal until transactions exist), -3 the record with the largest timestamp
+(v7+), -4 the local log start (v8+; the log start here, nothing is tiered), -5 the last tiered offset
+(v9+; none: offset -1). Any other timestamp finds the exact first record whose timestamp is at or
+after it, inside its batch; when there is none the answer is offset -1 and timestamp -1 (KIP-79).
+v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports leader epoch 0.
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.list_offsets import (
+    ListOffsetsPartition,
+    ListOffsetsPartitionResponse,
+    ListOffsetsRequest,
+    ListOffsetsResponse,
+    ListOffsetsTopicResponse,
+)
+from rockafka.store import MessageStore, StoreError, TimestampOffset
+
+from ..errors import store_error_code
+from .context import RequestContext
+from .registry import register
+
+LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED = -1, -2, -3, -4, -5
+MIN_VERSION_FOR = {MAX_TIMESTAMP: 7, EARLIEST_LOCAL: 8, LATEST_TIERED: 9}
+
+
+def _error(request: ListOffsetsRequest, code: ErrorCode) -> ListOffsetsResponse:
+    return ListOffsetsResponse(
+        topics=[
+            ListOffsetsTopicResponse(
+                name=topic.name,
+                partitions=[
+                    ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=code)
+                    for p in topic.partitions
+                ],
+            )
+            for topic in request.topics
+        ]
+    )
+
+
+@register(2, 0, 9, _error)
+def handle(ctx: RequestContext, request: ListOffsetsRequest) -> ListOffsetsResponse:
+    store = ctx.broker.store
+    topics = [
+        ListOffsetsTopicResponse(
+            name=topic.name,
+            partitions=[_one(store, topic.name, part, ctx.api_version) for part in topic.partitions],
+        )
+        for topic in request.topics
+    ]
+    return ListOffsetsResponse(topics=topics)
+
+
+def _one(store: MessageStore, topic: str, part: ListOffsetsPartition, version: int) -> ListOffsetsPartitionResponse:
+    answer = ListOffsetsPartitionResponse(partition_index=part.partition_index, error_code=ErrorCode.NONE)
+    if part.timestamp in MIN_VERSION_FOR and version < MIN_VERSION_FOR[part.timestamp]:
+        answer.error_code = ErrorCode.UNSUPPORTED_VERSION
+        return answer
+    try:
+        found = _lookup(store, topic, part.partition_index, part.timestamp)
+    except StoreError as exc:
+        answer.error_code = store_error_code(exc)
+        return answer
+    offset, timestamp = (-1, -1) if found is None else (found.offset, found.timestamp)
+    if version == 0:
+        answer.old_style_offsets = [offset][: max(part.max_num_offsets, 0)] if offset >= 0 else []
+    else:
+        answer.offset, answer.timestamp, answer.leader_epoch = offset, timestamp, 0
+    return answer
+
+
+def _lookup(store: MessageStore, topic: str, partition: int, timestamp: int) -> TimestampOffset | None:
+    if timestamp in (LATEST, EARLIEST, EARLIEST_LOCAL):
+        offsets = store.partition_offsets(topic, partition)
+        offset = offsets.high_watermark if timestamp == LATEST else offsets.log_start_offset
+        return TimestampOffset(offset, -1)
+    if timestamp == MAX_TIMESTAMP:
+        return store.max_timestamp(topic, partition)
+    if timestamp == LATEST_TIERED:
+        return None
+    return store.offset_for_timestamp(topic, partition, timestamp)

@@ -1,0 +1,108 @@
+"""Metadata v0-12: this broker, the cluster id, and the topics asked for (all of them for a null list).
+
+Version notes: v0 asks for every topic with an empty list (v1+ with null). v4+ carries
+``allow_auto_topic_creation``; before v4 auto-creation follows the broker setting alone. A topic
+auto-created by this request is answered with LEADER_NOT_AVAILABLE and no partitions, as Kafka does;
+clients retry and find it. v10+ carries topic ids; a request may name a topic by id only (v12).
+The advertised address is that of the listener the request came in on.
+Not implemented: racks (always null), offline replicas (never any on one node).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.metadata import (
+    MetadataRequest,
+    MetadataResponse,
+    MetadataResponseBroker,
+    MetadataResponsePartition,
+    MetadataResponseTopic,
+)
+from rockafka.store import InvalidTopicError, StoreError, TopicInfo, UnknownTopicIdError
+
+from ..errors import store_error_code
+from .authorized import CLUSTER_OPERATIONS, NOT_REQUESTED, TOPIC_OPERATIONS
+from .context import RequestContext
+from .registry import register
+
+ZERO_UUID = uuid.UUID(int=0)
+
+
+def _error(request: MetadataRequest, code: ErrorCode) -> MetadataResponse:
+    topics = [MetadataResponseTopic(error_code=code, name=t.name, topic_id=t.topic_id) for t in request.topics or []]
+    return MetadataResponse(topics=topics)
+
+
+@register(3, 0, 12, _error)
+def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
+    broker = ctx.broker
+    listener = next(
+        (item for item in broker.config.advertised_listeners if item.name == ctx.connection.listener_name),
+        broker.config.advertised_listeners[0],
+    )
+    wants_all = request.topics is None or (ctx.api_version == 0 and not request.topics)
+    topic_ops = TOPIC_OPERATIONS if request.include_topic_authorized_operations else NOT_REQUESTED
+    if wants_all:
+        topics = [_describe(info, topic_ops, broker.node_id) for info in broker.store.list_topics()]
+    else:
+        may_create = broker.config.bool("auto.create.topics.enable") and (
+            ctx.api_version < 4 or request.allow_auto_topic_creation
+        )
+        topics = [_lookup(ctx, item.name, item.topic_id, may_create, topic_ops) for item in request.topics or []]
+    return MetadataResponse(
+        brokers=[MetadataResponseBroker(node_id=broker.node_id, host=listener.host, port=listener.port)],
+        cluster_id=broker.cluster_id,
+        controller_id=broker.node_id,
+        topics=topics,
+        cluster_authorized_operations=(
+            CLUSTER_OPERATIONS if request.include_cluster_authorized_operations else NOT_REQUESTED
+        ),
+    )
+
+
+def _lookup(
+    ctx: RequestContext, name: str | None, topic_id: uuid.UUID, may_create: bool, topic_ops: int
+) -> MetadataResponseTopic:
+    store = ctx.broker.store
+    if name is None:
+        try:
+            name = store.topic_name(topic_id)
+        except UnknownTopicIdError:
+            return MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=topic_id)
+    info = ctx.broker.topic_or_none(name)
+    if info is not None:
+        return _describe(info, topic_ops, ctx.broker.node_id)
+    if not may_create:
+        return MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name=name)
+    try:
+        created = ctx.broker.auto_create_topic(name)
+    except InvalidTopicError:
+        return MetadataResponseTopic(error_code=ErrorCode.INVALID_TOPIC_EXCEPTION, name=name)
+    except StoreError as exc:
+        return MetadataResponseTopic(error_code=store_error_code(exc), name=name)
+    return MetadataResponseTopic(error_code=ErrorCode.LEADER_NOT_AVAILABLE, name=name, topic_id=created.topic_id)
+
+
+def _describe(info: TopicInfo, topic_ops: int, node_id: int) -> MetadataResponseTopic:
+    partitions = [
+        MetadataResponsePartition(
+            error_code=ErrorCode.NONE,
+            partition_index=index,
+            leader_id=node_id,
+            leader_epoch=0,
+            replica_nodes=[node_id],
+            isr_nodes=[node_id],
+            offline_replicas=[],
+        )
+        for index in range(info.partitions)
+    ]
+    return MetadataResponseTopic(
+        error_code=ErrorCode.NONE,
+        name=info.name,
+        topic_id=info.topic_id,
+        is_internal=False,
+        partitions=partitions,
+        topic_authorized_operations=topic_ops,
+    )
