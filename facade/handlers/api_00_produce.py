@@ -2,7 +2,8 @@
 
 Version notes: v3+ carries only RecordBatch v2 (magic 2); a batch of another magic is refused with
 INVALID_RECORD (v8+) or CORRUPT_MESSAGE (older clients do not know 87), as is a batch whose CRC,
-lengths or counts are wrong. zstd needs v7+ (UNSUPPORTED_COMPRESSION_TYPE before). Compressed batches
+lengths or counts are wrong, and a partition carrying other than exactly one batch.
+zstd needs v7+ (UNSUPPORTED_COMPRESSION_TYPE before). Compressed batches
 are decompressed once to check that they decode to their record count. acks must be -1, 0 or 1
 (INVALID_REQUIRED_ACKS); acks=0 gets no response, and a failure under acks=0 closes the connection,
 as Kafka does. Under ``rockafka.flush.mode=sync`` acks=1/-1 are answered once the batches are fsynced.
@@ -18,7 +19,7 @@ import asyncio
 from collections.abc import Awaitable, Sequence
 
 from rockafka.core_pyx.compression import decompress
-from rockafka.core_pyx.errors import CorruptBatchError, KernelError, UnsupportedMagicError
+from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
 from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
 from rockafka.core_pyx.records import decode_records
 from rockafka.facade.protocol.error_codes import ErrorCode
@@ -126,12 +127,12 @@ def _validate(records: memoryview, version: int) -> list[BatchHeader]:
     invalid_record = ErrorCode.INVALID_RECORD if version >= 8 else ErrorCode.CORRUPT_MESSAGE
     try:
         batches = validate_batches(records)
-    except UnsupportedMagicError as exc:
+    except (UnsupportedMagicError, InvalidBatchError) as exc:
         raise _Refused(invalid_record, str(exc), 0) from None
     except CorruptBatchError as exc:
         raise _Refused(ErrorCode.CORRUPT_MESSAGE, str(exc)) from None
-    if not batches:
-        raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried an empty record set")
+    if len(batches) != 1:
+        raise _Refused(invalid_record, f"Produce v3+ must carry exactly one record batch, not {len(batches)}")
     for index, header in enumerate(batches):
         if header.compression == ZSTD and version < 7:
             raise _Refused(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v7 or later", index)
