@@ -8,7 +8,14 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rockafka.store import MessageStore, StoreConfig, TopicAlreadyExistsError, TopicInfo, UnknownTopicOrPartitionError
+from rockafka.store import (
+    FlushMode,
+    MessageStore,
+    StoreConfig,
+    TopicAlreadyExistsError,
+    TopicInfo,
+    UnknownTopicOrPartitionError,
+)
 
 from .config import BrokerConfig
 from .config.broker import read_properties
@@ -50,7 +57,7 @@ class Broker:
 
 def store_config(config: BrokerConfig) -> StoreConfig:
     """The store's settings, from the broker's (Kafka names mapped onto RocketMQ-style geometry)."""
-    flush_mode = "sync" if config.str("rockafka.flush.mode") == "sync" else "async"
+    flush_mode: FlushMode = "sync" if config.str("rockafka.flush.mode") == "sync" else "async"
     return StoreConfig(
         root_dir=config.data_dir,
         commitlog_segment_bytes=config.int("log.segment.bytes"),

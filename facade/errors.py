@@ -37,7 +37,7 @@ _STORE_ERROR_CODES: dict[type[StoreError], ErrorCode] = {
 def store_error_code(exc: StoreError) -> ErrorCode:
     """The Kafka error code a client expects for this store error."""
     for kind in type(exc).__mro__:
-        code = _STORE_ERROR_CODES.get(kind)  # type: ignore[arg-type]
+        code = _STORE_ERROR_CODES.get(kind)
         if code is not None:
             return code
     return ErrorCode.UNKNOWN_SERVER_ERROR

@@ -8,6 +8,7 @@ settings only (other ``ROCKAFKA_*`` variables belong to other parts of the progr
 
 from __future__ import annotations
 
+import builtins
 import enum
 import logging
 import re
@@ -55,28 +56,28 @@ class Listener:
 class BrokerConfig:
     """Every broker setting's effective value and source, with typed accessors for the common ones."""
 
-    values: Mapping[str, Value]
-    sources: Mapping[str, ConfigSource]
+    values: Mapping[builtins.str, Value]
+    sources: Mapping[builtins.str, ConfigSource]
 
-    def get(self, name: str) -> Value:
+    def get(self, name: builtins.str) -> Value:
         return self.values[name]
 
-    def int(self, name: str) -> int:
+    def int(self, name: builtins.str) -> builtins.int:
         value = self.values[name]
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not isinstance(value, builtins.int) or isinstance(value, builtins.bool):
             raise TypeError(f"setting {name} is not an integer: {value!r}")
         return value
 
-    def bool(self, name: str) -> bool:
-        return bool(self.values[name])
+    def bool(self, name: builtins.str) -> builtins.bool:
+        return builtins.bool(self.values[name])
 
-    def str(self, name: str) -> str:
-        return str(self.values[name])
+    def str(self, name: builtins.str) -> builtins.str:
+        return builtins.str(self.values[name])
 
     @property
-    def node_id(self) -> int:
+    def node_id(self) -> builtins.int:
         broker_id = self.values.get("broker.id")
-        if self.sources["node.id"] == ConfigSource.DEFAULT_CONFIG and isinstance(broker_id, int):
+        if self.sources["node.id"] == ConfigSource.DEFAULT_CONFIG and isinstance(broker_id, builtins.int):
             return broker_id
         return self.int("node.id")
 
@@ -108,20 +109,20 @@ class BrokerConfig:
         ]
 
     @property
-    def retention_ms(self) -> int:
+    def retention_ms(self) -> builtins.int:
         """The broker-wide retention: log.retention.ms, else minutes, else hours (Kafka's precedence)."""
         for name, scale in RETENTION_SETTINGS:
             value = self.values[name]
-            if isinstance(value, int):
+            if isinstance(value, builtins.int):
                 return value if value < 0 else value * scale
         return 604_800_000
 
-    def _list(self, name: str) -> list[str]:
+    def _list(self, name: builtins.str) -> list[builtins.str]:
         value = self.values[name]
         return list(value) if isinstance(value, list) else []
 
-    def _protocol_map(self) -> dict[str, str]:
-        mapping: dict[str, str] = {}
+    def _protocol_map(self) -> dict[builtins.str, builtins.str]:
+        mapping: dict[builtins.str, builtins.str] = {}
         for entry in self._list("listener.security.protocol.map"):
             name, sep, protocol = entry.partition(":")
             if not sep or protocol not in ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"):

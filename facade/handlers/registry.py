@@ -10,8 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from rockafka.facade.protocol.error_codes import ErrorCode
+
 HandleFunc = Callable[[Any, Any], Any]
-ErrorResponseFunc = Callable[[Any, int], Any]
+ErrorResponseFunc = Callable[[Any, ErrorCode], Any]
 
 
 @dataclass(frozen=True, slots=True)
