@@ -111,3 +111,11 @@ def test_describe_topic_config_reports_sources_and_synonyms() -> None:
     assert (retention.value, retention.source) == ("3600000", ConfigSource.STATIC_BROKER_CONFIG)
     assert [s.name for s in retention.synonyms] == ["log.retention.hours", "log.retention.ms"]
     assert entries["segment.bytes"].is_default
+
+
+def test_every_setting_is_documented() -> None:
+    from rockafka.facade.config import BROKER_CONFIGS, IGNORED_BROKER_SETTINGS, TOPIC_CONFIGS
+
+    doc = (Path(__file__).parents[2] / "docs" / "configuration.md").read_text()
+    missing = [name for name in [*BROKER_CONFIGS, *TOPIC_CONFIGS, *IGNORED_BROKER_SETTINGS] if f"`{name}`" not in doc]
+    assert missing == []
