@@ -15,6 +15,7 @@ and written back on encode).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from struct import error as StructError
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
@@ -37,10 +38,29 @@ class _Default:
 DEFAULT: Final[Any] = _Default()
 
 
+@dataclass(frozen=True, slots=True)
+class FieldInfo:
+    """What the spec says of one field of a generated struct (its ``FIELDS``), for tests and tools.
+
+    Version ranges are ``(first, last)``, inclusive; an open-ended range ends at 32767.
+    """
+
+    attr: str  # the Python attribute
+    kafka_name: str  # the spec's name
+    kafka_type: str  # the spec's type: "int32", "[]string", "[]TopicData", ...
+    versions: tuple[int, int]
+    nullable: tuple[int, int] | None
+    tagged: tuple[int, int] | None
+    tag: int | None
+    ignorable: bool
+    struct: type[Struct] | None  # the class of a struct or struct-array field
+
+
 class Struct:
     """A generated struct: one level of a message's fields."""
 
     __slots__: ClassVar[tuple[str, ...]] = ()
+    FIELDS: ClassVar[tuple[FieldInfo, ...]] = ()
     unknown_tagged_fields: dict[int, bytes]
 
     def write(self, out: bytearray, version: int) -> None:
@@ -125,4 +145,4 @@ def tags_unsupported(owner: Struct, version: int) -> EncodeError:
     return EncodeError(f"{type(owner).__name__} has tagged fields, which version {version} cannot carry")
 
 
-__all__ = ["DEFAULT", "ApiMessage", "Message", "Struct", "absent_field", "tags_unsupported"]
+__all__ = ["DEFAULT", "ApiMessage", "FieldInfo", "Message", "Struct", "absent_field", "tags_unsupported"]

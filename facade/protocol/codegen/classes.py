@@ -122,6 +122,19 @@ class ClassEmitter:
     def _raise(self, fc: FieldCode) -> str:
         return f'    raise absent_field(self, "{fc.attr}", version)'
 
+    def fields_table(self) -> list[str]:
+        """The ``FIELDS`` assignment, written after every class of the module exists."""
+        if not self.fields:
+            return []
+        rows = []
+        for fc in self.fields:
+            spec = fc.spec
+            rows.append(
+                f'    FieldInfo("{fc.attr}", "{spec.name}", "{spec.type}", {_pair(spec.versions)}, '
+                f"{_pair(spec.nullable)}, {_pair(spec.tagged)}, {spec.tag}, {spec.ignorable}, {fc.struct_class}),"
+            )
+        return [f"{self.plan.class_name}.FIELDS = (", *rows, ")"]
+
     # -- write ----------------------------------------------------------------------------------------
 
     def _write(self) -> list[str]:
@@ -276,3 +289,7 @@ def _differs(fc: FieldCode) -> str:
     if default == "None":
         return f"self.{fc.attr} is not None"
     return f"self.{fc.attr} != {default}"
+
+
+def _pair(versions: VersionRange | None) -> str:
+    return "None" if versions is None else f"({versions.lo}, {versions.hi})"

@@ -89,8 +89,8 @@ class FieldCode:
 
     @property
     def nullable_type(self) -> bool:
-        """Whether None is a legal value of the attribute in some version (or its default)."""
-        return self.spec.nullable_anywhere() or self.spec.default == "null"
+        """Whether None is a legal value of the attribute in some version."""
+        return self.spec.nullable_anywhere()
 
     @property
     def mutable_default(self) -> bool:
@@ -115,7 +115,7 @@ class FieldCode:
         raw = self.spec.default
         kind = self.spec.type
         if raw == "null":
-            if not self.nullable_type:
+            if not self.spec.nullable_anywhere():
                 raise SpecError(f"{self.spec.name}: default null on a field that is never nullable")
             return "None"
         if kind.is_array:

@@ -34,7 +34,7 @@ _PRIMITIVES = (
     "write_varint",
     "write_varlong",
 )
-_MESSAGE = ("DEFAULT", "ApiMessage", "Message", "Struct", "absent_field", "tags_unsupported")
+_MESSAGE = ("DEFAULT", "ApiMessage", "FieldInfo", "Message", "Struct", "absent_field", "tags_unsupported")
 
 
 def header_line(sources: list[str], commit: str) -> str:
@@ -61,8 +61,13 @@ def emit_module(plan: ModulePlan, commit: str = SPEC_COMMIT) -> str:
     """The source of one generated module."""
     formats = Formats()
     classes: list[str] = []
+    tables: list[str] = []
     for struct in plan.classes:
-        classes.extend(["", "", *ClassEmitter(struct, plan, formats).lines()])
+        emitter = ClassEmitter(struct, plan, formats)
+        classes.extend(["", "", *emitter.lines()])
+        tables.extend(emitter.fields_table())
+    if tables:
+        classes.extend(["", "", *tables])
     body = "\n".join(classes)
     lines = [header_line(plan.sources, commit), f'"""{_doc(plan)}"""', "", "from __future__ import annotations", ""]
     if formats.names:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, tags_unsupported
 from ..primitives import Reader, write_string, write_tagged_fields
 
 _S1 = _Struct(">qh")
@@ -107,6 +107,18 @@ class AddOffsetsToTxnResponse(ApiMessage):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+AddOffsetsToTxnRequest.FIELDS = (
+    FieldInfo("transactional_id", "TransactionalId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id", "ProducerId", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_epoch", "ProducerEpoch", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+)
+AddOffsetsToTxnResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

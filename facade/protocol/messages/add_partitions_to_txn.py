@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">qh")
@@ -344,6 +344,44 @@ class AddPartitionsToTxnPartitionResult(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+AddPartitionsToTxnRequest.FIELDS = (
+    FieldInfo("transactions", "Transactions", "[]AddPartitionsToTxnTransaction", (4, 32767), None, None, None, False, AddPartitionsToTxnTransaction),
+    FieldInfo("v3_and_below_transactional_id", "V3AndBelowTransactionalId", "string", (0, 3), None, None, None, False, None),
+    FieldInfo("v3_and_below_producer_id", "V3AndBelowProducerId", "int64", (0, 3), None, None, None, False, None),
+    FieldInfo("v3_and_below_producer_epoch", "V3AndBelowProducerEpoch", "int16", (0, 3), None, None, None, False, None),
+    FieldInfo("v3_and_below_topics", "V3AndBelowTopics", "[]AddPartitionsToTxnTopic", (0, 3), None, None, None, False, AddPartitionsToTxnTopic),
+)
+AddPartitionsToTxnResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (4, 32767), None, None, None, True, None),
+    FieldInfo("results_by_transaction", "ResultsByTransaction", "[]AddPartitionsToTxnResult", (4, 32767), None, None, None, False, AddPartitionsToTxnResult),
+    FieldInfo("results_by_topic_v3_and_below", "ResultsByTopicV3AndBelow", "[]AddPartitionsToTxnTopicResult", (0, 3), None, None, None, False, AddPartitionsToTxnTopicResult),
+)
+AddPartitionsToTxnTransaction.FIELDS = (
+    FieldInfo("transactional_id", "TransactionalId", "string", (4, 32767), None, None, None, False, None),
+    FieldInfo("producer_id", "ProducerId", "int64", (4, 32767), None, None, None, False, None),
+    FieldInfo("producer_epoch", "ProducerEpoch", "int16", (4, 32767), None, None, None, False, None),
+    FieldInfo("verify_only", "VerifyOnly", "bool", (4, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]AddPartitionsToTxnTopic", (4, 32767), None, None, None, False, AddPartitionsToTxnTopic),
+)
+AddPartitionsToTxnTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
+AddPartitionsToTxnResult.FIELDS = (
+    FieldInfo("transactional_id", "TransactionalId", "string", (4, 32767), None, None, None, False, None),
+    FieldInfo("topic_results", "TopicResults", "[]AddPartitionsToTxnTopicResult", (4, 32767), None, None, None, False, AddPartitionsToTxnTopicResult),
+)
+AddPartitionsToTxnTopicResult.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("results_by_partition", "ResultsByPartition", "[]AddPartitionsToTxnPartitionResult", (0, 32767), None, None, None, False, AddPartitionsToTxnPartitionResult),
+)
+AddPartitionsToTxnPartitionResult.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_error_code", "PartitionErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, pack_uint16, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ii")
@@ -139,6 +139,25 @@ class Listener(Struct):
         self.port = r.uint16()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+AddRaftVoterRequest.FIELDS = (
+    FieldInfo("cluster_id", "ClusterId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voter_id", "VoterId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voter_directory_id", "VoterDirectoryId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("listeners", "Listeners", "[]Listener", (0, 32767), None, None, None, False, Listener),
+)
+AddRaftVoterResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, True, None),
+)
+Listener.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "uint16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage
+from ..message import DEFAULT, ApiMessage, FieldInfo
 from ..primitives import Reader, write_tagged_fields
 
 _S1 = _Struct(">iq")
@@ -87,6 +87,18 @@ class AllocateProducerIdsResponse(ApiMessage):
         self.throttle_time_ms, self.error_code, self.producer_id_start, self.producer_id_len = r.fixed(_S2)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+AllocateProducerIdsRequest.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (0, 32767), None, None, None, False, None),
+)
+AllocateProducerIdsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id_start", "ProducerIdStart", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id_len", "ProducerIdLen", "int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

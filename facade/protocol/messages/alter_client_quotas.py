@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_int16, pack_int32, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">d?")
@@ -268,6 +268,34 @@ class OpData(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+AlterClientQuotasRequest.FIELDS = (
+    FieldInfo("entries", "Entries", "[]EntryData", (0, 32767), None, None, None, False, AlterClientQuotasRequestEntryData),
+    FieldInfo("validate_only", "ValidateOnly", "bool", (0, 32767), None, None, None, False, None),
+)
+AlterClientQuotasResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("entries", "Entries", "[]EntryData", (0, 32767), None, None, None, False, AlterClientQuotasResponseEntryData),
+)
+AlterClientQuotasRequestEntryData.FIELDS = (
+    FieldInfo("entity", "Entity", "[]EntityData", (0, 32767), None, None, None, False, EntityData),
+    FieldInfo("ops", "Ops", "[]OpData", (0, 32767), None, None, None, False, OpData),
+)
+AlterClientQuotasResponseEntryData.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("entity", "Entity", "[]EntityData", (0, 32767), None, None, None, False, EntityData),
+)
+EntityData.FIELDS = (
+    FieldInfo("entity_type", "EntityType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("entity_name", "EntityName", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
+OpData.FIELDS = (
+    FieldInfo("key", "Key", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("value", "Value", "float64", (0, 32767), None, None, None, False, None),
+    FieldInfo("remove", "Remove", "bool", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

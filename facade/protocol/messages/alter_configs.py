@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_int8, pack_int16, pack_int32, write_string, write_struct_array, write_tagged_fields
 
 
@@ -232,6 +232,31 @@ class AlterConfigsResourceResponse(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+AlterConfigsRequest.FIELDS = (
+    FieldInfo("resources", "Resources", "[]AlterConfigsResource", (0, 32767), None, None, None, False, AlterConfigsResource),
+    FieldInfo("validate_only", "ValidateOnly", "bool", (0, 32767), None, None, None, False, None),
+)
+AlterConfigsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("responses", "Responses", "[]AlterConfigsResourceResponse", (0, 32767), None, None, None, False, AlterConfigsResourceResponse),
+)
+AlterConfigsResource.FIELDS = (
+    FieldInfo("resource_type", "ResourceType", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("resource_name", "ResourceName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("configs", "Configs", "[]AlterableConfig", (0, 32767), None, None, None, False, AlterableConfig),
+)
+AlterableConfig.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("value", "Value", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
+AlterConfigsResourceResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("resource_type", "ResourceType", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("resource_name", "ResourceName", "string", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
 from ..primitives import Reader, ZERO_UUID, pack_int8, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iq")
@@ -313,6 +313,49 @@ class BrokerState(Struct):
         self.broker_id, self.broker_epoch = r.fixed(_S1)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+AlterPartitionRequest.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, AlterPartitionRequestTopicData),
+)
+AlterPartitionResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, AlterPartitionResponseTopicData),
+)
+AlterPartitionRequestTopicData.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 1), None, None, None, True, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (2, 32767), None, None, None, True, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, AlterPartitionRequestPartitionData),
+)
+AlterPartitionResponseTopicData.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 1), None, None, None, True, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (2, 32767), None, None, None, True, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, AlterPartitionResponsePartitionData),
+)
+AlterPartitionRequestPartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("new_isr", "NewIsr", "[]int32", (0, 2), None, None, None, False, None),
+    FieldInfo("new_isr_with_epochs", "NewIsrWithEpochs", "[]BrokerState", (3, 32767), None, None, None, False, BrokerState),
+    FieldInfo("leader_recovery_state", "LeaderRecoveryState", "int8", (1, 32767), None, None, None, False, None),
+    FieldInfo("partition_epoch", "PartitionEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+AlterPartitionResponsePartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("isr", "Isr", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_recovery_state", "LeaderRecoveryState", "int8", (1, 32767), None, None, None, True, None),
+    FieldInfo("partition_epoch", "PartitionEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+BrokerState.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (3, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (3, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

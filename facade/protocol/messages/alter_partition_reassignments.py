@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -223,6 +223,35 @@ class ReassignablePartitionResponse(Struct):
         self.error_message = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+AlterPartitionReassignmentsRequest.FIELDS = (
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]ReassignableTopic", (0, 32767), None, None, None, False, ReassignableTopic),
+)
+AlterPartitionReassignmentsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("responses", "Responses", "[]ReassignableTopicResponse", (0, 32767), None, None, None, False, ReassignableTopicResponse),
+)
+ReassignableTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]ReassignablePartition", (0, 32767), None, None, None, False, ReassignablePartition),
+)
+ReassignablePartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("replicas", "Replicas", "[]int32", (0, 32767), (0, 32767), None, None, False, None),
+)
+ReassignableTopicResponse.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]ReassignablePartitionResponse", (0, 32767), None, None, None, False, ReassignablePartitionResponse),
+)
+ReassignablePartitionResponse.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

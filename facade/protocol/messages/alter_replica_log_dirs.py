@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -253,6 +253,31 @@ class AlterReplicaLogDirPartitionResult(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+AlterReplicaLogDirsRequest.FIELDS = (
+    FieldInfo("dirs", "Dirs", "[]AlterReplicaLogDir", (0, 32767), None, None, None, False, AlterReplicaLogDir),
+)
+AlterReplicaLogDirsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("results", "Results", "[]AlterReplicaLogDirTopicResult", (0, 32767), None, None, None, False, AlterReplicaLogDirTopicResult),
+)
+AlterReplicaLogDir.FIELDS = (
+    FieldInfo("path", "Path", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]AlterReplicaLogDirTopic", (0, 32767), None, None, None, False, AlterReplicaLogDirTopic),
+)
+AlterReplicaLogDirTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
+AlterReplicaLogDirTopicResult.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]AlterReplicaLogDirPartitionResult", (0, 32767), None, None, None, False, AlterReplicaLogDirPartitionResult),
+)
+AlterReplicaLogDirPartitionResult.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

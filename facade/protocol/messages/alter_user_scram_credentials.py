@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, pack_int8, pack_int16, pack_int32, write_bytes, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">bi")
@@ -198,6 +198,32 @@ class AlterUserScramCredentialsResult(Struct):
         self.error_message = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+AlterUserScramCredentialsRequest.FIELDS = (
+    FieldInfo("deletions", "Deletions", "[]ScramCredentialDeletion", (0, 32767), None, None, None, False, ScramCredentialDeletion),
+    FieldInfo("upsertions", "Upsertions", "[]ScramCredentialUpsertion", (0, 32767), None, None, None, False, ScramCredentialUpsertion),
+)
+AlterUserScramCredentialsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("results", "Results", "[]AlterUserScramCredentialsResult", (0, 32767), None, None, None, False, AlterUserScramCredentialsResult),
+)
+ScramCredentialDeletion.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("mechanism", "Mechanism", "int8", (0, 32767), None, None, None, False, None),
+)
+ScramCredentialUpsertion.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("mechanism", "Mechanism", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("iterations", "Iterations", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("salt", "Salt", "bytes", (0, 32767), None, None, None, False, None),
+    FieldInfo("salted_password", "SaltedPassword", "bytes", (0, 32767), None, None, None, False, None),
+)
+AlterUserScramCredentialsResult.FIELDS = (
+    FieldInfo("user", "User", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

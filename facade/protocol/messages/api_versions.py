@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_int16, pack_int32, pack_int64, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">hhh")
@@ -271,6 +271,36 @@ class FinalizedFeatureKey(Struct):
         self.max_version_level, self.min_version_level = r.fixed(_S2)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ApiVersionsRequest.FIELDS = (
+    FieldInfo("client_software_name", "ClientSoftwareName", "string", (3, 32767), None, None, None, True, None),
+    FieldInfo("client_software_version", "ClientSoftwareVersion", "string", (3, 32767), None, None, None, True, None),
+)
+ApiVersionsResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("api_keys", "ApiKeys", "[]ApiVersion", (0, 32767), None, None, None, False, ApiVersion),
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("supported_features", "SupportedFeatures", "[]SupportedFeatureKey", (3, 32767), None, (3, 32767), 0, True, SupportedFeatureKey),
+    FieldInfo("finalized_features_epoch", "FinalizedFeaturesEpoch", "int64", (3, 32767), None, (3, 32767), 1, True, None),
+    FieldInfo("finalized_features", "FinalizedFeatures", "[]FinalizedFeatureKey", (3, 32767), None, (3, 32767), 2, True, FinalizedFeatureKey),
+    FieldInfo("zk_migration_ready", "ZkMigrationReady", "bool", (3, 32767), None, (3, 32767), 3, True, None),
+)
+ApiVersion.FIELDS = (
+    FieldInfo("api_key", "ApiKey", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("min_version", "MinVersion", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_version", "MaxVersion", "int16", (0, 32767), None, None, None, False, None),
+)
+SupportedFeatureKey.FIELDS = (
+    FieldInfo("name", "Name", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("min_version", "MinVersion", "int16", (3, 32767), None, None, None, False, None),
+    FieldInfo("max_version", "MaxVersion", "int16", (3, 32767), None, None, None, False, None),
+)
+FinalizedFeatureKey.FIELDS = (
+    FieldInfo("name", "Name", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("max_version_level", "MaxVersionLevel", "int16", (3, 32767), None, None, None, False, None),
+    FieldInfo("min_version_level", "MinVersionLevel", "int16", (3, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

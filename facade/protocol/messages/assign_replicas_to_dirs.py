@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, pack_int32, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iq")
@@ -277,6 +277,41 @@ class AssignReplicasToDirsResponsePartitionData(Struct):
         self.partition_index, self.error_code = r.fixed(_S2)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+AssignReplicasToDirsRequest.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("directories", "Directories", "[]DirectoryData", (0, 32767), None, None, None, False, AssignReplicasToDirsRequestDirectoryData),
+)
+AssignReplicasToDirsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("directories", "Directories", "[]DirectoryData", (0, 32767), None, None, None, False, AssignReplicasToDirsResponseDirectoryData),
+)
+AssignReplicasToDirsRequestDirectoryData.FIELDS = (
+    FieldInfo("id", "Id", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, AssignReplicasToDirsRequestTopicData),
+)
+AssignReplicasToDirsResponseDirectoryData.FIELDS = (
+    FieldInfo("id", "Id", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, AssignReplicasToDirsResponseTopicData),
+)
+AssignReplicasToDirsRequestTopicData.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, AssignReplicasToDirsRequestPartitionData),
+)
+AssignReplicasToDirsResponseTopicData.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, AssignReplicasToDirsResponsePartitionData),
+)
+AssignReplicasToDirsRequestPartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+)
+AssignReplicasToDirsResponsePartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

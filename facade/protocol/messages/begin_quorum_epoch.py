@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, ZERO_UUID, pack_int16, pack_int32, pack_uint16, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ii")
@@ -378,6 +378,49 @@ class NodeEndpoint(Struct):
         self.port = r.uint16()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+BeginQuorumEpochRequest.FIELDS = (
+    FieldInfo("cluster_id", "ClusterId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("voter_id", "VoterId", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, BeginQuorumEpochRequestTopicData),
+    FieldInfo("leader_endpoints", "LeaderEndpoints", "[]LeaderEndpoint", (1, 32767), None, None, None, True, LeaderEndpoint),
+)
+BeginQuorumEpochResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, BeginQuorumEpochResponseTopicData),
+    FieldInfo("node_endpoints", "NodeEndpoints", "[]NodeEndpoint", (1, 32767), None, (1, 32767), 0, False, NodeEndpoint),
+)
+BeginQuorumEpochRequestTopicData.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, BeginQuorumEpochRequestPartitionData),
+)
+BeginQuorumEpochResponseTopicData.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, BeginQuorumEpochResponsePartitionData),
+)
+BeginQuorumEpochRequestPartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voter_directory_id", "VoterDirectoryId", "uuid", (1, 32767), None, None, None, True, None),
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+BeginQuorumEpochResponsePartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+LeaderEndpoint.FIELDS = (
+    FieldInfo("name", "Name", "string", (1, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (1, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "uint16", (1, 32767), None, None, None, False, None),
+)
+NodeEndpoint.FIELDS = (
+    FieldInfo("node_id", "NodeId", "int32", (1, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (1, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "uint16", (1, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, absent_field
 from ..primitives import Reader, write_tagged_fields, write_uuid_array
 
 _S1 = _Struct(">iqq??")
@@ -117,6 +117,23 @@ class BrokerHeartbeatResponse(ApiMessage):
         self.throttle_time_ms, self.error_code, self.is_caught_up, self.is_fenced, self.should_shut_down = r.fixed(_S2)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+BrokerHeartbeatRequest.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("current_metadata_offset", "CurrentMetadataOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("want_fence", "WantFence", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("want_shut_down", "WantShutDown", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("offline_log_dirs", "OfflineLogDirs", "[]uuid", (1, 32767), None, (1, 32767), 0, False, None),
+)
+BrokerHeartbeatResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("is_caught_up", "IsCaughtUp", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("is_fenced", "IsFenced", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("should_shut_down", "ShouldShutDown", "bool", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

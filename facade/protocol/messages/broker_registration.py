@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
 from ..primitives import Reader, ZERO_UUID, pack_bool, pack_int32, pack_int64, write_string, write_struct_array, write_tagged_fields, write_uuid_array
 
 _S1 = _Struct(">ihq")
@@ -203,6 +203,35 @@ class Feature(Struct):
         self.min_supported_version, self.max_supported_version = r.fixed(_S3)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+BrokerRegistrationRequest.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("cluster_id", "ClusterId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("incarnation_id", "IncarnationId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("listeners", "Listeners", "[]Listener", (0, 32767), None, None, None, False, Listener),
+    FieldInfo("features", "Features", "[]Feature", (0, 32767), None, None, None, False, Feature),
+    FieldInfo("rack", "Rack", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("is_migrating_zk_broker", "IsMigratingZkBroker", "bool", (1, 32767), None, None, None, False, None),
+    FieldInfo("log_dirs", "LogDirs", "[]uuid", (2, 32767), None, None, None, True, None),
+    FieldInfo("previous_broker_epoch", "PreviousBrokerEpoch", "int64", (3, 32767), None, None, None, True, None),
+)
+BrokerRegistrationResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (0, 32767), None, None, None, False, None),
+)
+Listener.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "uint16", (0, 32767), None, None, None, False, None),
+    FieldInfo("security_protocol", "SecurityProtocol", "int16", (0, 32767), None, None, None, False, None),
+)
+Feature.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("min_supported_version", "MinSupportedVersion", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_supported_version", "MaxSupportedVersion", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, pack_bool, pack_int16, pack_int32, write_int_array, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ii")
@@ -286,6 +286,47 @@ class TopicPartitions(Struct):
         self.partitions = r.int_array("i", True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ConsumerGroupDescribeRequest.FIELDS = (
+    FieldInfo("group_ids", "GroupIds", "[]string", (0, 32767), None, None, None, False, None),
+    FieldInfo("include_authorized_operations", "IncludeAuthorizedOperations", "bool", (0, 32767), None, None, None, False, None),
+)
+ConsumerGroupDescribeResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("groups", "Groups", "[]DescribedGroup", (0, 32767), None, None, None, False, DescribedGroup),
+)
+DescribedGroup.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_state", "GroupState", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_epoch", "GroupEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("assignment_epoch", "AssignmentEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("assignor_name", "AssignorName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("members", "Members", "[]Member", (0, 32767), None, None, None, False, Member),
+    FieldInfo("authorized_operations", "AuthorizedOperations", "int32", (0, 32767), None, None, None, False, None),
+)
+Member.FIELDS = (
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("instance_id", "InstanceId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("rack_id", "RackId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("member_epoch", "MemberEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("client_id", "ClientId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("client_host", "ClientHost", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("subscribed_topic_names", "SubscribedTopicNames", "[]string", (0, 32767), None, None, None, False, None),
+    FieldInfo("subscribed_topic_regex", "SubscribedTopicRegex", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("assignment", "Assignment", "Assignment", (0, 32767), None, None, None, False, Assignment),
+    FieldInfo("target_assignment", "TargetAssignment", "Assignment", (0, 32767), None, None, None, False, Assignment),
+)
+Assignment.FIELDS = (
+    FieldInfo("topic_partitions", "TopicPartitions", "[]TopicPartitions", (0, 32767), None, None, None, False, TopicPartitions),
+)
+TopicPartitions.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

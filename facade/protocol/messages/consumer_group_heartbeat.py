@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
 from ..primitives import Reader, ZERO_UUID, pack_int32, write_int_array, write_string, write_string_array, write_struct, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -209,6 +209,36 @@ class Assignment(Struct):
         self.topic_partitions = r.struct_array(TopicPartitions.read, version, True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ConsumerGroupHeartbeatRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_epoch", "MemberEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("instance_id", "InstanceId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("rack_id", "RackId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("rebalance_timeout_ms", "RebalanceTimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("subscribed_topic_names", "SubscribedTopicNames", "[]string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("subscribed_topic_regex", "SubscribedTopicRegex", "string", (1, 32767), (1, 32767), None, None, False, None),
+    FieldInfo("server_assignor", "ServerAssignor", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("topic_partitions", "TopicPartitions", "[]TopicPartitions", (0, 32767), (0, 32767), None, None, False, TopicPartitions),
+)
+ConsumerGroupHeartbeatResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("member_epoch", "MemberEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("heartbeat_interval_ms", "HeartbeatIntervalMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("assignment", "Assignment", "Assignment", (0, 32767), (0, 32767), None, None, False, Assignment),
+)
+TopicPartitions.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
+Assignment.FIELDS = (
+    FieldInfo("topic_partitions", "TopicPartitions", "[]TopicPartitions", (0, 32767), None, None, None, False, TopicPartitions),
+)
 
 
 __all__ = [

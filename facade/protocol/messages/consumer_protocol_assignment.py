@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, Message, Struct, tags_unsupported
+from ..message import DEFAULT, FieldInfo, Message, Struct, tags_unsupported
 from ..primitives import Reader, write_bytes, write_int_array, write_string, write_struct_array
 
 
@@ -76,6 +76,16 @@ class TopicPartition(Struct):
         self.partitions = r.int_array("i", False)
         self.unknown_tagged_fields = {}
         return self
+
+
+ConsumerProtocolAssignment.FIELDS = (
+    FieldInfo("assigned_partitions", "AssignedPartitions", "[]TopicPartition", (0, 32767), None, None, None, False, TopicPartition),
+    FieldInfo("user_data", "UserData", "bytes", (0, 32767), (0, 32767), None, None, False, None),
+)
+TopicPartition.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

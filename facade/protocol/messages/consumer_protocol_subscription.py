@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, Message, Struct, tags_unsupported
+from ..message import DEFAULT, FieldInfo, Message, Struct, tags_unsupported
 from ..primitives import Reader, pack_int32, write_bytes, write_int_array, write_string, write_string_array, write_struct_array
 
 
@@ -94,6 +94,19 @@ class TopicPartition(Struct):
         self.partitions = r.int_array("i", False)
         self.unknown_tagged_fields = {}
         return self
+
+
+ConsumerProtocolSubscription.FIELDS = (
+    FieldInfo("topics", "Topics", "[]string", (0, 32767), None, None, None, False, None),
+    FieldInfo("user_data", "UserData", "bytes", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("owned_partitions", "OwnedPartitions", "[]TopicPartition", (1, 32767), None, None, None, True, TopicPartition),
+    FieldInfo("generation_id", "GenerationId", "int32", (2, 32767), None, None, None, True, None),
+    FieldInfo("rack_id", "RackId", "string", (3, 32767), (3, 32767), None, None, True, None),
+)
+TopicPartition.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (1, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (1, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, pack_int64, write_string, write_struct_array, write_tagged_fields
 
 
@@ -138,6 +138,20 @@ class RemainingPartition(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+ControlledShutdownRequest.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (2, 32767), None, None, None, True, None),
+)
+ControlledShutdownResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("remaining_partitions", "RemainingPartitions", "[]RemainingPartition", (0, 32767), None, None, None, False, RemainingPartition),
+)
+RemainingPartition.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

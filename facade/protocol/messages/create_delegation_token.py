@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, pack_int64, write_bytes, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">qqq")
@@ -203,6 +203,31 @@ class CreatableRenewers(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+CreateDelegationTokenRequest.FIELDS = (
+    FieldInfo("owner_principal_type", "OwnerPrincipalType", "string", (3, 32767), (3, 32767), None, None, False, None),
+    FieldInfo("owner_principal_name", "OwnerPrincipalName", "string", (3, 32767), (3, 32767), None, None, False, None),
+    FieldInfo("renewers", "Renewers", "[]CreatableRenewers", (0, 32767), None, None, None, False, CreatableRenewers),
+    FieldInfo("max_lifetime_ms", "MaxLifetimeMs", "int64", (0, 32767), None, None, None, False, None),
+)
+CreateDelegationTokenResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("principal_type", "PrincipalType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("principal_name", "PrincipalName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("token_requester_principal_type", "TokenRequesterPrincipalType", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("token_requester_principal_name", "TokenRequesterPrincipalName", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("issue_timestamp_ms", "IssueTimestampMs", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("expiry_timestamp_ms", "ExpiryTimestampMs", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_timestamp_ms", "MaxTimestampMs", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("token_id", "TokenId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("hmac", "Hmac", "bytes", (0, 32767), None, None, None, False, None),
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+)
+CreatableRenewers.FIELDS = (
+    FieldInfo("principal_type", "PrincipalType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("principal_name", "PrincipalName", "string", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">i?")
@@ -228,6 +228,30 @@ class CreatePartitionsTopicResult(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+CreatePartitionsRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]CreatePartitionsTopic", (0, 32767), None, None, None, False, CreatePartitionsTopic),
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("validate_only", "ValidateOnly", "bool", (0, 32767), None, None, None, False, None),
+)
+CreatePartitionsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("results", "Results", "[]CreatePartitionsTopicResult", (0, 32767), None, None, None, False, CreatePartitionsTopicResult),
+)
+CreatePartitionsTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("count", "Count", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("assignments", "Assignments", "[]CreatePartitionsAssignment", (0, 32767), (0, 32767), None, None, False, CreatePartitionsAssignment),
+)
+CreatePartitionsAssignment.FIELDS = (
+    FieldInfo("broker_ids", "BrokerIds", "[]int32", (0, 32767), None, None, None, False, None),
+)
+CreatePartitionsTopicResult.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

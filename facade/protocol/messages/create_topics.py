@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, ZERO_UUID, pack_bool, pack_int16, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -373,6 +373,49 @@ class CreatableTopicConfigs(Struct):
         self.read_only, self.config_source, self.is_sensitive = r.fixed(_S2)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+CreateTopicsRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]CreatableTopic", (0, 32767), None, None, None, False, CreatableTopic),
+    FieldInfo("timeout_ms", "timeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("validate_only", "validateOnly", "bool", (1, 32767), None, None, None, False, None),
+)
+CreateTopicsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (2, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]CreatableTopicResult", (0, 32767), None, None, None, False, CreatableTopicResult),
+)
+CreatableTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("num_partitions", "NumPartitions", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("replication_factor", "ReplicationFactor", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("assignments", "Assignments", "[]CreatableReplicaAssignment", (0, 32767), None, None, None, False, CreatableReplicaAssignment),
+    FieldInfo("configs", "Configs", "[]CreatableTopicConfig", (0, 32767), None, None, None, False, CreatableTopicConfig),
+)
+CreatableReplicaAssignment.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_ids", "BrokerIds", "[]int32", (0, 32767), None, None, None, False, None),
+)
+CreatableTopicConfig.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("value", "Value", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
+CreatableTopicResult.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (7, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (1, 32767), (0, 32767), None, None, True, None),
+    FieldInfo("topic_config_error_code", "TopicConfigErrorCode", "int16", (5, 32767), None, (5, 32767), 0, True, None),
+    FieldInfo("num_partitions", "NumPartitions", "int32", (5, 32767), None, None, None, True, None),
+    FieldInfo("replication_factor", "ReplicationFactor", "int16", (5, 32767), None, None, None, True, None),
+    FieldInfo("configs", "Configs", "[]CreatableTopicConfigs", (5, 32767), (5, 32767), None, None, True, CreatableTopicConfigs),
+)
+CreatableTopicConfigs.FIELDS = (
+    FieldInfo("name", "Name", "string", (5, 32767), None, None, None, False, None),
+    FieldInfo("value", "Value", "string", (5, 32767), (5, 32767), None, None, False, None),
+    FieldInfo("read_only", "ReadOnly", "bool", (5, 32767), None, None, None, False, None),
+    FieldInfo("config_source", "ConfigSource", "int8", (5, 32767), None, None, None, True, None),
+    FieldInfo("is_sensitive", "IsSensitive", "bool", (5, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, Message
+from ..message import DEFAULT, FieldInfo, Message
 from ..primitives import Reader, pack_bool, write_string, write_tagged_fields
 
 
@@ -47,6 +47,13 @@ class DefaultPrincipalData(Message):
         self.token_authenticated = r.boolean()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+DefaultPrincipalData.FIELDS = (
+    FieldInfo("type", "Type", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("token_authenticated", "TokenAuthenticated", "bool", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

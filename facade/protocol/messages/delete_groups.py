@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 
@@ -132,6 +132,19 @@ class DeletableGroupResult(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DeleteGroupsRequest.FIELDS = (
+    FieldInfo("groups_names", "GroupsNames", "[]string", (0, 32767), None, None, None, False, None),
+)
+DeleteGroupsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("results", "Results", "[]DeletableGroupResult", (0, 32767), None, None, None, False, DeletableGroupResult),
+)
+DeletableGroupResult.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int32, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iq")
@@ -260,6 +260,33 @@ class DeleteRecordsPartitionResult(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DeleteRecordsRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]DeleteRecordsTopic", (0, 32767), None, None, None, False, DeleteRecordsTopic),
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+)
+DeleteRecordsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]DeleteRecordsTopicResult", (0, 32767), None, None, None, False, DeleteRecordsTopicResult),
+)
+DeleteRecordsTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]DeleteRecordsPartition", (0, 32767), None, None, None, False, DeleteRecordsPartition),
+)
+DeleteRecordsPartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("offset", "Offset", "int64", (0, 32767), None, None, None, False, None),
+)
+DeleteRecordsTopicResult.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]DeleteRecordsPartitionResult", (0, 32767), None, None, None, False, DeleteRecordsPartitionResult),
+)
+DeleteRecordsPartitionResult.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("low_watermark", "LowWatermark", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, ZERO_UUID, pack_int16, pack_int32, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 
@@ -192,6 +192,27 @@ class DeletableTopicResult(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DeleteTopicsRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]DeleteTopicState", (6, 32767), None, None, None, False, DeleteTopicState),
+    FieldInfo("topic_names", "TopicNames", "[]string", (0, 5), None, None, None, True, None),
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+)
+DeleteTopicsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("responses", "Responses", "[]DeletableTopicResult", (0, 32767), None, None, None, False, DeletableTopicResult),
+)
+DeleteTopicState.FIELDS = (
+    FieldInfo("name", "Name", "string", (6, 32767), (6, 32767), None, None, False, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (6, 32767), None, None, None, False, None),
+)
+DeletableTopicResult.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), (6, 32767), None, None, False, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (6, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (5, 32767), (5, 32767), None, None, True, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int8, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">bb")
@@ -236,6 +236,35 @@ class AclDescription(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DescribeAclsRequest.FIELDS = (
+    FieldInfo("resource_type_filter", "ResourceTypeFilter", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("resource_name_filter", "ResourceNameFilter", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("pattern_type_filter", "PatternTypeFilter", "int8", (1, 32767), None, None, None, False, None),
+    FieldInfo("principal_filter", "PrincipalFilter", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("host_filter", "HostFilter", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("operation", "Operation", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("permission_type", "PermissionType", "int8", (0, 32767), None, None, None, False, None),
+)
+DescribeAclsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("resources", "Resources", "[]DescribeAclsResource", (0, 32767), None, None, None, False, DescribeAclsResource),
+)
+DescribeAclsResource.FIELDS = (
+    FieldInfo("resource_type", "ResourceType", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("resource_name", "ResourceName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("pattern_type", "PatternType", "int8", (1, 32767), None, None, None, False, None),
+    FieldInfo("acls", "Acls", "[]AclDescription", (0, 32767), None, None, None, False, AclDescription),
+)
+AclDescription.FIELDS = (
+    FieldInfo("principal", "Principal", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("operation", "Operation", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("permission_type", "PermissionType", "int8", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_float64, pack_int8, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -273,6 +273,35 @@ class ValueData(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DescribeClientQuotasRequest.FIELDS = (
+    FieldInfo("components", "Components", "[]ComponentData", (0, 32767), None, None, None, False, ComponentData),
+    FieldInfo("strict", "Strict", "bool", (0, 32767), None, None, None, False, None),
+)
+DescribeClientQuotasResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("entries", "Entries", "[]EntryData", (0, 32767), (0, 32767), None, None, False, EntryData),
+)
+ComponentData.FIELDS = (
+    FieldInfo("entity_type", "EntityType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("match_type", "MatchType", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("match", "Match", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
+EntryData.FIELDS = (
+    FieldInfo("entity", "Entity", "[]EntityData", (0, 32767), None, None, None, False, EntityData),
+    FieldInfo("values", "Values", "[]ValueData", (0, 32767), None, None, None, False, ValueData),
+)
+EntityData.FIELDS = (
+    FieldInfo("entity_type", "EntityType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("entity_name", "EntityName", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
+ValueData.FIELDS = (
+    FieldInfo("key", "Key", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("value", "Value", "float64", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

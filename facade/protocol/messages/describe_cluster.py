@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
 from ..primitives import Reader, pack_bool, pack_int8, pack_int32, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -160,6 +160,28 @@ class DescribeClusterBroker(Struct):
         self.rack = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+DescribeClusterRequest.FIELDS = (
+    FieldInfo("include_cluster_authorized_operations", "IncludeClusterAuthorizedOperations", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("endpoint_type", "EndpointType", "int8", (1, 32767), None, None, None, False, None),
+)
+DescribeClusterResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("endpoint_type", "EndpointType", "int8", (1, 32767), None, None, None, False, None),
+    FieldInfo("cluster_id", "ClusterId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("controller_id", "ControllerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("brokers", "Brokers", "[]DescribeClusterBroker", (0, 32767), None, None, None, False, DescribeClusterBroker),
+    FieldInfo("cluster_authorized_operations", "ClusterAuthorizedOperations", "int32", (0, 32767), None, None, None, False, None),
+)
+DescribeClusterBroker.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("rack", "Rack", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

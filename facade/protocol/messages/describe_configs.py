@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_int8, pack_int16, pack_int32, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 
@@ -335,6 +335,45 @@ class DescribeConfigsSynonym(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DescribeConfigsRequest.FIELDS = (
+    FieldInfo("resources", "Resources", "[]DescribeConfigsResource", (0, 32767), None, None, None, False, DescribeConfigsResource),
+    FieldInfo("include_synonyms", "IncludeSynonyms", "bool", (1, 32767), None, None, None, False, None),
+    FieldInfo("include_documentation", "IncludeDocumentation", "bool", (3, 32767), None, None, None, False, None),
+)
+DescribeConfigsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("results", "Results", "[]DescribeConfigsResult", (0, 32767), None, None, None, False, DescribeConfigsResult),
+)
+DescribeConfigsResource.FIELDS = (
+    FieldInfo("resource_type", "ResourceType", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("resource_name", "ResourceName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("configuration_keys", "ConfigurationKeys", "[]string", (0, 32767), (0, 32767), None, None, False, None),
+)
+DescribeConfigsResult.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("resource_type", "ResourceType", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("resource_name", "ResourceName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("configs", "Configs", "[]DescribeConfigsResourceResult", (0, 32767), None, None, None, False, DescribeConfigsResourceResult),
+)
+DescribeConfigsResourceResult.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("value", "Value", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("read_only", "ReadOnly", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("is_default", "IsDefault", "bool", (0, 0), None, None, None, False, None),
+    FieldInfo("config_source", "ConfigSource", "int8", (1, 32767), None, None, None, True, None),
+    FieldInfo("is_sensitive", "IsSensitive", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("synonyms", "Synonyms", "[]DescribeConfigsSynonym", (1, 32767), None, None, None, True, DescribeConfigsSynonym),
+    FieldInfo("config_type", "ConfigType", "int8", (3, 32767), None, None, None, True, None),
+    FieldInfo("documentation", "Documentation", "string", (3, 32767), (0, 32767), None, None, True, None),
+)
+DescribeConfigsSynonym.FIELDS = (
+    FieldInfo("name", "Name", "string", (1, 32767), None, None, None, False, None),
+    FieldInfo("value", "Value", "string", (1, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("source", "Source", "int8", (1, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

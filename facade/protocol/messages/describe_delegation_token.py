@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_bytes, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">qqq")
@@ -262,6 +262,36 @@ class DescribedDelegationTokenRenewer(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DescribeDelegationTokenRequest.FIELDS = (
+    FieldInfo("owners", "Owners", "[]DescribeDelegationTokenOwner", (0, 32767), (0, 32767), None, None, False, DescribeDelegationTokenOwner),
+)
+DescribeDelegationTokenResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("tokens", "Tokens", "[]DescribedDelegationToken", (0, 32767), None, None, None, False, DescribedDelegationToken),
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+)
+DescribeDelegationTokenOwner.FIELDS = (
+    FieldInfo("principal_type", "PrincipalType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("principal_name", "PrincipalName", "string", (0, 32767), None, None, None, False, None),
+)
+DescribedDelegationToken.FIELDS = (
+    FieldInfo("principal_type", "PrincipalType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("principal_name", "PrincipalName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("token_requester_principal_type", "TokenRequesterPrincipalType", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("token_requester_principal_name", "TokenRequesterPrincipalName", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("issue_timestamp", "IssueTimestamp", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("expiry_timestamp", "ExpiryTimestamp", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_timestamp", "MaxTimestamp", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("token_id", "TokenId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("hmac", "Hmac", "bytes", (0, 32767), None, None, None, False, None),
+    FieldInfo("renewers", "Renewers", "[]DescribedDelegationTokenRenewer", (0, 32767), None, None, None, False, DescribedDelegationTokenRenewer),
+)
+DescribedDelegationTokenRenewer.FIELDS = (
+    FieldInfo("principal_type", "PrincipalType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("principal_name", "PrincipalName", "string", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_int16, pack_int32, write_bytes, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 
@@ -230,6 +230,33 @@ class DescribedGroupMember(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DescribeGroupsRequest.FIELDS = (
+    FieldInfo("groups", "Groups", "[]string", (0, 32767), None, None, None, False, None),
+    FieldInfo("include_authorized_operations", "IncludeAuthorizedOperations", "bool", (3, 32767), None, None, None, False, None),
+)
+DescribeGroupsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("groups", "Groups", "[]DescribedGroup", (0, 32767), None, None, None, False, DescribedGroup),
+)
+DescribedGroup.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_state", "GroupState", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("protocol_type", "ProtocolType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("protocol_data", "ProtocolData", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("members", "Members", "[]DescribedGroupMember", (0, 32767), None, None, None, False, DescribedGroupMember),
+    FieldInfo("authorized_operations", "AuthorizedOperations", "int32", (3, 32767), None, None, None, False, None),
+)
+DescribedGroupMember.FIELDS = (
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (4, 32767), (4, 32767), None, None, True, None),
+    FieldInfo("client_id", "ClientId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("client_host", "ClientHost", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_metadata", "MemberMetadata", "bytes", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_assignment", "MemberAssignment", "bytes", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

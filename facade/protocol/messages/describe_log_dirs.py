@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">qq")
@@ -284,6 +284,37 @@ class DescribeLogDirsPartition(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+DescribeLogDirsRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]DescribableLogDirTopic", (0, 32767), (0, 32767), None, None, False, DescribableLogDirTopic),
+)
+DescribeLogDirsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (3, 32767), None, None, None, True, None),
+    FieldInfo("results", "Results", "[]DescribeLogDirsResult", (0, 32767), None, None, None, False, DescribeLogDirsResult),
+)
+DescribableLogDirTopic.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
+DescribeLogDirsResult.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("log_dir", "LogDir", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]DescribeLogDirsTopic", (0, 32767), None, None, None, False, DescribeLogDirsTopic),
+    FieldInfo("total_bytes", "TotalBytes", "int64", (4, 32767), None, None, None, True, None),
+    FieldInfo("usable_bytes", "UsableBytes", "int64", (4, 32767), None, None, None, True, None),
+)
+DescribeLogDirsTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]DescribeLogDirsPartition", (0, 32767), None, None, None, False, DescribeLogDirsPartition),
+)
+DescribeLogDirsPartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_size", "PartitionSize", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("offset_lag", "OffsetLag", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("is_future_key", "IsFutureKey", "bool", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -226,6 +226,37 @@ class ProducerState(Struct):
         self.producer_id, self.producer_epoch, self.last_sequence, self.last_timestamp, self.coordinator_epoch, self.current_txn_start_offset = r.fixed(_S2)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+DescribeProducersRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]TopicRequest", (0, 32767), None, None, None, False, TopicRequest),
+)
+DescribeProducersResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicResponse", (0, 32767), None, None, None, False, TopicResponse),
+)
+TopicRequest.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_indexes", "PartitionIndexes", "[]int32", (0, 32767), None, None, None, False, None),
+)
+TopicResponse.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionResponse", (0, 32767), None, None, None, False, PartitionResponse),
+)
+PartitionResponse.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("active_producers", "ActiveProducers", "[]ProducerState", (0, 32767), None, None, None, False, ProducerState),
+)
+ProducerState.FIELDS = (
+    FieldInfo("producer_id", "ProducerId", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_epoch", "ProducerEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_sequence", "LastSequence", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_timestamp", "LastTimestamp", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("coordinator_epoch", "CoordinatorEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("current_txn_start_offset", "CurrentTxnStartOffset", "int64", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
 from ..primitives import Reader, ZERO_UUID, pack_int16, pack_int32, pack_int64, pack_uint16, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -366,6 +366,54 @@ class Listener(Struct):
         self.port = r.uint16()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+DescribeQuorumRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, DescribeQuorumRequestTopicData),
+)
+DescribeQuorumResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (2, 32767), (2, 32767), None, None, True, None),
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, DescribeQuorumResponseTopicData),
+    FieldInfo("nodes", "Nodes", "[]Node", (2, 32767), None, None, None, False, Node),
+)
+DescribeQuorumRequestTopicData.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, DescribeQuorumRequestPartitionData),
+)
+DescribeQuorumResponseTopicData.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, DescribeQuorumResponsePartitionData),
+)
+DescribeQuorumRequestPartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+)
+DescribeQuorumResponsePartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (2, 32767), (2, 32767), None, None, True, None),
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("high_watermark", "HighWatermark", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("current_voters", "CurrentVoters", "[]ReplicaState", (0, 32767), None, None, None, False, ReplicaState),
+    FieldInfo("observers", "Observers", "[]ReplicaState", (0, 32767), None, None, None, False, ReplicaState),
+)
+ReplicaState.FIELDS = (
+    FieldInfo("replica_id", "ReplicaId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("replica_directory_id", "ReplicaDirectoryId", "uuid", (2, 32767), None, None, None, False, None),
+    FieldInfo("log_end_offset", "LogEndOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_fetch_timestamp", "LastFetchTimestamp", "int64", (1, 32767), None, None, None, True, None),
+    FieldInfo("last_caught_up_timestamp", "LastCaughtUpTimestamp", "int64", (1, 32767), None, None, None, True, None),
+)
+Node.FIELDS = (
+    FieldInfo("node_id", "NodeId", "int32", (2, 32767), None, None, None, False, None),
+    FieldInfo("listeners", "Listeners", "[]Listener", (2, 32767), None, None, None, False, Listener),
+)
+Listener.FIELDS = (
+    FieldInfo("name", "Name", "string", (2, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (2, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "uint16", (2, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

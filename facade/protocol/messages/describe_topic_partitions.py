@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, pack_bool, pack_int16, pack_int32, write_int_array, write_string, write_struct, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">hiii")
@@ -267,6 +267,44 @@ class DescribeTopicPartitionsResponsePartition(Struct):
         self.offline_replicas = r.int_array("i", True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+DescribeTopicPartitionsRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]TopicRequest", (0, 32767), None, None, None, False, TopicRequest),
+    FieldInfo("response_partition_limit", "ResponsePartitionLimit", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("cursor", "Cursor", "Cursor", (0, 32767), (0, 32767), None, None, False, Cursor),
+)
+DescribeTopicPartitionsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]DescribeTopicPartitionsResponseTopic", (0, 32767), None, None, None, False, DescribeTopicPartitionsResponseTopic),
+    FieldInfo("next_cursor", "NextCursor", "Cursor", (0, 32767), (0, 32767), None, None, False, Cursor),
+)
+TopicRequest.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+)
+Cursor.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+)
+DescribeTopicPartitionsResponseTopic.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("name", "Name", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, True, None),
+    FieldInfo("is_internal", "IsInternal", "bool", (0, 32767), None, None, None, True, None),
+    FieldInfo("partitions", "Partitions", "[]DescribeTopicPartitionsResponsePartition", (0, 32767), None, None, None, False, DescribeTopicPartitionsResponsePartition),
+    FieldInfo("topic_authorized_operations", "TopicAuthorizedOperations", "int32", (0, 32767), None, None, None, False, None),
+)
+DescribeTopicPartitionsResponsePartition.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, True, None),
+    FieldInfo("replica_nodes", "ReplicaNodes", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("isr_nodes", "IsrNodes", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("eligible_leader_replicas", "EligibleLeaderReplicas", "[]int32", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("last_known_elr", "LastKnownElr", "[]int32", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("offline_replicas", "OfflineReplicas", "[]int32", (0, 32767), None, None, None, True, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, pack_int16, pack_int32, write_int_array, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iqqh")
@@ -167,6 +167,29 @@ class TopicData(Struct):
         self.partitions = r.int_array("i", True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+DescribeTransactionsRequest.FIELDS = (
+    FieldInfo("transactional_ids", "TransactionalIds", "[]string", (0, 32767), None, None, None, False, None),
+)
+DescribeTransactionsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("transaction_states", "TransactionStates", "[]TransactionState", (0, 32767), None, None, None, False, TransactionState),
+)
+TransactionState.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("transactional_id", "TransactionalId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("transaction_state", "TransactionState", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("transaction_timeout_ms", "TransactionTimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("transaction_start_time_ms", "TransactionStartTimeMs", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id", "ProducerId", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_epoch", "ProducerEpoch", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicData", (0, 32767), None, None, None, False, TopicData),
+)
+TopicData.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, pack_int16, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -187,6 +187,30 @@ class CredentialInfo(Struct):
         self.mechanism, self.iterations = r.fixed(_S2)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+DescribeUserScramCredentialsRequest.FIELDS = (
+    FieldInfo("users", "Users", "[]UserName", (0, 32767), (0, 32767), None, None, False, UserName),
+)
+DescribeUserScramCredentialsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("results", "Results", "[]DescribeUserScramCredentialsResult", (0, 32767), None, None, None, False, DescribeUserScramCredentialsResult),
+)
+UserName.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+)
+DescribeUserScramCredentialsResult.FIELDS = (
+    FieldInfo("user", "User", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("credential_infos", "CredentialInfos", "[]CredentialInfo", (0, 32767), None, None, None, False, CredentialInfo),
+)
+CredentialInfo.FIELDS = (
+    FieldInfo("mechanism", "Mechanism", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("iterations", "Iterations", "int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

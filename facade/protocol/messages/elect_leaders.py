@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int8, pack_int16, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -239,6 +239,31 @@ class PartitionResult(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+ElectLeadersRequest.FIELDS = (
+    FieldInfo("election_type", "ElectionType", "int8", (1, 32767), None, None, None, False, None),
+    FieldInfo("topic_partitions", "TopicPartitions", "[]TopicPartitions", (0, 32767), (0, 32767), None, None, False, TopicPartitions),
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+)
+ElectLeadersResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (1, 32767), None, None, None, False, None),
+    FieldInfo("replica_election_results", "ReplicaElectionResults", "[]ReplicaElectionResult", (0, 32767), None, None, None, False, ReplicaElectionResult),
+)
+TopicPartitions.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
+ReplicaElectionResult.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_result", "PartitionResult", "[]PartitionResult", (0, 32767), None, None, None, False, PartitionResult),
+)
+PartitionResult.FIELDS = (
+    FieldInfo("partition_id", "PartitionId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

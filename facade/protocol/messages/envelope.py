@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage
+from ..message import DEFAULT, ApiMessage, FieldInfo
 from ..primitives import Reader, pack_int16, write_bytes, write_tagged_fields
 
 
@@ -86,6 +86,17 @@ class EnvelopeResponse(ApiMessage):
         self.error_code = r.int16()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+EnvelopeRequest.FIELDS = (
+    FieldInfo("request_data", "RequestData", "bytes", (0, 32767), None, None, None, False, None),
+    FieldInfo("request_principal", "RequestPrincipal", "bytes", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("client_host_address", "ClientHostAddress", "bytes", (0, 32767), None, None, None, False, None),
+)
+EnvelopeResponse.FIELDS = (
+    FieldInfo("response_data", "ResponseData", "bytes", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

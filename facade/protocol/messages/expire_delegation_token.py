@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, tags_unsupported
 from ..primitives import Reader, pack_int64, write_bytes, write_tagged_fields
 
 _S1 = _Struct(">hqi")
@@ -101,6 +101,17 @@ class ExpireDelegationTokenResponse(ApiMessage):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+ExpireDelegationTokenRequest.FIELDS = (
+    FieldInfo("hmac", "Hmac", "bytes", (0, 32767), None, None, None, False, None),
+    FieldInfo("expiry_time_period_ms", "ExpiryTimePeriodMs", "int64", (0, 32767), None, None, None, False, None),
+)
+ExpireDelegationTokenResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("expiry_timestamp_ms", "ExpiryTimestampMs", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import TYPE_CHECKING, Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, ZERO_UUID, pack_int8, pack_int32, pack_int64, write_bytes, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 if TYPE_CHECKING:
@@ -760,6 +760,92 @@ class NodeEndpoint(Struct):
         self.rack = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+FetchRequest.FIELDS = (
+    FieldInfo("cluster_id", "ClusterId", "string", (12, 32767), (12, 32767), (12, 32767), 0, True, None),
+    FieldInfo("replica_id", "ReplicaId", "int32", (0, 14), None, None, None, False, None),
+    FieldInfo("replica_state", "ReplicaState", "ReplicaState", (15, 32767), None, (15, 32767), 1, False, ReplicaState),
+    FieldInfo("max_wait_ms", "MaxWaitMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("min_bytes", "MinBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_bytes", "MaxBytes", "int32", (3, 32767), None, None, None, True, None),
+    FieldInfo("isolation_level", "IsolationLevel", "int8", (4, 32767), None, None, None, True, None),
+    FieldInfo("session_id", "SessionId", "int32", (7, 32767), None, None, None, True, None),
+    FieldInfo("session_epoch", "SessionEpoch", "int32", (7, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]FetchTopic", (0, 32767), None, None, None, False, FetchTopic),
+    FieldInfo("forgotten_topics_data", "ForgottenTopicsData", "[]ForgottenTopic", (7, 32767), None, None, None, False, ForgottenTopic),
+    FieldInfo("rack_id", "RackId", "string", (11, 32767), None, None, None, True, None),
+)
+FetchResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (7, 32767), None, None, None, True, None),
+    FieldInfo("session_id", "SessionId", "int32", (7, 32767), None, None, None, False, None),
+    FieldInfo("responses", "Responses", "[]FetchableTopicResponse", (0, 32767), None, None, None, False, FetchableTopicResponse),
+    FieldInfo("node_endpoints", "NodeEndpoints", "[]NodeEndpoint", (16, 32767), None, (16, 32767), 0, False, NodeEndpoint),
+)
+ReplicaState.FIELDS = (
+    FieldInfo("replica_id", "ReplicaId", "int32", (15, 32767), None, None, None, False, None),
+    FieldInfo("replica_epoch", "ReplicaEpoch", "int64", (15, 32767), None, None, None, False, None),
+)
+FetchTopic.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 12), None, None, None, True, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (13, 32767), None, None, None, True, None),
+    FieldInfo("partitions", "Partitions", "[]FetchPartition", (0, 32767), None, None, None, False, FetchPartition),
+)
+FetchPartition.FIELDS = (
+    FieldInfo("partition", "Partition", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("current_leader_epoch", "CurrentLeaderEpoch", "int32", (9, 32767), None, None, None, True, None),
+    FieldInfo("fetch_offset", "FetchOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_fetched_epoch", "LastFetchedEpoch", "int32", (12, 32767), None, None, None, False, None),
+    FieldInfo("log_start_offset", "LogStartOffset", "int64", (5, 32767), None, None, None, True, None),
+    FieldInfo("partition_max_bytes", "PartitionMaxBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("replica_directory_id", "ReplicaDirectoryId", "uuid", (17, 32767), None, (17, 32767), 0, True, None),
+)
+ForgottenTopic.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (7, 12), None, None, None, True, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (13, 32767), None, None, None, True, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (7, 32767), None, None, None, False, None),
+)
+FetchableTopicResponse.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 12), None, None, None, True, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (13, 32767), None, None, None, True, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, PartitionData),
+)
+PartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("high_watermark", "HighWatermark", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_stable_offset", "LastStableOffset", "int64", (4, 32767), None, None, None, True, None),
+    FieldInfo("log_start_offset", "LogStartOffset", "int64", (5, 32767), None, None, None, True, None),
+    FieldInfo("diverging_epoch", "DivergingEpoch", "EpochEndOffset", (12, 32767), None, (12, 32767), 0, False, EpochEndOffset),
+    FieldInfo("current_leader", "CurrentLeader", "LeaderIdAndEpoch", (12, 32767), None, (12, 32767), 1, False, LeaderIdAndEpoch),
+    FieldInfo("snapshot_id", "SnapshotId", "SnapshotId", (12, 32767), None, (12, 32767), 2, False, SnapshotId),
+    FieldInfo("aborted_transactions", "AbortedTransactions", "[]AbortedTransaction", (4, 32767), (4, 32767), None, None, True, AbortedTransaction),
+    FieldInfo("preferred_read_replica", "PreferredReadReplica", "int32", (11, 32767), None, None, None, False, None),
+    FieldInfo("records", "Records", "records", (0, 32767), (0, 32767), None, None, False, None),
+)
+EpochEndOffset.FIELDS = (
+    FieldInfo("epoch", "Epoch", "int32", (12, 32767), None, None, None, False, None),
+    FieldInfo("end_offset", "EndOffset", "int64", (12, 32767), None, None, None, False, None),
+)
+LeaderIdAndEpoch.FIELDS = (
+    FieldInfo("leader_id", "LeaderId", "int32", (12, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (12, 32767), None, None, None, False, None),
+)
+SnapshotId.FIELDS = (
+    FieldInfo("end_offset", "EndOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("epoch", "Epoch", "int32", (0, 32767), None, None, None, False, None),
+)
+AbortedTransaction.FIELDS = (
+    FieldInfo("producer_id", "ProducerId", "int64", (4, 32767), None, None, None, False, None),
+    FieldInfo("first_offset", "FirstOffset", "int64", (4, 32767), None, None, None, False, None),
+)
+NodeEndpoint.FIELDS = (
+    FieldInfo("node_id", "NodeId", "int32", (16, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (16, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (16, 32767), None, None, None, False, None),
+    FieldInfo("rack", "Rack", "string", (16, 32767), (16, 32767), None, None, False, None),
+)
 
 
 __all__ = [

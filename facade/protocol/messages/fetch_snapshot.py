@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import TYPE_CHECKING, Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
 from ..primitives import Reader, ZERO_UUID, pack_int32, pack_int64, pack_uint16, write_bytes, write_string, write_struct_array, write_tagged_fields
 
 if TYPE_CHECKING:
@@ -408,6 +408,57 @@ class NodeEndpoint(Struct):
         self.port = r.uint16()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+FetchSnapshotRequest.FIELDS = (
+    FieldInfo("cluster_id", "ClusterId", "string", (0, 32767), (0, 32767), (0, 32767), 0, False, None),
+    FieldInfo("replica_id", "ReplicaId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_bytes", "MaxBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicSnapshot", (0, 32767), None, None, None, False, FetchSnapshotRequestTopicSnapshot),
+)
+FetchSnapshotResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TopicSnapshot", (0, 32767), None, None, None, False, FetchSnapshotResponseTopicSnapshot),
+    FieldInfo("node_endpoints", "NodeEndpoints", "[]NodeEndpoint", (1, 32767), None, (1, 32767), 0, False, NodeEndpoint),
+)
+FetchSnapshotRequestTopicSnapshot.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionSnapshot", (0, 32767), None, None, None, False, FetchSnapshotRequestPartitionSnapshot),
+)
+FetchSnapshotResponseTopicSnapshot.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionSnapshot", (0, 32767), None, None, None, False, FetchSnapshotResponsePartitionSnapshot),
+)
+FetchSnapshotRequestPartitionSnapshot.FIELDS = (
+    FieldInfo("partition", "Partition", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("current_leader_epoch", "CurrentLeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("snapshot_id", "SnapshotId", "SnapshotId", (0, 32767), None, None, None, False, SnapshotId),
+    FieldInfo("position", "Position", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("replica_directory_id", "ReplicaDirectoryId", "uuid", (1, 32767), None, (1, 32767), 0, True, None),
+)
+FetchSnapshotResponsePartitionSnapshot.FIELDS = (
+    FieldInfo("index", "Index", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("snapshot_id", "SnapshotId", "SnapshotId", (0, 32767), None, None, None, False, SnapshotId),
+    FieldInfo("current_leader", "CurrentLeader", "LeaderIdAndEpoch", (0, 32767), None, (0, 32767), 0, False, LeaderIdAndEpoch),
+    FieldInfo("size", "Size", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("position", "Position", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("unaligned_records", "UnalignedRecords", "records", (0, 32767), None, None, None, False, None),
+)
+SnapshotId.FIELDS = (
+    FieldInfo("end_offset", "EndOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("epoch", "Epoch", "int32", (0, 32767), None, None, None, False, None),
+)
+LeaderIdAndEpoch.FIELDS = (
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+NodeEndpoint.FIELDS = (
+    FieldInfo("node_id", "NodeId", "int32", (1, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (1, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "uint16", (1, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int8, pack_int16, pack_int32, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -206,6 +206,30 @@ class Coordinator(Struct):
         self.error_message = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+FindCoordinatorRequest.FIELDS = (
+    FieldInfo("key", "Key", "string", (0, 3), None, None, None, False, None),
+    FieldInfo("key_type", "KeyType", "int8", (1, 32767), None, None, None, False, None),
+    FieldInfo("coordinator_keys", "CoordinatorKeys", "[]string", (4, 32767), None, None, None, False, None),
+)
+FindCoordinatorResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 3), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (1, 3), (1, 3), None, None, True, None),
+    FieldInfo("node_id", "NodeId", "int32", (0, 3), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 3), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (0, 3), None, None, None, False, None),
+    FieldInfo("coordinators", "Coordinators", "[]Coordinator", (4, 32767), None, None, None, False, Coordinator),
+)
+Coordinator.FIELDS = (
+    FieldInfo("key", "Key", "string", (4, 32767), None, None, None, False, None),
+    FieldInfo("node_id", "NodeId", "int32", (4, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (4, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (4, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (4, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (4, 32767), (4, 32767), None, None, True, None),
+)
 
 
 __all__ = [

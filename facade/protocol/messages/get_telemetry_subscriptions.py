@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage
+from ..message import DEFAULT, ApiMessage, FieldInfo
 from ..primitives import Reader, ZERO_UUID, pack_int32, write_int_array, write_string_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -110,6 +110,22 @@ class GetTelemetrySubscriptionsResponse(ApiMessage):
         self.requested_metrics = r.string_array(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+GetTelemetrySubscriptionsRequest.FIELDS = (
+    FieldInfo("client_instance_id", "ClientInstanceId", "uuid", (0, 32767), None, None, None, False, None),
+)
+GetTelemetrySubscriptionsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("client_instance_id", "ClientInstanceId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("subscription_id", "SubscriptionId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("accepted_compression_types", "AcceptedCompressionTypes", "[]int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("push_interval_ms", "PushIntervalMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("telemetry_max_bytes", "TelemetryMaxBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("delta_temporality", "DeltaTemporality", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("requested_metrics", "RequestedMetrics", "[]string", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_string, write_tagged_fields
 
 
@@ -111,6 +111,18 @@ class HeartbeatResponse(ApiMessage):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+HeartbeatRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("generation_id", "GenerationId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (3, 32767), (3, 32767), None, None, False, None),
+)
+HeartbeatResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int32, write_string, write_tagged_fields
 
 _S1 = _Struct(">qh")
@@ -123,6 +123,20 @@ class InitProducerIdResponse(ApiMessage):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+InitProducerIdRequest.FIELDS = (
+    FieldInfo("transactional_id", "TransactionalId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("transaction_timeout_ms", "TransactionTimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id", "ProducerId", "int64", (3, 32767), None, None, None, False, None),
+    FieldInfo("producer_epoch", "ProducerEpoch", "int16", (3, 32767), None, None, None, False, None),
+)
+InitProducerIdResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id", "ProducerId", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_epoch", "ProducerEpoch", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_int32, write_bytes, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">hi")
@@ -259,6 +259,38 @@ class JoinGroupResponseMember(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+JoinGroupRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("session_timeout_ms", "SessionTimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("rebalance_timeout_ms", "RebalanceTimeoutMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (5, 32767), (5, 32767), None, None, False, None),
+    FieldInfo("protocol_type", "ProtocolType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("protocols", "Protocols", "[]JoinGroupRequestProtocol", (0, 32767), None, None, None, False, JoinGroupRequestProtocol),
+    FieldInfo("reason", "Reason", "string", (8, 32767), (8, 32767), None, None, True, None),
+)
+JoinGroupResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (2, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("generation_id", "GenerationId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("protocol_type", "ProtocolType", "string", (7, 32767), (7, 32767), None, None, True, None),
+    FieldInfo("protocol_name", "ProtocolName", "string", (0, 32767), (7, 32767), None, None, False, None),
+    FieldInfo("leader", "Leader", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("skip_assignment", "SkipAssignment", "bool", (9, 32767), None, None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("members", "Members", "[]JoinGroupResponseMember", (0, 32767), None, None, None, False, JoinGroupResponseMember),
+)
+JoinGroupRequestProtocol.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("metadata", "Metadata", "bytes", (0, 32767), None, None, None, False, None),
+)
+JoinGroupResponseMember.FIELDS = (
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (5, 32767), (5, 32767), None, None, True, None),
+    FieldInfo("metadata", "Metadata", "bytes", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, ZERO_UUID, pack_bool, pack_int8, pack_int16, pack_int32, pack_int64, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iiii")
@@ -414,6 +414,56 @@ class LeaderAndIsrTopicError(Struct):
         self.partition_errors = r.struct_array(LeaderAndIsrPartitionError.read, version, True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+LeaderAndIsrRequest.FIELDS = (
+    FieldInfo("controller_id", "ControllerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("is_k_raft_controller", "isKRaftController", "bool", (7, 32767), None, None, None, False, None),
+    FieldInfo("controller_epoch", "ControllerEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (2, 32767), None, None, None, True, None),
+    FieldInfo("type", "Type", "int8", (5, 32767), None, None, None, False, None),
+    FieldInfo("ungrouped_partition_states", "UngroupedPartitionStates", "[]LeaderAndIsrPartitionState", (0, 1), None, None, None, False, LeaderAndIsrPartitionState),
+    FieldInfo("topic_states", "TopicStates", "[]LeaderAndIsrTopicState", (2, 32767), None, None, None, False, LeaderAndIsrTopicState),
+    FieldInfo("live_leaders", "LiveLeaders", "[]LeaderAndIsrLiveLeader", (0, 32767), None, None, None, False, LeaderAndIsrLiveLeader),
+)
+LeaderAndIsrResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_errors", "PartitionErrors", "[]LeaderAndIsrPartitionError", (0, 4), None, None, None, False, LeaderAndIsrPartitionError),
+    FieldInfo("topics", "Topics", "[]LeaderAndIsrTopicError", (5, 32767), None, None, None, False, LeaderAndIsrTopicError),
+)
+LeaderAndIsrPartitionState.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 1), None, None, None, True, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("controller_epoch", "ControllerEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader", "Leader", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("isr", "Isr", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_epoch", "PartitionEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("replicas", "Replicas", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("adding_replicas", "AddingReplicas", "[]int32", (3, 32767), None, None, None, True, None),
+    FieldInfo("removing_replicas", "RemovingReplicas", "[]int32", (3, 32767), None, None, None, True, None),
+    FieldInfo("is_new", "IsNew", "bool", (1, 32767), None, None, None, True, None),
+    FieldInfo("leader_recovery_state", "LeaderRecoveryState", "int8", (6, 32767), None, None, None, False, None),
+)
+LeaderAndIsrTopicState.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (2, 32767), None, None, None, False, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (5, 32767), None, None, None, True, None),
+    FieldInfo("partition_states", "PartitionStates", "[]LeaderAndIsrPartitionState", (2, 32767), None, None, None, False, LeaderAndIsrPartitionState),
+)
+LeaderAndIsrLiveLeader.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("host_name", "HostName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (0, 32767), None, None, None, False, None),
+)
+LeaderAndIsrPartitionError.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 4), None, None, None, True, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
+LeaderAndIsrTopicError.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (5, 32767), None, None, None, False, None),
+    FieldInfo("partition_errors", "PartitionErrors", "[]LeaderAndIsrPartitionError", (5, 32767), None, None, None, False, LeaderAndIsrPartitionError),
+)
 
 
 __all__ = [

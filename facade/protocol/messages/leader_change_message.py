@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, Message, Struct, absent_field
+from ..message import DEFAULT, FieldInfo, Message, Struct, absent_field
 from ..primitives import Reader, ZERO_UUID, pack_int32, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">hi")
@@ -89,6 +89,18 @@ class Voter(Struct):
         self.voter_directory_id = r.uuid() if version >= 1 else ZERO_UUID
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+LeaderChangeMessage.FIELDS = (
+    FieldInfo("version", "Version", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voters", "Voters", "[]Voter", (0, 32767), None, None, None, False, Voter),
+    FieldInfo("granting_voters", "GrantingVoters", "[]Voter", (0, 32767), None, None, None, False, Voter),
+)
+Voter.FIELDS = (
+    FieldInfo("voter_id", "VoterId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voter_directory_id", "VoterDirectoryId", "uuid", (1, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_string, write_struct_array, write_tagged_fields
 
 
@@ -208,6 +208,28 @@ class MemberResponse(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+LeaveGroupRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 2), None, None, None, False, None),
+    FieldInfo("members", "Members", "[]MemberIdentity", (3, 32767), None, None, None, False, MemberIdentity),
+)
+LeaveGroupResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("members", "Members", "[]MemberResponse", (3, 32767), None, None, None, False, MemberResponse),
+)
+MemberIdentity.FIELDS = (
+    FieldInfo("member_id", "MemberId", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (3, 32767), (3, 32767), None, None, False, None),
+    FieldInfo("reason", "Reason", "string", (5, 32767), (5, 32767), None, None, True, None),
+)
+MemberResponse.FIELDS = (
+    FieldInfo("member_id", "MemberId", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (3, 32767), (3, 32767), None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (3, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -104,6 +104,16 @@ class ClientMetricsResource(Struct):
         self.name = r.string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ListClientMetricsResourcesResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("client_metrics_resources", "ClientMetricsResources", "[]ClientMetricsResource", (0, 32767), None, None, None, False, ClientMetricsResource),
+)
+ClientMetricsResource.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 
@@ -161,6 +161,23 @@ class ListedGroup(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+ListGroupsRequest.FIELDS = (
+    FieldInfo("states_filter", "StatesFilter", "[]string", (4, 32767), None, None, None, False, None),
+    FieldInfo("types_filter", "TypesFilter", "[]string", (5, 32767), None, None, None, False, None),
+)
+ListGroupsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("groups", "Groups", "[]ListedGroup", (0, 32767), None, None, None, False, ListedGroup),
+)
+ListedGroup.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("protocol_type", "ProtocolType", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_state", "GroupState", "string", (4, 32767), None, None, None, True, None),
+    FieldInfo("group_type", "GroupType", "string", (5, 32767), None, None, None, True, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int8, pack_int32, pack_int64, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -322,6 +322,40 @@ class ListOffsetsPartitionResponse(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+ListOffsetsRequest.FIELDS = (
+    FieldInfo("replica_id", "ReplicaId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("isolation_level", "IsolationLevel", "int8", (2, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]ListOffsetsTopic", (0, 32767), None, None, None, False, ListOffsetsTopic),
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (10, 32767), None, None, None, True, None),
+)
+ListOffsetsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (2, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]ListOffsetsTopicResponse", (0, 32767), None, None, None, False, ListOffsetsTopicResponse),
+)
+ListOffsetsTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]ListOffsetsPartition", (0, 32767), None, None, None, False, ListOffsetsPartition),
+)
+ListOffsetsPartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("current_leader_epoch", "CurrentLeaderEpoch", "int32", (4, 32767), None, None, None, True, None),
+    FieldInfo("timestamp", "Timestamp", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_num_offsets", "MaxNumOffsets", "int32", (0, 0), None, None, None, False, None),
+)
+ListOffsetsTopicResponse.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]ListOffsetsPartitionResponse", (0, 32767), None, None, None, False, ListOffsetsPartitionResponse),
+)
+ListOffsetsPartitionResponse.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("old_style_offsets", "OldStyleOffsets", "[]int64", (0, 0), None, None, None, False, None),
+    FieldInfo("timestamp", "Timestamp", "int64", (1, 32767), None, None, None, False, None),
+    FieldInfo("offset", "Offset", "int64", (1, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (4, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -198,6 +198,32 @@ class OngoingPartitionReassignment(Struct):
         self.removing_replicas = r.int_array("i", True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ListPartitionReassignmentsRequest.FIELDS = (
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]ListPartitionReassignmentsTopics", (0, 32767), (0, 32767), None, None, False, ListPartitionReassignmentsTopics),
+)
+ListPartitionReassignmentsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("topics", "Topics", "[]OngoingTopicReassignment", (0, 32767), None, None, None, False, OngoingTopicReassignment),
+)
+ListPartitionReassignmentsTopics.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_indexes", "PartitionIndexes", "[]int32", (0, 32767), None, None, None, False, None),
+)
+OngoingTopicReassignment.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]OngoingPartitionReassignment", (0, 32767), None, None, None, False, OngoingPartitionReassignment),
+)
+OngoingPartitionReassignment.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("replicas", "Replicas", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("adding_replicas", "AddingReplicas", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("removing_replicas", "RemovingReplicas", "[]int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

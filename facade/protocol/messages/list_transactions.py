@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
 from ..primitives import Reader, pack_int64, write_int_array, write_string, write_string_array, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -137,6 +137,24 @@ class TransactionState(Struct):
         self.transaction_state = r.string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ListTransactionsRequest.FIELDS = (
+    FieldInfo("state_filters", "StateFilters", "[]string", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id_filters", "ProducerIdFilters", "[]int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("duration_filter", "DurationFilter", "int64", (1, 32767), None, None, None, False, None),
+)
+ListTransactionsResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("unknown_state_filters", "UnknownStateFilters", "[]string", (0, 32767), None, None, None, False, None),
+    FieldInfo("transaction_states", "TransactionStates", "[]TransactionState", (0, 32767), None, None, None, False, TransactionState),
+)
+TransactionState.FIELDS = (
+    FieldInfo("transactional_id", "TransactionalId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id", "ProducerId", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("transaction_state", "TransactionState", "string", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

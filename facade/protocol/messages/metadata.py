@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, ZERO_UUID, pack_bool, pack_int16, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">hii")
@@ -366,6 +366,49 @@ class MetadataResponsePartition(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+MetadataRequest.FIELDS = (
+    FieldInfo("topics", "Topics", "[]MetadataRequestTopic", (0, 32767), (1, 32767), None, None, False, MetadataRequestTopic),
+    FieldInfo("allow_auto_topic_creation", "AllowAutoTopicCreation", "bool", (4, 32767), None, None, None, False, None),
+    FieldInfo("include_cluster_authorized_operations", "IncludeClusterAuthorizedOperations", "bool", (8, 10), None, None, None, False, None),
+    FieldInfo("include_topic_authorized_operations", "IncludeTopicAuthorizedOperations", "bool", (8, 32767), None, None, None, False, None),
+)
+MetadataResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (3, 32767), None, None, None, True, None),
+    FieldInfo("brokers", "Brokers", "[]MetadataResponseBroker", (0, 32767), None, None, None, False, MetadataResponseBroker),
+    FieldInfo("cluster_id", "ClusterId", "string", (2, 32767), (2, 32767), None, None, True, None),
+    FieldInfo("controller_id", "ControllerId", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]MetadataResponseTopic", (0, 32767), None, None, None, False, MetadataResponseTopic),
+    FieldInfo("cluster_authorized_operations", "ClusterAuthorizedOperations", "int32", (8, 10), None, None, None, False, None),
+)
+MetadataRequestTopic.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (10, 32767), None, None, None, True, None),
+    FieldInfo("name", "Name", "string", (0, 32767), (10, 32767), None, None, False, None),
+)
+MetadataResponseBroker.FIELDS = (
+    FieldInfo("node_id", "NodeId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("rack", "Rack", "string", (1, 32767), (1, 32767), None, None, True, None),
+)
+MetadataResponseTopic.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("name", "Name", "string", (0, 32767), (12, 32767), None, None, False, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (10, 32767), None, None, None, True, None),
+    FieldInfo("is_internal", "IsInternal", "bool", (1, 32767), None, None, None, True, None),
+    FieldInfo("partitions", "Partitions", "[]MetadataResponsePartition", (0, 32767), None, None, None, False, MetadataResponsePartition),
+    FieldInfo("topic_authorized_operations", "TopicAuthorizedOperations", "int32", (8, 32767), None, None, None, False, None),
+)
+MetadataResponsePartition.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (7, 32767), None, None, None, True, None),
+    FieldInfo("replica_nodes", "ReplicaNodes", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("isr_nodes", "IsrNodes", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("offline_replicas", "OfflineReplicas", "[]int32", (5, 32767), None, None, None, True, None),
+)
 
 
 __all__ = [

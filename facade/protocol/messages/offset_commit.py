@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int32, pack_int64, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iq")
@@ -303,6 +303,39 @@ class OffsetCommitResponsePartition(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+OffsetCommitRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("generation_id_or_member_epoch", "GenerationIdOrMemberEpoch", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("member_id", "MemberId", "string", (1, 32767), None, None, None, True, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (7, 32767), (7, 32767), None, None, False, None),
+    FieldInfo("retention_time_ms", "RetentionTimeMs", "int64", (2, 4), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]OffsetCommitRequestTopic", (0, 32767), None, None, None, False, OffsetCommitRequestTopic),
+)
+OffsetCommitResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (3, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]OffsetCommitResponseTopic", (0, 32767), None, None, None, False, OffsetCommitResponseTopic),
+)
+OffsetCommitRequestTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]OffsetCommitRequestPartition", (0, 32767), None, None, None, False, OffsetCommitRequestPartition),
+)
+OffsetCommitRequestPartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("committed_offset", "CommittedOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("committed_leader_epoch", "CommittedLeaderEpoch", "int32", (6, 32767), None, None, None, True, None),
+    FieldInfo("commit_timestamp", "CommitTimestamp", "int64", (1, 1), None, None, None, False, None),
+    FieldInfo("committed_metadata", "CommittedMetadata", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
+OffsetCommitResponseTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]OffsetCommitResponsePartition", (0, 32767), None, None, None, False, OffsetCommitResponsePartition),
+)
+OffsetCommitResponsePartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int32, write_string, write_struct_array
 
 _S1 = _Struct(">hi")
@@ -215,6 +215,32 @@ class OffsetDeleteResponsePartition(Struct):
         self.partition_index, self.error_code = r.fixed(_S2)
         self.unknown_tagged_fields = {}
         return self
+
+
+OffsetDeleteRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]OffsetDeleteRequestTopic", (0, 32767), None, None, None, False, OffsetDeleteRequestTopic),
+)
+OffsetDeleteResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]OffsetDeleteResponseTopic", (0, 32767), None, None, None, False, OffsetDeleteResponseTopic),
+)
+OffsetDeleteRequestTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]OffsetDeleteRequestPartition", (0, 32767), None, None, None, False, OffsetDeleteRequestPartition),
+)
+OffsetDeleteRequestPartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+)
+OffsetDeleteResponseTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]OffsetDeleteResponsePartition", (0, 32767), None, None, None, False, OffsetDeleteResponsePartition),
+)
+OffsetDeleteResponsePartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_int16, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iq")
@@ -463,6 +463,61 @@ class OffsetFetchResponsePartitions(Struct):
         self.error_code = r.int16()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+OffsetFetchRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 7), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]OffsetFetchRequestTopic", (0, 7), (2, 7), None, None, False, OffsetFetchRequestTopic),
+    FieldInfo("groups", "Groups", "[]OffsetFetchRequestGroup", (8, 32767), None, None, None, False, OffsetFetchRequestGroup),
+    FieldInfo("require_stable", "RequireStable", "bool", (7, 32767), None, None, None, False, None),
+)
+OffsetFetchResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (3, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]OffsetFetchResponseTopic", (0, 7), None, None, None, False, OffsetFetchResponseTopic),
+    FieldInfo("error_code", "ErrorCode", "int16", (2, 7), None, None, None, True, None),
+    FieldInfo("groups", "Groups", "[]OffsetFetchResponseGroup", (8, 32767), None, None, None, False, OffsetFetchResponseGroup),
+)
+OffsetFetchRequestTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 7), None, None, None, False, None),
+    FieldInfo("partition_indexes", "PartitionIndexes", "[]int32", (0, 7), None, None, None, False, None),
+)
+OffsetFetchRequestGroup.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (8, 32767), None, None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (9, 32767), (9, 32767), None, None, True, None),
+    FieldInfo("member_epoch", "MemberEpoch", "int32", (9, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]OffsetFetchRequestTopics", (8, 32767), (8, 32767), None, None, False, OffsetFetchRequestTopics),
+)
+OffsetFetchRequestTopics.FIELDS = (
+    FieldInfo("name", "Name", "string", (8, 32767), None, None, None, False, None),
+    FieldInfo("partition_indexes", "PartitionIndexes", "[]int32", (8, 32767), None, None, None, False, None),
+)
+OffsetFetchResponseTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 7), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]OffsetFetchResponsePartition", (0, 7), None, None, None, False, OffsetFetchResponsePartition),
+)
+OffsetFetchResponsePartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 7), None, None, None, False, None),
+    FieldInfo("committed_offset", "CommittedOffset", "int64", (0, 7), None, None, None, False, None),
+    FieldInfo("committed_leader_epoch", "CommittedLeaderEpoch", "int32", (5, 7), None, None, None, True, None),
+    FieldInfo("metadata", "Metadata", "string", (0, 7), (0, 7), None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 7), None, None, None, False, None),
+)
+OffsetFetchResponseGroup.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (8, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]OffsetFetchResponseTopics", (8, 32767), None, None, None, False, OffsetFetchResponseTopics),
+    FieldInfo("error_code", "ErrorCode", "int16", (8, 32767), None, None, None, False, None),
+)
+OffsetFetchResponseTopics.FIELDS = (
+    FieldInfo("name", "Name", "string", (8, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]OffsetFetchResponsePartitions", (8, 32767), None, None, None, False, OffsetFetchResponsePartitions),
+)
+OffsetFetchResponsePartitions.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (8, 32767), None, None, None, False, None),
+    FieldInfo("committed_offset", "CommittedOffset", "int64", (8, 32767), None, None, None, False, None),
+    FieldInfo("committed_leader_epoch", "CommittedLeaderEpoch", "int32", (8, 32767), None, None, None, True, None),
+    FieldInfo("metadata", "Metadata", "string", (8, 32767), (8, 32767), None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (8, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

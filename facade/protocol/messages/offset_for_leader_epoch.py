@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int32, pack_int64, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">hi")
@@ -277,6 +277,35 @@ class EpochEndOffset(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+OffsetForLeaderEpochRequest.FIELDS = (
+    FieldInfo("replica_id", "ReplicaId", "int32", (3, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]OffsetForLeaderTopic", (0, 32767), None, None, None, False, OffsetForLeaderTopic),
+)
+OffsetForLeaderEpochResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (2, 32767), None, None, None, True, None),
+    FieldInfo("topics", "Topics", "[]OffsetForLeaderTopicResult", (0, 32767), None, None, None, False, OffsetForLeaderTopicResult),
+)
+OffsetForLeaderTopic.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]OffsetForLeaderPartition", (0, 32767), None, None, None, False, OffsetForLeaderPartition),
+)
+OffsetForLeaderPartition.FIELDS = (
+    FieldInfo("partition", "Partition", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("current_leader_epoch", "CurrentLeaderEpoch", "int32", (2, 32767), None, None, None, True, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+OffsetForLeaderTopicResult.FIELDS = (
+    FieldInfo("topic", "Topic", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]EpochEndOffset", (0, 32767), None, None, None, False, EpochEndOffset),
+)
+EpochEndOffset.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition", "Partition", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("end_offset", "EndOffset", "int64", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import TYPE_CHECKING, Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int32, pack_int64, write_bytes, write_string, write_struct_array, write_tagged_fields
 
 if TYPE_CHECKING:
@@ -448,6 +448,55 @@ class NodeEndpoint(Struct):
         self.rack = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ProduceRequest.FIELDS = (
+    FieldInfo("transactional_id", "TransactionalId", "string", (3, 32767), (3, 32767), None, None, False, None),
+    FieldInfo("acks", "Acks", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("timeout_ms", "TimeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topic_data", "TopicData", "[]TopicProduceData", (0, 32767), None, None, None, False, TopicProduceData),
+)
+ProduceResponse.FIELDS = (
+    FieldInfo("responses", "Responses", "[]TopicProduceResponse", (0, 32767), None, None, None, False, TopicProduceResponse),
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("node_endpoints", "NodeEndpoints", "[]NodeEndpoint", (10, 32767), None, (10, 32767), 0, False, NodeEndpoint),
+)
+TopicProduceData.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_data", "PartitionData", "[]PartitionProduceData", (0, 32767), None, None, None, False, PartitionProduceData),
+)
+PartitionProduceData.FIELDS = (
+    FieldInfo("index", "Index", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("records", "Records", "records", (0, 32767), (0, 32767), None, None, False, None),
+)
+TopicProduceResponse.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_responses", "PartitionResponses", "[]PartitionProduceResponse", (0, 32767), None, None, None, False, PartitionProduceResponse),
+)
+PartitionProduceResponse.FIELDS = (
+    FieldInfo("index", "Index", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("base_offset", "BaseOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("log_append_time_ms", "LogAppendTimeMs", "int64", (2, 32767), None, None, None, True, None),
+    FieldInfo("log_start_offset", "LogStartOffset", "int64", (5, 32767), None, None, None, True, None),
+    FieldInfo("record_errors", "RecordErrors", "[]BatchIndexAndErrorMessage", (8, 32767), None, None, None, True, BatchIndexAndErrorMessage),
+    FieldInfo("error_message", "ErrorMessage", "string", (8, 32767), (8, 32767), None, None, True, None),
+    FieldInfo("current_leader", "CurrentLeader", "LeaderIdAndEpoch", (10, 32767), None, (10, 32767), 0, False, LeaderIdAndEpoch),
+)
+BatchIndexAndErrorMessage.FIELDS = (
+    FieldInfo("batch_index", "BatchIndex", "int32", (8, 32767), None, None, None, False, None),
+    FieldInfo("batch_index_error_message", "BatchIndexErrorMessage", "string", (8, 32767), (8, 32767), None, None, False, None),
+)
+LeaderIdAndEpoch.FIELDS = (
+    FieldInfo("leader_id", "LeaderId", "int32", (10, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (10, 32767), None, None, None, False, None),
+)
+NodeEndpoint.FIELDS = (
+    FieldInfo("node_id", "NodeId", "int32", (10, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (10, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (10, 32767), None, None, None, False, None),
+    FieldInfo("rack", "Rack", "string", (10, 32767), (10, 32767), None, None, False, None),
+)
 
 
 __all__ = [

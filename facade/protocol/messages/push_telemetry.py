@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage
+from ..message import DEFAULT, ApiMessage, FieldInfo
 from ..primitives import Reader, ZERO_UUID, write_bytes, write_tagged_fields
 
 _S1 = _Struct(">i?b")
@@ -95,6 +95,19 @@ class PushTelemetryResponse(ApiMessage):
         self.throttle_time_ms, self.error_code = r.fixed(_S2)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+PushTelemetryRequest.FIELDS = (
+    FieldInfo("client_instance_id", "ClientInstanceId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("subscription_id", "SubscriptionId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("terminating", "Terminating", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("compression_type", "CompressionType", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("metrics", "Metrics", "bytes", (0, 32767), None, None, None, False, None),
+)
+PushTelemetryResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

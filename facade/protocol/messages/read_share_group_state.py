@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ii")
@@ -261,6 +261,41 @@ class StateBatch(Struct):
         self.first_offset, self.last_offset, self.delivery_state, self.delivery_count = r.fixed(_S4)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ReadShareGroupStateRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]ReadStateData", (0, 32767), None, None, None, False, ReadStateData),
+)
+ReadShareGroupStateResponse.FIELDS = (
+    FieldInfo("results", "Results", "[]ReadStateResult", (0, 32767), None, None, None, False, ReadStateResult),
+)
+ReadStateData.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, PartitionData),
+)
+PartitionData.FIELDS = (
+    FieldInfo("partition", "Partition", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+ReadStateResult.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionResult", (0, 32767), None, None, None, False, PartitionResult),
+)
+PartitionResult.FIELDS = (
+    FieldInfo("partition", "Partition", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("state_epoch", "StateEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("start_offset", "StartOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("state_batches", "StateBatches", "[]StateBatch", (0, 32767), None, None, None, False, StateBatch),
+)
+StateBatch.FIELDS = (
+    FieldInfo("first_offset", "FirstOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_offset", "LastOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("delivery_state", "DeliveryState", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("delivery_count", "DeliveryCount", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage
+from ..message import DEFAULT, ApiMessage, FieldInfo
 from ..primitives import Reader, ZERO_UUID, pack_int32, write_string, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -93,6 +93,18 @@ class RemoveRaftVoterResponse(ApiMessage):
         self.error_message = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+RemoveRaftVoterRequest.FIELDS = (
+    FieldInfo("cluster_id", "ClusterId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("voter_id", "VoterId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voter_directory_id", "VoterDirectoryId", "uuid", (0, 32767), None, None, None, False, None),
+)
+RemoveRaftVoterResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, True, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, tags_unsupported
 from ..primitives import Reader, pack_int64, write_bytes, write_tagged_fields
 
 _S1 = _Struct(">hqi")
@@ -101,6 +101,17 @@ class RenewDelegationTokenResponse(ApiMessage):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+RenewDelegationTokenRequest.FIELDS = (
+    FieldInfo("hmac", "Hmac", "bytes", (0, 32767), None, None, None, False, None),
+    FieldInfo("renew_period_ms", "RenewPeriodMs", "int64", (0, 32767), None, None, None, False, None),
+)
+RenewDelegationTokenResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("expiry_timestamp_ms", "ExpiryTimestampMs", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

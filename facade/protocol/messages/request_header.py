@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, Message, tags_unsupported
+from ..message import DEFAULT, FieldInfo, Message, tags_unsupported
 from ..primitives import Reader, write_string, write_tagged_fields
 
 _S1 = _Struct(">hhi")
@@ -60,6 +60,14 @@ class RequestHeader(Message):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+RequestHeader.FIELDS = (
+    FieldInfo("request_api_key", "RequestApiKey", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("request_api_version", "RequestApiVersion", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("correlation_id", "CorrelationId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("client_id", "ClientId", "string", (1, 32767), (1, 32767), None, None, True, None),
+)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, Message, tags_unsupported
+from ..message import DEFAULT, FieldInfo, Message, tags_unsupported
 from ..primitives import Reader, pack_int32, write_tagged_fields
 
 
@@ -45,6 +45,11 @@ class ResponseHeader(Message):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+ResponseHeader.FIELDS = (
+    FieldInfo("correlation_id", "CorrelationId", "int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

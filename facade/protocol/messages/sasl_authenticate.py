@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int64, write_bytes, write_string, write_tagged_fields
 
 
@@ -103,6 +103,17 @@ class SaslAuthenticateResponse(ApiMessage):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+SaslAuthenticateRequest.FIELDS = (
+    FieldInfo("auth_bytes", "AuthBytes", "bytes", (0, 32767), None, None, None, False, None),
+)
+SaslAuthenticateResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("auth_bytes", "AuthBytes", "bytes", (0, 32767), None, None, None, False, None),
+    FieldInfo("session_lifetime_ms", "SessionLifetimeMs", "int64", (1, 32767), None, None, None, True, None),
+)
 
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, tags_unsupported
 from ..primitives import Reader, pack_int16, write_string, write_string_array
 
 
@@ -78,6 +78,15 @@ class SaslHandshakeResponse(ApiMessage):
         self.mechanisms = r.string_array(False)
         self.unknown_tagged_fields = {}
         return self
+
+
+SaslHandshakeRequest.FIELDS = (
+    FieldInfo("mechanism", "Mechanism", "string", (0, 32767), None, None, None, False, None),
+)
+SaslHandshakeResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("mechanisms", "Mechanisms", "[]string", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

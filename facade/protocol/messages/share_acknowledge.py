@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -353,6 +353,54 @@ class NodeEndpoint(Struct):
         self.rack = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ShareAcknowledgeRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("share_session_epoch", "ShareSessionEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]AcknowledgeTopic", (0, 32767), None, None, None, False, AcknowledgeTopic),
+)
+ShareAcknowledgeResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, True, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("responses", "Responses", "[]ShareAcknowledgeTopicResponse", (0, 32767), None, None, None, False, ShareAcknowledgeTopicResponse),
+    FieldInfo("node_endpoints", "NodeEndpoints", "[]NodeEndpoint", (0, 32767), None, None, None, False, NodeEndpoint),
+)
+AcknowledgeTopic.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]AcknowledgePartition", (0, 32767), None, None, None, False, AcknowledgePartition),
+)
+AcknowledgePartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("acknowledgement_batches", "AcknowledgementBatches", "[]AcknowledgementBatch", (0, 32767), None, None, None, False, AcknowledgementBatch),
+)
+AcknowledgementBatch.FIELDS = (
+    FieldInfo("first_offset", "FirstOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_offset", "LastOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("acknowledge_types", "AcknowledgeTypes", "[]int8", (0, 32767), None, None, None, False, None),
+)
+ShareAcknowledgeTopicResponse.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, True, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, PartitionData),
+)
+PartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("current_leader", "CurrentLeader", "LeaderIdAndEpoch", (0, 32767), None, None, None, False, LeaderIdAndEpoch),
+)
+LeaderIdAndEpoch.FIELDS = (
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+NodeEndpoint.FIELDS = (
+    FieldInfo("node_id", "NodeId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("rack", "Rack", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

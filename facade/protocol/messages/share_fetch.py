@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import TYPE_CHECKING, Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, pack_int16, pack_int32, write_bytes, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 if TYPE_CHECKING:
@@ -460,6 +460,72 @@ class NodeEndpoint(Struct):
         self.rack = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ShareFetchRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("share_session_epoch", "ShareSessionEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_wait_ms", "MaxWaitMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("min_bytes", "MinBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_bytes", "MaxBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]FetchTopic", (0, 32767), None, None, None, False, FetchTopic),
+    FieldInfo("forgotten_topics_data", "ForgottenTopicsData", "[]ForgottenTopic", (0, 32767), None, None, None, False, ForgottenTopic),
+)
+ShareFetchResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("responses", "Responses", "[]ShareFetchableTopicResponse", (0, 32767), None, None, None, False, ShareFetchableTopicResponse),
+    FieldInfo("node_endpoints", "NodeEndpoints", "[]NodeEndpoint", (0, 32767), None, None, None, False, NodeEndpoint),
+)
+FetchTopic.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]FetchPartition", (0, 32767), None, None, None, False, FetchPartition),
+)
+FetchPartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_max_bytes", "PartitionMaxBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("acknowledgement_batches", "AcknowledgementBatches", "[]AcknowledgementBatch", (0, 32767), None, None, None, False, AcknowledgementBatch),
+)
+AcknowledgementBatch.FIELDS = (
+    FieldInfo("first_offset", "FirstOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_offset", "LastOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("acknowledge_types", "AcknowledgeTypes", "[]int8", (0, 32767), None, None, None, False, None),
+)
+ForgottenTopic.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
+ShareFetchableTopicResponse.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, PartitionData),
+)
+PartitionData.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("acknowledge_error_code", "AcknowledgeErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("acknowledge_error_message", "AcknowledgeErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("current_leader", "CurrentLeader", "LeaderIdAndEpoch", (0, 32767), None, None, None, False, LeaderIdAndEpoch),
+    FieldInfo("records", "Records", "records", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("acquired_records", "AcquiredRecords", "[]AcquiredRecords", (0, 32767), None, None, None, False, AcquiredRecords),
+)
+LeaderIdAndEpoch.FIELDS = (
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+AcquiredRecords.FIELDS = (
+    FieldInfo("first_offset", "FirstOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_offset", "LastOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("delivery_count", "DeliveryCount", "int16", (0, 32767), None, None, None, False, None),
+)
+NodeEndpoint.FIELDS = (
+    FieldInfo("node_id", "NodeId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("rack", "Rack", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

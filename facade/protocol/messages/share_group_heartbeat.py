@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, pack_int32, write_int_array, write_string, write_string_array, write_struct, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -181,6 +181,31 @@ class TopicPartitions(Struct):
         self.partitions = r.int_array("i", True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+ShareGroupHeartbeatRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_epoch", "MemberEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("rack_id", "RackId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("subscribed_topic_names", "SubscribedTopicNames", "[]string", (0, 32767), (0, 32767), None, None, False, None),
+)
+ShareGroupHeartbeatResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("member_epoch", "MemberEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("heartbeat_interval_ms", "HeartbeatIntervalMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("assignment", "Assignment", "Assignment", (0, 32767), (0, 32767), None, None, False, Assignment),
+)
+Assignment.FIELDS = (
+    FieldInfo("topic_partitions", "TopicPartitions", "[]TopicPartitions", (0, 32767), None, None, None, False, TopicPartitions),
+)
+TopicPartitions.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

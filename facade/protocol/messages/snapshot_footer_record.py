@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, Message
+from ..message import DEFAULT, FieldInfo, Message
 from ..primitives import Reader, pack_int16, write_tagged_fields
 
 
@@ -37,6 +37,11 @@ class SnapshotFooterRecord(Message):
         self.version = r.int16()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+SnapshotFooterRecord.FIELDS = (
+    FieldInfo("version", "Version", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

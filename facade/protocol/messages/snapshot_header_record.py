@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, Message
+from ..message import DEFAULT, FieldInfo, Message
 from ..primitives import Reader, write_tagged_fields
 
 _S1 = _Struct(">hq")
@@ -43,6 +43,12 @@ class SnapshotHeaderRecord(Message):
         self.version, self.last_contained_log_timestamp = r.fixed(_S1)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+SnapshotHeaderRecord.FIELDS = (
+    FieldInfo("version", "Version", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_contained_log_timestamp", "LastContainedLogTimestamp", "int64", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_bool, pack_int16, pack_int32, pack_int64, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ii?")
@@ -328,6 +328,44 @@ class StopReplicaPartitionError(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+StopReplicaRequest.FIELDS = (
+    FieldInfo("controller_id", "ControllerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("is_k_raft_controller", "isKRaftController", "bool", (4, 32767), None, None, None, False, None),
+    FieldInfo("controller_epoch", "ControllerEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (1, 32767), None, None, None, True, None),
+    FieldInfo("delete_partitions", "DeletePartitions", "bool", (0, 2), None, None, None, False, None),
+    FieldInfo("ungrouped_partitions", "UngroupedPartitions", "[]StopReplicaPartitionV0", (0, 0), None, None, None, False, StopReplicaPartitionV0),
+    FieldInfo("topics", "Topics", "[]StopReplicaTopicV1", (1, 2), None, None, None, False, StopReplicaTopicV1),
+    FieldInfo("topic_states", "TopicStates", "[]StopReplicaTopicState", (3, 32767), None, None, None, False, StopReplicaTopicState),
+)
+StopReplicaResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_errors", "PartitionErrors", "[]StopReplicaPartitionError", (0, 32767), None, None, None, False, StopReplicaPartitionError),
+)
+StopReplicaPartitionV0.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 0), None, None, None, False, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 0), None, None, None, False, None),
+)
+StopReplicaTopicV1.FIELDS = (
+    FieldInfo("name", "Name", "string", (1, 2), None, None, None, False, None),
+    FieldInfo("partition_indexes", "PartitionIndexes", "[]int32", (1, 2), None, None, None, False, None),
+)
+StopReplicaTopicState.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("partition_states", "PartitionStates", "[]StopReplicaPartitionState", (3, 32767), None, None, None, False, StopReplicaPartitionState),
+)
+StopReplicaPartitionState.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (3, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (3, 32767), None, None, None, False, None),
+    FieldInfo("delete_partition", "DeletePartition", "bool", (3, 32767), None, None, None, False, None),
+)
+StopReplicaPartitionError.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

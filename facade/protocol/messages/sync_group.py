@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int16, pack_int32, write_bytes, write_string, write_struct_array, write_tagged_fields
 
 
@@ -185,6 +185,28 @@ class SyncGroupRequestAssignment(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+SyncGroupRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("generation_id", "GenerationId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (3, 32767), (3, 32767), None, None, False, None),
+    FieldInfo("protocol_type", "ProtocolType", "string", (5, 32767), (5, 32767), None, None, True, None),
+    FieldInfo("protocol_name", "ProtocolName", "string", (5, 32767), (5, 32767), None, None, True, None),
+    FieldInfo("assignments", "Assignments", "[]SyncGroupRequestAssignment", (0, 32767), None, None, None, False, SyncGroupRequestAssignment),
+)
+SyncGroupResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (1, 32767), None, None, None, True, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("protocol_type", "ProtocolType", "string", (5, 32767), (5, 32767), None, None, True, None),
+    FieldInfo("protocol_name", "ProtocolName", "string", (5, 32767), (5, 32767), None, None, True, None),
+    FieldInfo("assignment", "Assignment", "bytes", (0, 32767), None, None, None, False, None),
+)
+SyncGroupRequestAssignment.FIELDS = (
+    FieldInfo("member_id", "MemberId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("assignment", "Assignment", "bytes", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

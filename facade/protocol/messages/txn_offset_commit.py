@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, pack_int32, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">qh")
@@ -306,6 +306,40 @@ class TxnOffsetCommitResponsePartition(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+TxnOffsetCommitRequest.FIELDS = (
+    FieldInfo("transactional_id", "TransactionalId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_id", "ProducerId", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_epoch", "ProducerEpoch", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("generation_id", "GenerationId", "int32", (3, 32767), None, None, None, False, None),
+    FieldInfo("member_id", "MemberId", "string", (3, 32767), None, None, None, False, None),
+    FieldInfo("group_instance_id", "GroupInstanceId", "string", (3, 32767), (3, 32767), None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TxnOffsetCommitRequestTopic", (0, 32767), None, None, None, False, TxnOffsetCommitRequestTopic),
+)
+TxnOffsetCommitResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]TxnOffsetCommitResponseTopic", (0, 32767), None, None, None, False, TxnOffsetCommitResponseTopic),
+)
+TxnOffsetCommitRequestTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]TxnOffsetCommitRequestPartition", (0, 32767), None, None, None, False, TxnOffsetCommitRequestPartition),
+)
+TxnOffsetCommitRequestPartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("committed_offset", "CommittedOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("committed_leader_epoch", "CommittedLeaderEpoch", "int32", (2, 32767), None, None, None, True, None),
+    FieldInfo("committed_metadata", "CommittedMetadata", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
+TxnOffsetCommitResponseTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]TxnOffsetCommitResponsePartition", (0, 32767), None, None, None, False, TxnOffsetCommitResponsePartition),
+)
+TxnOffsetCommitResponsePartition.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage
+from ..message import DEFAULT, ApiMessage, FieldInfo
 from ..primitives import Reader, pack_int32, write_string, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -82,6 +82,16 @@ class UnregisterBrokerResponse(ApiMessage):
         self.error_message = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+UnregisterBrokerRequest.FIELDS = (
+    FieldInfo("broker_id", "BrokerId", "int32", (0, 32767), None, None, None, False, None),
+)
+UnregisterBrokerResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
 from ..primitives import Reader, pack_bool, pack_int8, pack_int16, pack_int32, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
@@ -186,6 +186,30 @@ class UpdatableFeatureResult(Struct):
         self.error_message = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+UpdateFeaturesRequest.FIELDS = (
+    FieldInfo("timeout_ms", "timeoutMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("feature_updates", "FeatureUpdates", "[]FeatureUpdateKey", (0, 32767), None, None, None, False, FeatureUpdateKey),
+    FieldInfo("validate_only", "ValidateOnly", "bool", (1, 32767), None, None, None, False, None),
+)
+UpdateFeaturesResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("results", "Results", "[]UpdatableFeatureResult", (0, 1), None, None, None, True, UpdatableFeatureResult),
+)
+FeatureUpdateKey.FIELDS = (
+    FieldInfo("feature", "Feature", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_version_level", "MaxVersionLevel", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("allow_downgrade", "AllowDowngrade", "bool", (0, 0), None, None, None, False, None),
+    FieldInfo("upgrade_type", "UpgradeType", "int8", (1, 32767), None, None, None, False, None),
+)
+UpdatableFeatureResult.FIELDS = (
+    FieldInfo("feature", "Feature", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

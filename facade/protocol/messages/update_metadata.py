@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct, absent_field, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field, tags_unsupported
 from ..primitives import Reader, ZERO_UUID, pack_bool, pack_int8, pack_int16, pack_int32, pack_int64, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iiii")
@@ -375,6 +375,50 @@ class UpdateMetadataEndpoint(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+UpdateMetadataRequest.FIELDS = (
+    FieldInfo("controller_id", "ControllerId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("is_k_raft_controller", "isKRaftController", "bool", (8, 32767), None, None, None, False, None),
+    FieldInfo("type", "Type", "int8", (8, 32767), None, (8, 32767), 0, False, None),
+    FieldInfo("controller_epoch", "ControllerEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("broker_epoch", "BrokerEpoch", "int64", (5, 32767), None, None, None, True, None),
+    FieldInfo("ungrouped_partition_states", "UngroupedPartitionStates", "[]UpdateMetadataPartitionState", (0, 4), None, None, None, False, UpdateMetadataPartitionState),
+    FieldInfo("topic_states", "TopicStates", "[]UpdateMetadataTopicState", (5, 32767), None, None, None, False, UpdateMetadataTopicState),
+    FieldInfo("live_brokers", "LiveBrokers", "[]UpdateMetadataBroker", (0, 32767), None, None, None, False, UpdateMetadataBroker),
+)
+UpdateMetadataResponse.FIELDS = (
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
+UpdateMetadataPartitionState.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (0, 4), None, None, None, True, None),
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("controller_epoch", "ControllerEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader", "Leader", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("isr", "Isr", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("zk_version", "ZkVersion", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("replicas", "Replicas", "[]int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("offline_replicas", "OfflineReplicas", "[]int32", (4, 32767), None, None, None, True, None),
+)
+UpdateMetadataTopicState.FIELDS = (
+    FieldInfo("topic_name", "TopicName", "string", (5, 32767), None, None, None, False, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (7, 32767), None, None, None, True, None),
+    FieldInfo("partition_states", "PartitionStates", "[]UpdateMetadataPartitionState", (5, 32767), None, None, None, False, UpdateMetadataPartitionState),
+)
+UpdateMetadataBroker.FIELDS = (
+    FieldInfo("id", "Id", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("v0_host", "V0Host", "string", (0, 0), None, None, None, True, None),
+    FieldInfo("v0_port", "V0Port", "int32", (0, 0), None, None, None, True, None),
+    FieldInfo("endpoints", "Endpoints", "[]UpdateMetadataEndpoint", (1, 32767), None, None, None, True, UpdateMetadataEndpoint),
+    FieldInfo("rack", "Rack", "string", (2, 32767), (0, 32767), None, None, True, None),
+)
+UpdateMetadataEndpoint.FIELDS = (
+    FieldInfo("port", "Port", "int32", (1, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (1, 32767), None, None, None, False, None),
+    FieldInfo("listener", "Listener", "string", (3, 32767), None, None, None, True, None),
+    FieldInfo("security_protocol", "SecurityProtocol", "int16", (1, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, pack_int32, pack_uint16, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ii")
@@ -225,6 +225,36 @@ class CurrentLeader(Struct):
         self.port = r.int32()
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+UpdateRaftVoterRequest.FIELDS = (
+    FieldInfo("cluster_id", "ClusterId", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("current_leader_epoch", "CurrentLeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voter_id", "VoterId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voter_directory_id", "VoterDirectoryId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("listeners", "Listeners", "[]Listener", (0, 32767), None, None, None, False, Listener),
+    FieldInfo("k_raft_version_feature", "KRaftVersionFeature", "KRaftVersionFeature", (0, 32767), None, None, None, False, KRaftVersionFeature),
+)
+UpdateRaftVoterResponse.FIELDS = (
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("current_leader", "CurrentLeader", "CurrentLeader", (0, 32767), None, (0, 32767), 0, False, CurrentLeader),
+)
+Listener.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "uint16", (0, 32767), None, None, None, False, None),
+)
+KRaftVersionFeature.FIELDS = (
+    FieldInfo("min_supported_version", "MinSupportedVersion", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_supported_version", "MaxSupportedVersion", "int16", (0, 32767), None, None, None, False, None),
+)
+CurrentLeader.FIELDS = (
+    FieldInfo("leader_id", "LeaderId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "int32", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

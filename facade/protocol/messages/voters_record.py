@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, Message, Struct
+from ..message import DEFAULT, FieldInfo, Message, Struct
 from ..primitives import Reader, ZERO_UUID, pack_int16, pack_int32, pack_uint16, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">hh")
@@ -155,6 +155,27 @@ class KRaftVersionFeature(Struct):
         self.min_supported_version, self.max_supported_version = r.fixed(_S1)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+VotersRecord.FIELDS = (
+    FieldInfo("version", "Version", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("voters", "Voters", "[]Voter", (0, 32767), None, None, None, False, Voter),
+)
+Voter.FIELDS = (
+    FieldInfo("voter_id", "VoterId", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("voter_directory_id", "VoterDirectoryId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("endpoints", "Endpoints", "[]Endpoint", (0, 32767), None, None, None, False, Endpoint),
+    FieldInfo("k_raft_version_feature", "KRaftVersionFeature", "KRaftVersionFeature", (0, 32767), None, None, None, False, KRaftVersionFeature),
+)
+Endpoint.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("host", "Host", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("port", "Port", "uint16", (0, 32767), None, None, None, False, None),
+)
+KRaftVersionFeature.FIELDS = (
+    FieldInfo("min_supported_version", "MinSupportedVersion", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_supported_version", "MaxSupportedVersion", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, Struct
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
 from ..primitives import Reader, ZERO_UUID, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">iiiq")
@@ -258,6 +258,41 @@ class PartitionResult(Struct):
         self.error_message = r.nullable_string(True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
+
+
+WriteShareGroupStateRequest.FIELDS = (
+    FieldInfo("group_id", "GroupId", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]WriteStateData", (0, 32767), None, None, None, False, WriteStateData),
+)
+WriteShareGroupStateResponse.FIELDS = (
+    FieldInfo("results", "Results", "[]WriteStateResult", (0, 32767), None, None, None, False, WriteStateResult),
+)
+WriteStateData.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, PartitionData),
+)
+PartitionData.FIELDS = (
+    FieldInfo("partition", "Partition", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("state_epoch", "StateEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("leader_epoch", "LeaderEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("start_offset", "StartOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("state_batches", "StateBatches", "[]StateBatch", (0, 32767), None, None, None, False, StateBatch),
+)
+StateBatch.FIELDS = (
+    FieldInfo("first_offset", "FirstOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("last_offset", "LastOffset", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("delivery_state", "DeliveryState", "int8", (0, 32767), None, None, None, False, None),
+    FieldInfo("delivery_count", "DeliveryCount", "int16", (0, 32767), None, None, None, False, None),
+)
+WriteStateResult.FIELDS = (
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]PartitionResult", (0, 32767), None, None, None, False, PartitionResult),
+)
+PartitionResult.FIELDS = (
+    FieldInfo("partition", "Partition", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+)
 
 
 __all__ = [

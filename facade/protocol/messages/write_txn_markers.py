@@ -6,7 +6,7 @@ from __future__ import annotations
 from struct import Struct as _Struct
 from typing import Self
 
-from ..message import DEFAULT, ApiMessage, Struct, tags_unsupported
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, tags_unsupported
 from ..primitives import Reader, pack_int32, pack_int64, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">qh?")
@@ -300,6 +300,37 @@ class WritableTxnMarkerPartitionResult(Struct):
         else:
             self.unknown_tagged_fields = {}
         return self
+
+
+WriteTxnMarkersRequest.FIELDS = (
+    FieldInfo("markers", "Markers", "[]WritableTxnMarker", (0, 32767), None, None, None, False, WritableTxnMarker),
+)
+WriteTxnMarkersResponse.FIELDS = (
+    FieldInfo("markers", "Markers", "[]WritableTxnMarkerResult", (0, 32767), None, None, None, False, WritableTxnMarkerResult),
+)
+WritableTxnMarker.FIELDS = (
+    FieldInfo("producer_id", "ProducerId", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("producer_epoch", "ProducerEpoch", "int16", (0, 32767), None, None, None, False, None),
+    FieldInfo("transaction_result", "TransactionResult", "bool", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]WritableTxnMarkerTopic", (0, 32767), None, None, None, False, WritableTxnMarkerTopic),
+    FieldInfo("coordinator_epoch", "CoordinatorEpoch", "int32", (0, 32767), None, None, None, False, None),
+)
+WritableTxnMarkerTopic.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_indexes", "PartitionIndexes", "[]int32", (0, 32767), None, None, None, False, None),
+)
+WritableTxnMarkerResult.FIELDS = (
+    FieldInfo("producer_id", "ProducerId", "int64", (0, 32767), None, None, None, False, None),
+    FieldInfo("topics", "Topics", "[]WritableTxnMarkerTopicResult", (0, 32767), None, None, None, False, WritableTxnMarkerTopicResult),
+)
+WritableTxnMarkerTopicResult.FIELDS = (
+    FieldInfo("name", "Name", "string", (0, 32767), None, None, None, False, None),
+    FieldInfo("partitions", "Partitions", "[]WritableTxnMarkerPartitionResult", (0, 32767), None, None, None, False, WritableTxnMarkerPartitionResult),
+)
+WritableTxnMarkerPartitionResult.FIELDS = (
+    FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
+)
 
 
 __all__ = [
