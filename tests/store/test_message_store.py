@@ -94,6 +94,15 @@ def test_sequential_reads_follow_the_cursor_across_queue_files(store: MessageSto
     assert values == [bytes([i]) for i in range(13) for _ in range(i % 3 + 1)]
 
 
+def test_the_read_cursor_only_serves_the_offset_it_remembers(store: MessageStore) -> None:
+    store.create_topic("t", 1)
+    for i in range(5):
+        append(store, "t", 0, build_batch([(None, bytes([i]))]))
+    assert store.read("t", 0, 0, 1).next_offset == 1  # the cursor now remembers offset 1
+    for offset in (3, 1, 4, 0, 2):
+        assert [r[0] for r in decoded(store.read("t", 0, offset, 1).batches)] == [offset]
+
+
 def test_segments_roll_with_a_blank_and_records_never_span_files(tmp_path: Path) -> None:
     with MessageStore.open(small_config(tmp_path)) as store:
         store.create_topic("t", 1)
