@@ -16,6 +16,7 @@ and written back on encode).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 from struct import error as StructError
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
 
@@ -23,6 +24,8 @@ from .errors import EncodeError, UnsupportedVersionError
 from .primitives import Reader
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from typing_extensions import Buffer
 
 
@@ -87,10 +90,19 @@ class Struct:
         r.expect_end()
         return value
 
+    # Every attribute of a struct, for equality: an ``attrgetter`` of the subclass's slots.
+    _VALUES: ClassVar[Callable[[Any], Any]] = staticmethod(lambda struct: ())
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__slots__:
+            cls._VALUES = staticmethod(attrgetter(*cls.__slots__))
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+        values = type(self)._VALUES
+        return bool(values(self) == values(other))
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)

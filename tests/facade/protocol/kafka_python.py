@@ -27,6 +27,41 @@ RESOURCES = Path(kafka.protocol.__file__).parent / "schemas" / "resources"
 Layout = tuple[Any, ...]
 
 
+def kafka_python_old_classes() -> dict[tuple[str, int], type]:
+    """kafka-python's older hand-written classes (``kafka.protocol.old``), by (message name, version)."""
+    import kafka.protocol.old
+
+    found: dict[tuple[str, int], type] = {}
+    for info in pkgutil.iter_modules(kafka.protocol.old.__path__):
+        module = importlib.import_module(f"kafka.protocol.old.{info.name}")
+        for name in dir(module):
+            obj = getattr(module, name)
+            if isinstance(obj, type) and "_v" in name and hasattr(obj, "SCHEMA") and hasattr(obj, "API_VERSION"):
+                found[(name.rsplit("_v", 1)[0], obj.API_VERSION)] = obj
+    return found
+
+
+def to_old_values(value: Struct, version: int, flexible: bool) -> tuple[Any, ...]:
+    """Our ``value`` as the positional tuple an old kafka-python class takes (its schema lists the fields in
+    wire order, plus a trailing tagged-field dict in flexible versions)."""
+    items: list[Any] = []
+    for info in type(value).FIELDS:
+        if not carried_in(info, version, flexible):
+            continue
+        item = getattr(value, info.attr)
+        if info.struct is not None and item is not None:
+            if isinstance(item, list):
+                item = [to_old_values(sub, version, flexible) for sub in item]
+            else:
+                item = to_old_values(item, version, flexible)
+        elif isinstance(item, memoryview):
+            item = item.tobytes()
+        items.append(item)
+    if flexible:
+        items.append({})
+    return tuple(items)
+
+
 def kafka_python_classes() -> dict[str, type[KafkaPythonMessage]]:
     """kafka-python's request and response classes by name."""
     found: dict[str, type[KafkaPythonMessage]] = {}
