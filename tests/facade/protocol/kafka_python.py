@@ -10,18 +10,22 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import kafka.protocol
-from kafka.protocol.api_message import ApiMessage as KafkaPythonMessage
-from kafka.protocol.schemas.fields.codecs.types import BitField
 
 from rockafka.facade.protocol.codegen.spec import Field, MessageSpec, load_spec
 from rockafka.facade.protocol.message import Message, Struct
 
 from .strategies import carried_in, within
+
+with warnings.catch_warnings():  # kafka-python's schema loader uses the deprecated importlib.resources.read_text
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import kafka.protocol
+    import kafka.protocol.old
+    from kafka.protocol.api_message import ApiMessage as KafkaPythonMessage
+    from kafka.protocol.schemas.fields.codecs.types import BitField
 
 RESOURCES = Path(kafka.protocol.__file__).parent / "schemas" / "resources"
 Layout = tuple[Any, ...]
@@ -29,8 +33,6 @@ Layout = tuple[Any, ...]
 
 def kafka_python_old_classes() -> dict[tuple[str, int], type]:
     """kafka-python's older hand-written classes (``kafka.protocol.old``), by (message name, version)."""
-    import kafka.protocol.old
-
     found: dict[tuple[str, int], type] = {}
     for info in pkgutil.iter_modules(kafka.protocol.old.__path__):
         module = importlib.import_module(f"kafka.protocol.old.{info.name}")
@@ -68,7 +70,9 @@ def kafka_python_classes() -> dict[str, type[KafkaPythonMessage]]:
     for info in pkgutil.walk_packages(kafka.protocol.__path__, "kafka.protocol."):
         if ".schemas" in info.name or info.name.endswith("generate_stubs"):
             continue
-        module = importlib.import_module(info.name)
+        with warnings.catch_warnings():  # its schema loader uses importlib.resources.read_text
+            warnings.simplefilter("ignore", DeprecationWarning)
+            module = importlib.import_module(info.name)
         for name in dir(module):
             obj = getattr(module, name)
             if isinstance(obj, type) and issubclass(obj, KafkaPythonMessage) and getattr(obj, "_json", None):
