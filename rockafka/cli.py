@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__, serve_cli
+from . import __version__, serve_cli, store_cli
 
-SUBCOMMANDS = (serve_cli,)
+SUBCOMMANDS = (serve_cli, store_cli)
 
 
 class CommandError(Exception):

@@ -135,8 +135,8 @@ class CommitLog:
         self.published_offset = 0
         self._synced_offset = 0
 
-    def load(self) -> None:
-        self._files.load()
+    def load(self, *, readonly: bool = False) -> None:
+        self._files.load(readonly=readonly)
         first = self._files.first
         self.write_offset = self.published_offset = self._synced_offset = first.start if first else 0
 

@@ -192,12 +192,30 @@ class ConsumeQueue:
                 low = middle + 1
         return low
 
+    def load_readonly(self) -> None:
+        """Map the files as they are, for the store tools: the units up to the first unwritten one."""
+        self._files.load(readonly=True)
+        files = self._files.files
+        if files:
+            self.first_index = files[0].start // UNIT_SIZE
+            end = self.first_index
+            for file in files:  # stop at a gap or a short file
+                if file.start != end * UNIT_SIZE or file.size != self._files.file_size:
+                    break
+                end = file.end // UNIT_SIZE
+            self._refresh(self._search_end(self.first_index, end, 1 << 63))
+
     def _truncate_units(self, end: int) -> None:
         """Keep units [first_index, end); zero the rest and delete later files; reload the write state."""
         self._files.truncate_from(end * UNIT_SIZE)
-        self.end_index = max(end, self.first_index)
-        if self._files.find(self.end_index * UNIT_SIZE) is None:
-            self._files.create(self.end_index * UNIT_SIZE - (self.end_index % self.units_per_file) * UNIT_SIZE)
+        end = max(end, self.first_index)
+        if self._files.find(end * UNIT_SIZE) is None:
+            self._files.create(end * UNIT_SIZE - (end % self.units_per_file) * UNIT_SIZE)
+        self._refresh(end)
+
+    def _refresh(self, end: int) -> None:
+        """Take the write state from the units [first_index, end)."""
+        self.end_index = end
         if self.end_index > self.first_index:
             last = self.unit(self.end_index - 1)
             self.next_offset = last.next_offset

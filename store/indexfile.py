@@ -107,8 +107,13 @@ class IndexFile:
         self.hash_slot_count, self.index_count = fields[4], max(fields[5], 1)
 
     @classmethod
-    def open(cls, path: Path, slot_count: int, entry_count: int) -> IndexFile:
-        return cls(MappedFile.open(path, 0, file_size(slot_count, entry_count)), slot_count, entry_count)
+    def open(cls, path: Path, slot_count: int, entry_count: int, *, readonly: bool = False) -> IndexFile:
+        size = file_size(slot_count, entry_count)
+        file = MappedFile.open_readonly(path, 0) if readonly else MappedFile.open(path, 0, size)
+        if file.size != size:
+            file.close()
+            raise OSError(f"{path} is {file.size} bytes, not the {size} its geometry gives")
+        return cls(file, slot_count, entry_count)
 
     @property
     def path(self) -> Path:

@@ -59,6 +59,13 @@ class IndexService:
         self.durable_offset = limit
         return removed
 
+    def load_readonly(self) -> None:
+        """Open the files as they are, for the store tools (no thread, nothing deleted)."""
+        if self._directory.is_dir():
+            for name in sorted(n for n in os.listdir(self._directory) if len(n) == NAME_LENGTH and n.isdigit()):
+                path = self._directory / name
+                self._files.append(IndexFile.open(path, self._slot_count, self._entry_count, readonly=True))
+
     @property
     def indexed_offset(self) -> int:
         """The CommitLog offset of the last record indexed (-1 before any)."""

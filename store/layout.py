@@ -22,7 +22,7 @@ import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from .config import StoreConfig
 from .errors import CorruptStoreError
@@ -82,8 +82,19 @@ class StoreLayout:
             )
             write_json(self.manifest, {"version": FORMAT_VERSION, **_as_dict(geometry)})
             return geometry
-        if document.get("version") != FORMAT_VERSION:
-            raise CorruptStoreError(f"{self.manifest}: unknown store format version {document.get('version')!r}")
+        return self._parse_manifest(document)
+
+    def geometry_readonly(self) -> Geometry:
+        """The recorded geometry of an existing store."""
+        document = read_json(self.manifest)
+        if document is None:
+            raise CorruptStoreError(f"{self.manifest} is missing")
+        return self._parse_manifest(document)
+
+    def _parse_manifest(self, document: Any) -> Geometry:
+        if not isinstance(document, dict) or document.get("version") != FORMAT_VERSION:
+            version = document.get("version") if isinstance(document, dict) else None
+            raise CorruptStoreError(f"{self.manifest}: unknown store format version {version!r}")
         try:
             return Geometry(**{key: int(document[key]) for key in _as_dict(Geometry(0, 0, 0, 0))})
         except (KeyError, ValueError, TypeError) as exc:

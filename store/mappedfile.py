@@ -63,6 +63,21 @@ class MappedFile:
             raise
         return cls(path, start, size, fd, mapping)
 
+    @classmethod
+    def open_readonly(cls, path: Path, start: int) -> MappedFile:
+        """Map an existing file read-only at its current size (store tools; nothing is ever written)."""
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            size = os.fstat(fd).st_size
+            mapping = mmap.mmap(fd, size, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ) if size else None
+        except BaseException:
+            os.close(fd)
+            raise
+        if mapping is None:
+            os.close(fd)
+            raise OSError(f"{path} is empty")
+        return cls(path, start, size, fd, mapping)
+
     @property
     def end(self) -> int:
         return self.start + self.size
@@ -147,8 +162,11 @@ class MappedFileQueue:
         self._starts: list[int] = []
         self._preallocator = preallocator
 
-    def load(self) -> None:
-        """Map every file of the directory (a file shorter than ``file_size`` is extended with zeros)."""
+    def load(self, *, readonly: bool = False) -> None:
+        """Map every file of the directory (a file shorter than ``file_size`` is extended with zeros, unless
+        ``readonly``: then files are mapped as they are and nothing is created)."""
+        if readonly and not self.directory.is_dir():
+            return
         self.directory.mkdir(parents=True, exist_ok=True)
         found = sorted(
             (start, entry.name)
@@ -156,7 +174,12 @@ class MappedFileQueue:
             if entry.is_file() and (start := name_to_offset(entry.name)) is not None
         )
         for start, name in found:
-            self._insert(MappedFile.open(self.directory / name, start, self.file_size))
+            path = self.directory / name
+            if readonly:
+                if path.stat().st_size:
+                    self._insert(MappedFile.open_readonly(path, start))
+            else:
+                self._insert(MappedFile.open(path, start, self.file_size))
 
     def _insert(self, file: MappedFile) -> None:
         index = bisect.bisect_left(self._starts, file.start)

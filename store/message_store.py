@@ -22,8 +22,8 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from rockafka.core_pyx.errors import KernelError
-from rockafka.core_pyx.records import read_records
 
+from . import keyquery
 from . import partition as partition_reads
 from .checkpoint import Checkpoint, StoreLock, mark_clean, mark_running
 from .commitlog import HEADER_SIZE, CommitLog, StoredBatch
@@ -422,38 +422,11 @@ class MessageStore:
         info = self._topics.get(topic)
         if self._index is None or limit <= 0:
             return []
-        end_ms = end_ms if end_ms is not None else (1 << 63) - 1
-        found: list[KeyedRecord] = []
-        seen: set[int] = set()
-        for physical in self._index.candidates(info.topic_id.bytes, key, begin_ms, end_ms):
-            if physical not in seen:
-                seen.add(physical)
-                found.extend(self._records_with_key(info, physical, key, begin_ms, end_ms))
-                if len(found) >= limit:
-                    break
-        return found[:limit]
-
-    def _records_with_key(
-        self, info: TopicInfo, physical: int, key: bytes, begin_ms: int, end_ms: int
-    ) -> list[KeyedRecord]:
-        stored = self._commitlog.parse_at(physical, verify_batch=False)
-        if not isinstance(stored, StoredBatch) or stored.topic_id != info.topic_id.bytes:
-            return []
-        queue = self._queues.get((stored.topic_id, stored.partition))
-        view = self._commitlog.batch_view(physical, stored.size)
-        if queue is None or view is None or not begin_ms <= stored.store_timestamp <= end_ms:
-            return []
-        log_start = self._log_start((stored.topic_id, stored.partition), queue)
-        try:
-            records = read_records(view)
-        except KernelError:
-            return []
-        stored_at = stored.store_timestamp
-        return [
-            KeyedRecord(info.name, stored.partition, r.offset, r.timestamp, stored_at, key, r.value, r.headers)
-            for r in reversed(records)
-            if r.key == key and log_start <= r.offset < queue.next_offset
-        ]
+        window = (begin_ms, end_ms if end_ms is not None else (1 << 63) - 1)
+        return keyquery.query_by_key(
+            index=self._index, commitlog=self._commitlog, queues=self._queues, log_start=self._log_start,
+            topic=info, key=key, window=window, limit=limit,
+        )  # fmt: skip
 
     # --- durability and retention ---
 

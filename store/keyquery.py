@@ -1,0 +1,76 @@
+"""Query by key: IndexFile candidates, each re-checked against the record it points at.
+
+A candidate is kept only if the CommitLog record at its physical offset belongs to the topic (by id, so
+a deleted and re-created topic's old records never match), was stored within the time window, and holds
+records whose key really is the key (hashes collide), at offsets between the partition's log start and
+its high watermark. Results are newest first: candidates come newest first, and records within one
+batch are reversed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from rockafka.core_pyx.errors import KernelError
+from rockafka.core_pyx.records import read_records
+
+from .commitlog import CommitLog, StoredBatch
+from .consumequeue import ConsumeQueue
+from .indexservice import IndexService
+from .results import KeyedRecord, TopicInfo
+
+PartitionKey = tuple[bytes, int]
+LogStart = Callable[[PartitionKey, ConsumeQueue], int]
+
+
+def query_by_key(
+    *,
+    index: IndexService,
+    commitlog: CommitLog,
+    queues: Mapping[PartitionKey, ConsumeQueue],
+    log_start: LogStart,
+    topic: TopicInfo,
+    key: bytes,
+    window: tuple[int, int],
+    limit: int,
+) -> list[KeyedRecord]:
+    found: list[KeyedRecord] = []
+    seen: set[int] = set()
+    for physical in index.candidates(topic.topic_id.bytes, key, *window):
+        if physical in seen:
+            continue
+        seen.add(physical)
+        found.extend(_records_with_key(commitlog, queues, log_start, topic, physical, key, window))
+        if len(found) >= limit:
+            break
+    return found[:limit]
+
+
+def _records_with_key(
+    commitlog: CommitLog,
+    queues: Mapping[PartitionKey, ConsumeQueue],
+    log_start: LogStart,
+    topic: TopicInfo,
+    physical: int,
+    key: bytes,
+    window: tuple[int, int],
+) -> list[KeyedRecord]:
+    stored = commitlog.parse_at(physical, verify_batch=False)
+    if not isinstance(stored, StoredBatch) or stored.topic_id != topic.topic_id.bytes:
+        return []
+    partition = (stored.topic_id, stored.partition)
+    queue = queues.get(partition)
+    view = commitlog.batch_view(physical, stored.size)
+    if queue is None or view is None or not window[0] <= stored.store_timestamp <= window[1]:
+        return []
+    first = log_start(partition, queue)
+    try:
+        records = read_records(view)
+    except KernelError:
+        return []
+    stored_at = stored.store_timestamp
+    return [
+        KeyedRecord(topic.name, stored.partition, r.offset, r.timestamp, stored_at, key, r.value, r.headers)
+        for r in reversed(records)
+        if r.key == key and first <= r.offset < queue.next_offset
+    ]
