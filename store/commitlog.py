@@ -55,7 +55,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from rockafka.core_pyx.crc32c import crc32c
-from rockafka.core_pyx.recordbatch import patch_base_offset, set_log_append_time
+from rockafka.core_pyx.recordbatch import (
+    ATTRIBUTES_OFFSET,
+    CRC_OFFSET,
+    MAX_TIMESTAMP_OFFSET,
+    TIMESTAMP_TYPE_BIT,
+    patch_base_offset,
+)
 
 from .errors import RecordTooLargeError
 from .mappedfile import MappedFile, MappedFileQueue, Preallocator
@@ -72,6 +78,8 @@ BATCH_HEADER_SIZE: Final = 61
 _HEADER = struct.Struct(">iII16siqqqiHH")
 _PREFIX = struct.Struct(">iI")
 _UINT32 = struct.Struct(">I")
+_INT16 = struct.Struct(">h")
+_INT64 = struct.Struct(">q")
 # Batch bytes 0-52: baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
 # baseTimestamp, maxTimestamp, producerId, producerEpoch.
 _BATCH = struct.Struct(">qiibIhiqqqh")
@@ -176,26 +184,29 @@ class CommitLog:
         store_timestamp: int,
         log_append_time: int | None,
     ) -> StoredBatch:
-        """Copy one batch behind a header at the write position, patching its base offset in the mapped file."""
+        """Write one batch behind a header at the write position, its base offset (and, for LogAppendTime,
+        its maxTimestamp and CRC) patched on the way: one ``pwritev`` of [header, patched batch header, the
+        rest of the batch as given], so the kernel copies the bytes without the GIL and the caller's buffer
+        is left as it was."""
         source = memoryview(batch)
         total = HEADER_SIZE + len(source)
         if total > self.max_record_size:
             raise RecordTooLargeError(f"a {len(source)}-byte batch does not fit a {self.segment_bytes}-byte segment")
         file, pos = self._room_for(total)
-        view = file.view
-        body = pos + HEADER_SIZE
-        view[body : body + len(source)] = source
-        patch_base_offset(view, body, base_offset)
+        head = bytearray(source[:BATCH_HEADER_SIZE])
+        patch_base_offset(head, 0, base_offset)
         if log_append_time is not None:
-            set_log_append_time(view, body, log_append_time)
-        fields = _BATCH.unpack_from(view, body)
+            _stamp_log_append_time(head, source, log_append_time)
+        fields = _BATCH.unpack_from(head)
         attributes = fields[5] & 0xFFFF
         physical = file.start + pos
+        header = bytearray(HEADER_SIZE)
         _HEADER.pack_into(
-            view, pos, total, RECORD_MAGIC, 0, topic_id, partition, base_offset, physical, store_timestamp,
+            header, 0, total, RECORD_MAGIC, 0, topic_id, partition, base_offset, physical, store_timestamp,
             record_count, attributes, 0,
         )  # fmt: skip
-        _UINT32.pack_into(view, pos + 8, crc32c(view[pos + 12 : body], crc32c(view[pos : pos + 8])))
+        _UINT32.pack_into(header, 8, crc32c(memoryview(header)[12:], crc32c(memoryview(header)[:8])))
+        file.write(pos, header, head, source[BATCH_HEADER_SIZE:])
         self.write_offset = physical + total
         return StoredBatch(
             physical, total, topic_id, partition, base_offset, record_count, store_timestamp, attributes,
@@ -207,7 +218,7 @@ class CommitLog:
         file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
         remaining = file.end - self.write_offset
         if total + BLANK_SIZE > remaining:
-            _PREFIX.pack_into(file.view, self.write_offset - file.start, remaining, BLANK_MAGIC)
+            file.write(self.write_offset - file.start, _PREFIX.pack(remaining, BLANK_MAGIC))
             self.write_offset = file.end
             file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
         return file, self.write_offset - file.start
@@ -252,6 +263,15 @@ class CommitLog:
             self._preallocator.close()
         with self._lock:
             self._files.close()
+
+
+def _stamp_log_append_time(head: bytearray, batch: memoryview, timestamp: int) -> None:
+    """Mark the batch (whose 61-byte header is ``head``) LogAppendTime at ``timestamp``; CRC recomputed."""
+    attributes = _INT16.unpack_from(head, ATTRIBUTES_OFFSET)[0] | TIMESTAMP_TYPE_BIT
+    _INT16.pack_into(head, ATTRIBUTES_OFFSET, attributes)
+    _INT64.pack_into(head, MAX_TIMESTAMP_OFFSET, timestamp)
+    crc = crc32c(batch[BATCH_HEADER_SIZE:], crc32c(memoryview(head)[ATTRIBUTES_OFFSET:]))
+    _UINT32.pack_into(head, CRC_OFFSET, crc)
 
 
 def _parse(file: MappedFile, pos: int, verify_batch: bool) -> ParseOutcome:
