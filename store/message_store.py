@@ -41,6 +41,7 @@ from .errors import (
     UnknownTopicOrPartitionError,
 )
 from .flusher import FlushService
+from .groups import Document, GroupMetadataLog, SyncedLogs
 from .indexservice import IndexService
 from .layout import StoreLayout
 from .offsets import OffsetStore
@@ -155,10 +156,13 @@ class MessageStore:
         )  # fmt: skip
         self._offsets = OffsetStore(layout.config, config.offsets_compact_bytes)
         self._offsets.load()
+        self._group_metadata = GroupMetadataLog(layout.config, config.offsets_compact_bytes)
+        self._group_metadata.load()
         self._flusher = FlushService(
             sync_mode=config.flush_mode == "sync", interval_ms=config.flush_interval_ms,
             checkpoint_interval_ms=config.checkpoint_interval_ms, commitlog=self._commitlog,
-            consume_queue_files=self._dirty, offsets_log=self._offsets, checkpoint=self._checkpoint,
+            consume_queue_files=self._dirty, offsets_log=SyncedLogs(self._offsets, self._group_metadata),
+            checkpoint=self._checkpoint,
             index_offset=self._index_durable_offset, on_error=self._record_failure,
         )  # fmt: skip
         self._retention = Retention(
@@ -206,7 +210,7 @@ class MessageStore:
             self._lock.release()
 
     def _close_files(self) -> None:
-        for attribute in ("_offsets", "_index", "_commitlog", "_checkpoint"):
+        for attribute in ("_offsets", "_group_metadata", "_index", "_commitlog", "_checkpoint"):
             service = getattr(self, attribute, None)
             if service is not None:
                 service.close()
@@ -473,3 +477,21 @@ class MessageStore:
     def expire_offsets(self, before_ms: int, keep_groups: Collection[str] = ()) -> int:
         """Offsets retention: drop offsets committed before ``before_ms`` by groups not in ``keep_groups``."""
         return self._offsets.expire(before_ms, keep_groups)
+
+    # --- group metadata (see ``groups.py``) ---
+
+    @_guarded
+    def save_group_metadata(self, group: str, document: Document) -> Future[None] | None:
+        """Replace ``group``'s metadata document (a JSON object); under sync flush, a future completed once fsynced."""
+        self._group_metadata.put(group, document)
+        return self._flusher.request() if self.config.flush_mode == "sync" else None
+
+    @_guarded
+    def delete_group_metadata(self, group: str) -> bool:
+        """Forget ``group``'s metadata document; False when it had none."""
+        return self._group_metadata.delete(group)
+
+    @_guarded
+    def group_metadata(self) -> dict[str, Document]:
+        """Every group's metadata document, as last saved."""
+        return self._group_metadata.documents()
