@@ -42,7 +42,7 @@ the log at the first invalid record: the rest of that file is zeroed and every l
 
 Threads: the broker loop thread appends and publishes (``published_offset``: every record below it is
 complete and its ConsumeQueue unit written). The index thread parses published records through
-``parse_at``/``batch_copy``, which take the file lock that segment deletion also takes. The flusher
+``parse_at``/``batch_slice``, which take the file lock that segment deletion also takes. The flusher
 thread calls ``sync_to``.
 """
 
@@ -237,11 +237,11 @@ class CommitLog:
         pos = physical_offset - file.start
         return file.view[pos + HEADER_SIZE : pos + size]
 
-    def batch_copy(self, physical_offset: int, size: int) -> bytes | None:
-        """Like ``batch_view`` but a copy, safe from any thread."""
+    def batch_slice(self, physical_offset: int, size: int) -> memoryview | None:
+        """Like ``batch_view``, safe from any thread: taken under the lock that segment deletion takes, and a
+        slice keeps its mapping alive even if the segment is deleted while it is held."""
         with self._lock:
-            view = self.batch_view(physical_offset, size)
-            return None if view is None else bytes(view)
+            return self.batch_view(physical_offset, size)
 
     def parse_at(self, offset: int, *, verify_batch: bool) -> ParseOutcome:
         """Parse the record at ``offset`` (any thread); checks everything but the batch CRC unless asked."""

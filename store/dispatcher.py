@@ -24,7 +24,11 @@ class Dispatcher:
     def dispatch(self, batch: StoredBatch) -> bool:
         """Write the ConsumeQueue unit of ``batch``; False when its partition is gone or already has it."""
         queue = self._queues.get((batch.topic_id, batch.partition))
-        return queue is not None and queue.append(batch)
+        if queue is None or not queue.append(batch):
+            return False
+        if self._index is not None:
+            self._index.offer(batch)
+        return True
 
     def start_index(self) -> None:
         if self._index is not None:

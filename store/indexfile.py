@@ -43,10 +43,12 @@ from __future__ import annotations
 
 import datetime
 import struct
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
 from rockafka.core_pyx.crc32c import crc32c
+from rockafka.core_pyx.indexhash import put_entries
 
 from .mappedfile import MappedFile
 
@@ -61,8 +63,13 @@ _ENTRY = struct.Struct(">iqii")
 _SLOT = struct.Struct(">i")
 
 
+def topic_seed(topic_id: bytes) -> int:
+    """The CRC-32C of a topic id, from which its keys' hashes continue."""
+    return int(crc32c(topic_id))
+
+
 def key_hash(topic_id: bytes, key: bytes) -> int:
-    return int(crc32c(key, crc32c(topic_id))) & 0x7FFFFFFF
+    return int(crc32c(key, topic_seed(topic_id))) & 0x7FFFFFFF
 
 
 def file_name(created_ms: int) -> str:
@@ -123,25 +130,18 @@ class IndexFile:
         """Entries that still fit."""
         return self.entry_count - self.index_count
 
-    def put(self, hash_value: int, physical_offset: int, store_timestamp: int) -> None:
-        """Append an entry for ``hash_value`` (the caller checked ``room()``) and make it its slot's head."""
-        view = self._file.view
+    def put(self, hash_values: Sequence[int], physical_offset: int, store_timestamp: int) -> None:
+        """Append an entry per hash for one record (the caller checked ``room()``), each its slot's new head."""
         if self.index_count <= 1:
             self.begin_timestamp, self.begin_physical_offset = store_timestamp, physical_offset
-        slot_at = HEADER_SIZE + (hash_value % self.slot_count) * SLOT_SIZE
-        previous = _SLOT.unpack_from(view, slot_at)[0]
-        if not 0 < previous < self.index_count:
-            previous = 0
-            self.hash_slot_count += 1
-        diff = min(max((store_timestamp - self.begin_timestamp) // 1000, 0), MAX_TIME_DIFF)
-        number = self.index_count
-        _ENTRY.pack_into(view, self._entries_at + number * ENTRY_SIZE, hash_value, physical_offset, diff, previous)
-        _SLOT.pack_into(view, slot_at, number)
-        self.index_count = number + 1
+        self.index_count, self.hash_slot_count = put_entries(
+            self._file.view, self.slot_count, self.index_count, self.hash_slot_count, self.begin_timestamp,
+            physical_offset, store_timestamp, hash_values,
+        )  # fmt: skip
         self.end_timestamp, self.end_physical_offset = store_timestamp, physical_offset
         _HEADER.pack_into(
-            view, 0, self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset,
-            self.hash_slot_count, self.index_count,
+            self._file.view, 0, self.begin_timestamp, self.end_timestamp, self.begin_physical_offset,
+            self.end_physical_offset, self.hash_slot_count, self.index_count,
         )  # fmt: skip
 
     def lookup(self, hash_value: int, begin_ms: int, end_ms: int) -> list[int]:

@@ -1,33 +1,46 @@
 """The IndexFiles of a store: the index thread that fills them from the CommitLog, queries, and their lifecycle.
 
-The index thread follows the CommitLog from where the newest IndexFile ends up to the published offset,
-parses each record with the same code recovery uses (``CommitLog.parse_at``), decodes (and decompresses)
-its batch, and puts one entry per distinct record key. Records at or below the newest file's
-``end_physical_offset`` are skipped, so following again from an older point is harmless. Control
-batches (transaction markers) are not indexed. A full file is fsynced and its end recorded as
+The index thread follows the CommitLog from where the newest IndexFile ends up to the published offset.
+Records the dispatcher appended in this run are handed over (``offer``), the others (after a restart, or
+when the thread lags by more than it keeps) are parsed with the same code recovery uses
+(``CommitLog.parse_at``); each batch is decompressed and one entry is put per distinct key hash. Records
+at or below the newest file's ``end_physical_offset`` are skipped, so following again from an older point
+is harmless. Control batches (transaction markers) are not indexed. A full file is fsynced and its end recorded as
 ``durable_offset`` (the checkpoint's ``index_offset``); then a new file starts.
 
 On open, files that end past ``min(checkpoint index_offset, CommitLog end)`` may hold entries that never
 reached the disk whole, or point at records cut by recovery: they are deleted and rebuilt by following.
+
+The index thread runs Python between its kernel calls, so it holds the GIL: it works in bursts of at most
+``_BURST_SECONDS`` then pauses ``_PAUSE_SECONDS``, so the broker loop (whose appends release the GIL while
+the kernel copies) hands the GIL over a few hundred times a second rather than at every append, and never
+waits longer than a burst.
 Retention deletes files whose records are all below the CommitLog's first offset.
 """
 
 from __future__ import annotations
 
 import os
+import struct
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
+from rockafka.core_pyx.compression import decompress
 from rockafka.core_pyx.errors import KernelError
-from rockafka.core_pyx.recordbatch import CONTROL_BIT
-from rockafka.core_pyx.records import read_records
+from rockafka.core_pyx.indexhash import key_hashes
+from rockafka.core_pyx.recordbatch import COMPRESSION_MASK, CONTROL_BIT, RECORD_BATCH_OVERHEAD
 
 from .commitlog import CommitLog, CorruptRecord, EndOfData, SegmentEnd, StoredBatch
-from .indexfile import NAME_LENGTH, IndexFile, file_name, key_hash
+from .indexfile import NAME_LENGTH, IndexFile, file_name, key_hash, topic_seed
 
-_IDLE_SECONDS = 0.01
+_PAUSE_SECONDS = 0.005  # between bursts
+_BURST_SECONDS = 0.001  # the longest the thread holds the GIL at a stretch
+_HANDED_OVER_MAX = 65536  # records handed over by the dispatcher; past it, the thread parses the CommitLog
+_RECORD_COUNT = struct.Struct(">i")
+_COUNT_AT = 57
 
 
 class IndexService:
@@ -42,6 +55,8 @@ class IndexService:
         self._thread: threading.Thread | None = None
         self.durable_offset = 0
         self.failure: BaseException | None = None
+        self._handed_over: deque[StoredBatch] = deque(maxlen=_HANDED_OVER_MAX)
+        self._seeds: dict[bytes, int] = {}
 
     def load(self, durable_offset: int, commitlog_end: int) -> int:
         """Open the files, deleting those not known complete; returns how many were deleted."""
@@ -94,17 +109,15 @@ class IndexService:
         position = max(self.indexed_offset, self._commitlog.min_offset)
         try:
             while not self._stop.is_set():
-                moved = self._follow(position)
-                if moved == position:
-                    self._stop.wait(_IDLE_SECONDS)
-                position = moved
+                position = self._follow(position, time.monotonic() + _BURST_SECONDS)
+                self._stop.wait(_PAUSE_SECONDS)
         except BaseException as exc:  # an I/O failure: indexing stops; reads and appends go on
             self.failure = exc
 
-    def _follow(self, position: int) -> int:
-        """Index published records from ``position``; returns where to go on."""
-        while position < self._commitlog.published_offset and not self._stop.is_set():
-            outcome = self._commitlog.parse_at(position, verify_batch=False)
+    def _follow(self, position: int, deadline: float) -> int:
+        """Index published records from ``position`` until ``deadline``; returns where to go on."""
+        while position < self._commitlog.published_offset and time.monotonic() < deadline:
+            outcome = self._handed(position) or self._commitlog.parse_at(position, verify_batch=False)
             if isinstance(outcome, StoredBatch):
                 if outcome.physical_offset > self.indexed_offset:
                     self._index(outcome)
@@ -118,24 +131,39 @@ class IndexService:
                 return position  # not yet readable: try again later
         return position
 
+    def offer(self, record: StoredBatch) -> None:
+        """Hand over a record just appended (the dispatcher, loop thread), sparing the thread a parse."""
+        self._handed_over.append(record)
+
+    def _handed(self, position: int) -> StoredBatch | None:
+        pending = self._handed_over
+        while pending and pending[0].physical_offset < position:
+            pending.popleft()
+        return pending.popleft() if pending and pending[0].physical_offset == position else None
+
     def _index(self, record: StoredBatch) -> None:
         if record.attributes & CONTROL_BIT:
             return
-        batch = self._commitlog.batch_copy(record.physical_offset, record.size)
+        batch = self._commitlog.batch_slice(record.physical_offset, record.size)
         if batch is None:
             return
+        count = _RECORD_COUNT.unpack_from(batch, _COUNT_AT)[0]
+        codec = record.attributes & COMPRESSION_MASK
         try:
-            keys = {r.key for r in read_records(batch) if r.key is not None}
+            payload = batch[RECORD_BATCH_OVERHEAD:]
+            seed = self._seeds.get(record.topic_id)
+            if seed is None:
+                seed = self._seeds[record.topic_id] = topic_seed(record.topic_id)
+            hashes = key_hashes(decompress(codec, payload) if codec else payload, count, seed)
         except KernelError:
             return  # a batch that does not decode has no keys to offer
-        if not keys:
+        if not hashes:
             return
         with self._lock:
             current = self._files[-1] if self._files else None
-            if current is None or current.room() < len(keys):
+            if current is None or current.room() < len(hashes):
                 current = self._roll(current)
-            for key in keys:
-                current.put(key_hash(record.topic_id, key), record.physical_offset, record.store_timestamp)
+            current.put(hashes, record.physical_offset, record.store_timestamp)
 
     def _roll(self, full: IndexFile | None) -> IndexFile:
         if full is not None:

@@ -29,7 +29,7 @@ def test_lookups_match_a_dictionary_model(tmp_path_factory, slots: int, puts: li
     stamp = 5_000
     for number, (key, step) in enumerate(puts):
         stamp += step
-        index_file.put(key_hash(TOPIC_ID, key), 1000 + number, stamp)
+        index_file.put([key_hash(TOPIC_ID, key)], 1000 + number, stamp)
         model.append((key, 1000 + number, stamp))
     begin, end = min(window), max(window)
     for key in (b"a", b"b", b"c", b"d", b"e", b"zz"):
