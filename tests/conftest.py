@@ -9,7 +9,16 @@ import pytest
 
 from rockafka import core_pyx
 
-COMPILED_KERNELS = ["_crc32c", "_recordbatch", "_records", "_hotcodec", "_varint", "_framing", "_reqheader", "_indexhash"]
+COMPILED_KERNELS = [
+    "_crc32c",
+    "_recordbatch",
+    "_records",
+    "_hotcodec",
+    "_varint",
+    "_framing",
+    "_reqheader",
+    "_indexhash",
+]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
