@@ -1,0 +1,209 @@
+"""What the admin handlers share: config resource types, topic name rules, topic config checks, config writes.
+
+Per-item failures (one topic, one resource) are raised as :class:`ApiError` with Kafka's error code and
+message and caught by the handler's loop, which puts them into that item's result; the rest of the
+request goes on.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Final, TypeVar
+
+from rockafka.facade.config import ConfigError, Listener, describe_topic_config, validate_topic_configs
+from rockafka.facade.config.topic import TopicConfigEntry
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.store import StoreError, TopicInfo
+
+from ..errors import store_error_code
+from .context import ApiError, RequestContext
+
+MAX_TOPIC_NAME: Final = 249
+_LEGAL_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
+H = TypeVar("H", bound=Hashable)
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class ConfigResourceType(enum.IntEnum):
+    """Kafka's ConfigResource.Type codes, as DescribeConfigs/AlterConfigs carry them."""
+
+    UNKNOWN = 0
+    TOPIC = 2
+    BROKER = 4
+    BROKER_LOGGER = 8
+    CLIENT_METRICS = 16
+    GROUP = 32
+
+
+def repeated(items: Iterable[H]) -> set[H]:
+    """The items that occur more than once."""
+    return {item for item, count in Counter(items).items() if count > 1}
+
+
+def answer_each(
+    items: Sequence[T],
+    key: Callable[[T], Hashable],
+    run: Callable[[T], R],
+    failed: Callable[[T, ApiError], R],
+    *,
+    duplicate: str,
+    one_result_per_duplicate: bool,
+) -> list[R]:
+    """``run`` each item, or ``failed`` with its ApiError; items whose key repeats fail with INVALID_REQUEST
+    (``duplicate``), once per key or once per occurrence."""
+    duplicated = repeated(key(item) for item in items)
+    reported: set[Hashable] = set()
+    results: list[R] = []
+    for item in items:
+        item_key = key(item)
+        if item_key in duplicated:
+            if not one_result_per_duplicate or item_key not in reported:
+                reported.add(item_key)
+                results.append(failed(item, ApiError(ErrorCode.INVALID_REQUEST, duplicate)))
+            continue
+        try:
+            results.append(run(item))
+        except ApiError as exc:
+            results.append(failed(item, exc))
+    return results
+
+
+def advertised_listener(ctx: RequestContext) -> Listener:
+    """The advertised listener matching the one the request came in on (the first one otherwise)."""
+    listeners = ctx.broker.config.advertised_listeners
+    return next((item for item in listeners if item.name == ctx.connection.listener_name), listeners[0])
+
+
+def check_topic_name(name: str) -> None:
+    """Kafka's topic name rules, with its messages; INVALID_TOPIC_EXCEPTION."""
+    problem = None
+    if not name:
+        problem = "Topic name is illegal, it can't be empty"
+    elif name in (".", ".."):
+        problem = 'Topic name cannot be "." or ".."'
+    elif len(name) > MAX_TOPIC_NAME:
+        problem = f"Topic name is illegal, it can't be longer than {MAX_TOPIC_NAME} characters, topic name: {name}"
+    elif not _LEGAL_TOPIC_NAME.fullmatch(name):
+        problem = (
+            f'Topic name "{name}" is illegal, it contains a character other than ASCII alphanumerics, '
+            "'.', '_' and '-'"
+        )
+    if problem is not None:
+        raise ApiError(ErrorCode.INVALID_TOPIC_EXCEPTION, problem)
+
+
+def check_no_collision(ctx: RequestContext, name: str) -> None:
+    """Kafka refuses a topic whose name equals an existing one once '.' and '_' are unified (metric names)."""
+    if "." not in name and "_" not in name:
+        return
+    unified = name.replace(".", "_")
+    for existing in ctx.broker.store.list_topics():
+        if existing.name != name and existing.name.replace(".", "_") == unified:
+            raise ApiError(
+                ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {existing.name}"
+            )
+
+
+def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
+    """A manual replica list on a one-broker cluster: exactly this broker; INVALID_REPLICA_ASSIGNMENT otherwise."""
+    if not broker_ids:
+        raise ApiError(
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes an empty replica list."
+        )
+    for broker_id in broker_ids:
+        if broker_id != ctx.broker.node_id:
+            raise ApiError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                f"The manual partition assignment includes broker {broker_id}, but no such broker is registered.",
+            )
+    if len(broker_ids) > 1:
+        raise ApiError(
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+            f"The manual partition assignment includes the broker {broker_ids[0]} more than once.",
+        )
+
+
+def existing_topic(ctx: RequestContext, name: str) -> TopicInfo:
+    """The topic named ``name``, or UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION for an illegal name)."""
+    info = ctx.broker.topic_or_none(name)
+    if info is None:
+        check_topic_name(name)
+        raise ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic '{name}' does not exist.")
+    return info
+
+
+def checked_topic_configs(configs: Mapping[str, str | None]) -> dict[str, str]:
+    """Topic config overrides as sent, validated under Kafka's names and normalised; INVALID_CONFIG otherwise."""
+    try:
+        return validate_topic_configs(configs)
+    except ConfigError as exc:
+        raise ApiError(ErrorCode.INVALID_CONFIG, str(exc)) from None
+
+
+def topic_config_entries(ctx: RequestContext, overrides: Mapping[str, str]) -> list[TopicConfigEntry]:
+    """Every topic config with its effective value and source, for these overrides."""
+    return describe_topic_config(overrides, ctx.broker.config)
+
+
+def store_failure(exc: StoreError) -> ApiError:
+    """A store error as the per-item failure a client sees."""
+    return ApiError(store_error_code(exc), str(exc))
+
+
+def write_topic_configs(ctx: RequestContext, name: str, overrides: Mapping[str, str], validate_only: bool) -> None:
+    """Make ``overrides`` the topic's whole set of config overrides (after validating them)."""
+    checked = checked_topic_configs(overrides)
+    if validate_only:
+        return
+    try:
+        ctx.broker.store.alter_topic_configs(name, checked, replace=True)
+    except StoreError as exc:
+        raise store_failure(exc) from None
+
+
+def check_broker_resource(ctx: RequestContext, resource_name: str) -> None:
+    """A broker resource is named by this broker's id, or "" for the cluster-wide default; INVALID_REQUEST else."""
+    if resource_name == "":
+        return
+    try:
+        broker_id = int(resource_name)
+    except ValueError:
+        raise ApiError(ErrorCode.INVALID_REQUEST, f"Broker id must be an integer, but it is: {resource_name}") from None
+    if broker_id != ctx.broker.node_id:
+        raise ApiError(
+            ErrorCode.INVALID_REQUEST,
+            f"Unexpected broker id, expected {ctx.broker.node_id} or empty string, but received {resource_name}",
+        )
+
+
+def check_config_entries(names: Sequence[str], nulls: Sequence[str]) -> None:
+    """An alteration names each config once and gives every one a value (but deletions); INVALID_REQUEST else."""
+    if len(set(names)) != len(names):
+        raise ApiError(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys")
+    if nulls:
+        raise ApiError(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {', '.join(nulls)}")
+
+
+def refuse_broker_config_change(ctx: RequestContext, resource_name: str, names: Sequence[str]) -> None:
+    """Broker settings cannot change while the broker runs (no dynamic broker configs): INVALID_REQUEST, as
+    Kafka answers a setting it cannot update dynamically. Changing nothing succeeds."""
+    check_broker_resource(ctx, resource_name)
+    if not names:
+        return
+    listed = ", ".join(sorted(set(names)))
+    raise ApiError(
+        ErrorCode.INVALID_REQUEST,
+        f"Cannot update these configs dynamically: {listed} (Rockafka reads broker settings at start only)",
+    )
+
+
+def unsupported_resource(resource_type: int) -> ApiError:
+    try:
+        shown = ConfigResourceType(resource_type).name
+    except ValueError:
+        shown = str(resource_type)
+    return ApiError(ErrorCode.INVALID_REQUEST, f"Unsupported resource type: {shown}")

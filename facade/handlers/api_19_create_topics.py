@@ -1,0 +1,146 @@
+"""CreateTopics v0-7: create topics with a partition count, one replica on this broker, and config overrides.
+
+Each topic succeeds or fails alone, with Kafka's codes and messages:
+
+- a name given more than once → INVALID_REQUEST, one result for that name ("Duplicate topic name.");
+- an illegal name, or one that collides with an existing topic once '.' and '_' are unified →
+  INVALID_TOPIC_EXCEPTION; an existing name → TOPIC_ALREADY_EXISTS;
+- a null, unknown or invalid config (Kafka's topic config names) → INVALID_CONFIG;
+- ``num_partitions``/``replication_factor`` of -1 take ``num.partitions``/``default.replication.factor``;
+  fewer than 1 partition → INVALID_PARTITIONS; a replication factor other than 1 (one broker) →
+  INVALID_REPLICATION_FACTOR;
+- manual assignments (with both counts -1, else INVALID_REQUEST) must number the partitions 0..n-1 and
+  place each on this broker alone → INVALID_REPLICA_ASSIGNMENT otherwise.
+
+Version notes: v1+ ``validate_only`` (every check runs, nothing is created) and error messages; v2+
+throttle time; v5+ (flexible) the topic's partition count, replication factor and every config with its
+source, also for ``validate_only``; v7+ the topic id (zero for ``validate_only``).
+Not implemented: create-topic policies, ACL checks; ``timeout_ms`` is moot (creation is immediate).
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.config import ConfigType
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.create_topics import (
+    CreatableTopic,
+    CreatableTopicConfigs,
+    CreatableTopicResult,
+    CreateTopicsRequest,
+    CreateTopicsResponse,
+)
+from rockafka.store import StoreError
+
+from .admin import (
+    answer_each,
+    check_no_collision,
+    check_replicas,
+    check_topic_name,
+    checked_topic_configs,
+    store_failure,
+    topic_config_entries,
+)
+from .context import ApiError, RequestContext
+from .registry import register
+
+
+def _error(request: CreateTopicsRequest, code: ErrorCode) -> CreateTopicsResponse:
+    names = dict.fromkeys(topic.name for topic in request.topics)
+    return CreateTopicsResponse(
+        topics=[CreatableTopicResult(name=name, error_code=code, error_message=code.name) for name in names]
+    )
+
+
+@register(19, 0, 7, _error)
+def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTopicsResponse:
+    results = answer_each(
+        request.topics,
+        lambda topic: topic.name,
+        lambda topic: _create(ctx, topic, request.validate_only),
+        _failed,
+        duplicate="Duplicate topic name.",
+        one_result_per_duplicate=True,
+    )
+    return CreateTopicsResponse(throttle_time_ms=0, topics=results)
+
+
+def _failed(topic: CreatableTopic, exc: ApiError) -> CreatableTopicResult:
+    return CreatableTopicResult(name=topic.name, error_code=exc.error_code, error_message=exc.message)
+
+
+def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> CreatableTopicResult:
+    broker = ctx.broker
+    check_topic_name(topic.name)
+    if broker.topic_or_none(topic.name) is not None:
+        raise ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{topic.name}' already exists.")
+    check_no_collision(ctx, topic.name)
+    nulls = [config.name for config in topic.configs if config.value is None]
+    if nulls:
+        raise ApiError(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic configs: {','.join(nulls)}")
+    configs = checked_topic_configs({config.name: config.value for config in topic.configs})
+    partitions = _assigned_partitions(ctx, topic) if topic.assignments else _partition_count(ctx, topic)
+    topic_id = None
+    if not validate_only:
+        try:
+            topic_id = broker.store.create_topic(topic.name, partitions, configs).topic_id
+        except StoreError as exc:
+            raise store_failure(exc) from None
+    result = CreatableTopicResult(
+        name=topic.name,
+        error_code=ErrorCode.NONE,
+        error_message=None,
+        num_partitions=partitions,
+        replication_factor=1,
+        configs=[
+            CreatableTopicConfigs(
+                name=entry.name,
+                value=None if entry.type is ConfigType.PASSWORD else entry.value,
+                read_only=entry.read_only,
+                config_source=entry.source,
+                is_sensitive=entry.type is ConfigType.PASSWORD,
+            )
+            for entry in topic_config_entries(ctx, configs)
+        ],
+    )
+    if topic_id is not None:
+        result.topic_id = topic_id
+    return result
+
+
+def _partition_count(ctx: RequestContext, topic: CreatableTopic) -> int:
+    config = ctx.broker.config
+    partitions = config.int("num.partitions") if topic.num_partitions == -1 else topic.num_partitions
+    replicas = config.int("default.replication.factor") if topic.replication_factor == -1 else topic.replication_factor
+    if partitions <= 0:
+        raise ApiError(ErrorCode.INVALID_PARTITIONS, "Number of partitions was set to an invalid non-positive value.")
+    if replicas <= 0:
+        raise ApiError(
+            ErrorCode.INVALID_REPLICATION_FACTOR,
+            "Replication factor must be larger than 0, or -1 to use the default value.",
+        )
+    if replicas != 1:
+        raise ApiError(
+            ErrorCode.INVALID_REPLICATION_FACTOR,
+            f"Unable to replicate the partition {replicas} time(s): The target replication factor of {replicas} "
+            "cannot be reached because only 1 broker(s) are registered.",
+        )
+    return partitions
+
+
+def _assigned_partitions(ctx: RequestContext, topic: CreatableTopic) -> int:
+    """The partition count of a manual assignment, which must put every partition on this broker alone."""
+    if topic.num_partitions != -1 or topic.replication_factor != -1:
+        raise ApiError(
+            ErrorCode.INVALID_REQUEST,
+            "Both numPartitions or replicationFactor and replicasAssignments were set. "
+            "Both cannot be used at the same time.",
+        )
+    indexes = sorted(assignment.partition_index for assignment in topic.assignments)
+    if indexes != list(range(len(indexes))):
+        raise ApiError(
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+            f"Partitions should be numbered sequentially starting from 0; got {indexes}.",
+        )
+    for assignment in topic.assignments:
+        check_replicas(ctx, assignment.broker_ids)
+    return len(indexes)

@@ -1,0 +1,80 @@
+"""DeleteRecords v0-2: move partitions' log start offsets up; records below them are gone for good.
+
+Per partition, as Kafka answers: the offset becomes the new log start offset (its low watermark is
+returned); -1 means the high watermark (delete everything); an offset below the current log start
+changes nothing and returns the current one; an offset above the high watermark, or negative other
+than -1 → OFFSET_OUT_OF_RANGE; an unknown topic or partition → UNKNOWN_TOPIC_OR_PARTITION; a topic
+whose ``cleanup.policy`` lacks ``delete`` → POLICY_VIOLATION. Failed partitions report low watermark -1.
+The log start offset is persisted before the answer; fetches below it get OFFSET_OUT_OF_RANGE.
+
+Version notes: v1 is v0 (throttle behaviour only); v2+ flexible.
+Not implemented: ACL checks; ``timeout_ms`` is moot (no replicas to wait for).
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.config import format_value
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.delete_records import (
+    DeleteRecordsPartitionResult,
+    DeleteRecordsRequest,
+    DeleteRecordsResponse,
+    DeleteRecordsTopic,
+    DeleteRecordsTopicResult,
+)
+from rockafka.store import StoreError, TopicInfo
+
+from ..errors import store_error_code
+from .context import RequestContext
+from .registry import register
+
+INVALID_LOW_WATERMARK = -1
+
+
+def _error(request: DeleteRecordsRequest, code: ErrorCode) -> DeleteRecordsResponse:
+    return DeleteRecordsResponse(
+        topics=[
+            DeleteRecordsTopicResult(
+                name=topic.name,
+                partitions=[_failed(part.partition_index, code) for part in topic.partitions],
+            )
+            for topic in request.topics
+        ]
+    )
+
+
+def _failed(partition: int, code: ErrorCode) -> DeleteRecordsPartitionResult:
+    return DeleteRecordsPartitionResult(partition_index=partition, low_watermark=INVALID_LOW_WATERMARK, error_code=code)
+
+
+@register(21, 0, 2, _error)
+def handle(ctx: RequestContext, request: DeleteRecordsRequest) -> DeleteRecordsResponse:
+    return DeleteRecordsResponse(throttle_time_ms=0, topics=[_delete(ctx, topic) for topic in request.topics])
+
+
+def _delete(ctx: RequestContext, topic: DeleteRecordsTopic) -> DeleteRecordsTopicResult:
+    info = ctx.broker.topic_or_none(topic.name)
+    if info is None or not _deletable(ctx, info):
+        code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if info is None else ErrorCode.POLICY_VIOLATION
+        return DeleteRecordsTopicResult(
+            name=topic.name, partitions=[_failed(part.partition_index, code) for part in topic.partitions]
+        )
+    results = []
+    for part in topic.partitions:
+        try:
+            low_watermark = ctx.broker.store.delete_records(topic.name, part.partition_index, part.offset)
+        except StoreError as exc:
+            results.append(_failed(part.partition_index, store_error_code(exc)))
+        else:
+            results.append(
+                DeleteRecordsPartitionResult(
+                    partition_index=part.partition_index, low_watermark=low_watermark, error_code=ErrorCode.NONE
+                )
+            )
+    return DeleteRecordsTopicResult(name=topic.name, partitions=results)
+
+
+def _deletable(ctx: RequestContext, info: TopicInfo) -> bool:
+    """Kafka deletes records only from topics whose cleanup.policy includes ``delete``."""
+    policy = info.configs.get("cleanup.policy") or format_value(ctx.broker.config.get("log.cleanup.policy")) or ""
+    return "delete" in policy.split(",")

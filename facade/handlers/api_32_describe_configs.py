@@ -1,0 +1,181 @@
+"""DescribeConfigs v0-4: every config of a topic or of this broker, with its value, source and synonyms.
+
+Resources, as Kafka answers them:
+
+- topic (type 2): every topic config under Kafka's names, the topic's overrides with source
+  TOPIC_CONFIG, the rest from the broker setting that supplies the default, else Kafka's default (see
+  ``describe_topic_config``); an unknown topic → UNKNOWN_TOPIC_OR_PARTITION, an illegal name →
+  INVALID_TOPIC_EXCEPTION;
+- broker (type 4) named by this broker's id: every broker setting with its value (null when unset),
+  STATIC_BROKER_CONFIG or DEFAULT_CONFIG, and synonyms (``log.retention.ms``/``.minutes``/``.hours``,
+  ``log.roll.ms``/``.hours``, ``log.flush.interval.ms``/``log.flush.scheduler.interval.ms``) in Kafka's
+  order; named "" (the cluster-wide dynamic defaults): an empty list, as there are none; another id →
+  INVALID_REQUEST;
+- broker logger (type 8) named by this broker's id: an empty list (no Java loggers to show);
+- any other type → INVALID_REQUEST. ``configuration_keys`` keeps the named configs only (unknown names
+  are left out, as Kafka does).
+
+Every broker setting is reported read-only: Rockafka reads them at start and has no dynamic broker
+configs (AlterConfigs refuses them). Sensitive (password) values are null.
+
+Version notes: v0 reports ``is_default`` and no source or synonyms; v1+ the source, and the synonyms
+when ``include_synonyms``; v3+ the config type, and the documentation when ``include_documentation``;
+v4+ flexible.
+Not implemented: client metrics and group resources, ACL checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable
+from dataclasses import dataclass
+
+from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigSource, ConfigType, format_value
+from rockafka.facade.config.topic import ConfigSynonym
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.describe_configs import (
+    DescribeConfigsRequest,
+    DescribeConfigsResource,
+    DescribeConfigsResourceResult,
+    DescribeConfigsResponse,
+    DescribeConfigsResult,
+    DescribeConfigsSynonym,
+)
+
+from .admin import ConfigResourceType, check_broker_resource, existing_topic, topic_config_entries, unsupported_resource
+from .context import ApiError, RequestContext
+from .registry import register
+
+_SYNONYM_GROUPS = (
+    ("log.retention.ms", "log.retention.minutes", "log.retention.hours"),
+    ("log.roll.ms", "log.roll.hours"),
+    ("log.flush.interval.ms", "log.flush.scheduler.interval.ms"),
+)
+BROKER_SYNONYMS = {name: group for group in _SYNONYM_GROUPS for name in group}
+
+
+def _error(request: DescribeConfigsRequest, code: ErrorCode) -> DescribeConfigsResponse:
+    return DescribeConfigsResponse(
+        results=[
+            DescribeConfigsResult(
+                error_code=code,
+                error_message=code.name,
+                resource_type=resource.resource_type,
+                resource_name=resource.resource_name,
+            )
+            for resource in request.resources
+        ]
+    )
+
+
+@register(32, 0, 4, _error)
+def handle(ctx: RequestContext, request: DescribeConfigsRequest) -> DescribeConfigsResponse:
+    results = []
+    for resource in request.resources:
+        try:
+            configs = _describe(ctx, request, resource)
+        except ApiError as exc:
+            results.append(
+                DescribeConfigsResult(
+                    error_code=exc.error_code,
+                    error_message=exc.message,
+                    resource_type=resource.resource_type,
+                    resource_name=resource.resource_name,
+                )
+            )
+        else:
+            results.append(
+                DescribeConfigsResult(
+                    error_code=ErrorCode.NONE,
+                    error_message=None,
+                    resource_type=resource.resource_type,
+                    resource_name=resource.resource_name,
+                    configs=configs,
+                )
+            )
+    return DescribeConfigsResponse(throttle_time_ms=0, results=results)
+
+
+def _describe(
+    ctx: RequestContext, request: DescribeConfigsRequest, resource: DescribeConfigsResource
+) -> list[DescribeConfigsResourceResult]:
+    wanted: Container[str] | None = None if resource.configuration_keys is None else set(resource.configuration_keys)
+    if resource.resource_type == ConfigResourceType.TOPIC:
+        info = existing_topic(ctx, resource.resource_name)
+        rows: Iterable[_Row] = (
+            _Row(
+                entry.name, entry.value, entry.source, entry.read_only, entry.type, entry.documentation, entry.synonyms
+            )
+            for entry in topic_config_entries(ctx, info.configs)
+        )
+    elif resource.resource_type == ConfigResourceType.BROKER:
+        check_broker_resource(ctx, resource.resource_name)
+        rows = _broker_rows(ctx.broker.config) if resource.resource_name else ()
+    elif resource.resource_type == ConfigResourceType.BROKER_LOGGER:
+        if not resource.resource_name:
+            raise ApiError(ErrorCode.INVALID_REQUEST, "Broker id must not be empty")
+        check_broker_resource(ctx, resource.resource_name)
+        rows = ()
+    else:
+        raise unsupported_resource(resource.resource_type)
+    return [_entry(ctx.api_version, request, row) for row in rows if wanted is None or row.name in wanted]
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One config as described, before it is shaped for the request's version."""
+
+    name: str
+    value: str | None
+    source: ConfigSource
+    read_only: bool
+    type: ConfigType
+    documentation: str
+    synonyms: tuple[ConfigSynonym, ...]
+
+
+def _broker_rows(config: BrokerConfig) -> Iterable[_Row]:
+    for name, definition in sorted(BROKER_CONFIGS.items()):
+        synonyms = _broker_synonyms(config, name)
+        source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
+        value = format_value(config.values[name])
+        yield _Row(name, value, source, True, definition.type, definition.doc, synonyms)
+
+
+def _broker_synonyms(config: BrokerConfig, name: str) -> tuple[ConfigSynonym, ...]:
+    """Kafka's order: by source (static, then default), each in synonym-group order; from ``name`` on."""
+    group = BROKER_SYNONYMS.get(name, (name,))
+    found: list[ConfigSynonym] = []
+    for synonym in group:
+        if config.sources.get(synonym) == ConfigSource.STATIC_BROKER_CONFIG:
+            found.append(
+                ConfigSynonym(synonym, format_value(config.values[synonym]), ConfigSource.STATIC_BROKER_CONFIG)
+            )
+    for synonym in group:
+        default = format_value(BROKER_CONFIGS[synonym].default)
+        if default is not None:
+            found.append(ConfigSynonym(synonym, default, ConfigSource.DEFAULT_CONFIG))
+    while found and found[0].name != name:
+        found.pop(0)
+    return tuple(found)
+
+
+def _entry(version: int, request: DescribeConfigsRequest, row: _Row) -> DescribeConfigsResourceResult:
+    sensitive = row.type is ConfigType.PASSWORD
+    entry = DescribeConfigsResourceResult(
+        name=row.name,
+        value=None if sensitive else row.value,
+        read_only=row.read_only,
+        is_sensitive=sensitive,
+        config_type=row.type,
+        documentation=(row.documentation or None) if request.include_documentation else None,
+    )
+    if version == 0:
+        entry.is_default = row.source == ConfigSource.DEFAULT_CONFIG
+        return entry
+    entry.config_source = row.source
+    if request.include_synonyms:
+        entry.synonyms = [
+            DescribeConfigsSynonym(name=synonym.name, value=None if sensitive else synonym.value, source=synonym.source)
+            for synonym in row.synonyms
+        ]
+    return entry

@@ -1,0 +1,85 @@
+"""AlterConfigs v0-2: replace a topic's config overrides (configs not named go back to their defaults).
+
+Each resource succeeds or fails alone, as Kafka answers:
+
+- a resource named twice → INVALID_REQUEST for each ("Each resource must appear at most once.");
+  a config named twice or with a null value → INVALID_REQUEST;
+- topic (type 2): the configs given become the topic's whole set of overrides; an unknown, invalid
+  or out-of-range value → INVALID_CONFIG; an unknown topic → UNKNOWN_TOPIC_OR_PARTITION;
+- broker (type 4, this broker's id or ""): Rockafka has no dynamic broker configs, so any setting →
+  INVALID_REQUEST ("Cannot update these configs dynamically", Kafka's answer for a static setting);
+  an empty list succeeds; another broker id → INVALID_REQUEST;
+- broker logger (type 8) and any other type → INVALID_REQUEST (Kafka: AlterConfigs does not
+  support loggers; use IncrementalAlterConfigs).
+
+``validate_only`` runs every check and changes nothing.
+Version notes: v1 is v0 (throttle behaviour only); v2+ flexible.
+Not implemented: dynamic broker configs, alter-config policies, ACL checks.
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.alter_configs import (
+    AlterConfigsRequest,
+    AlterConfigsResource,
+    AlterConfigsResourceResponse,
+    AlterConfigsResponse,
+)
+
+from .admin import (
+    ConfigResourceType,
+    answer_each,
+    check_config_entries,
+    existing_topic,
+    refuse_broker_config_change,
+    unsupported_resource,
+    write_topic_configs,
+)
+from .context import ApiError, RequestContext
+from .registry import register
+
+
+def _error(request: AlterConfigsRequest, code: ErrorCode) -> AlterConfigsResponse:
+    return AlterConfigsResponse(responses=[_response(resource, code, code.name) for resource in request.resources])
+
+
+def _response(resource: AlterConfigsResource, code: ErrorCode, message: str | None) -> AlterConfigsResourceResponse:
+    return AlterConfigsResourceResponse(
+        error_code=code,
+        error_message=message,
+        resource_type=resource.resource_type,
+        resource_name=resource.resource_name,
+    )
+
+
+@register(33, 0, 2, _error)
+def handle(ctx: RequestContext, request: AlterConfigsRequest) -> AlterConfigsResponse:
+    responses = answer_each(
+        request.resources,
+        lambda resource: (resource.resource_type, resource.resource_name),
+        lambda resource: _alter(ctx, resource, request.validate_only),
+        lambda resource, exc: _response(resource, exc.error_code, exc.message),
+        duplicate="Each resource must appear at most once.",
+        one_result_per_duplicate=False,
+    )
+    return AlterConfigsResponse(throttle_time_ms=0, responses=responses)
+
+
+def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool) -> AlterConfigsResourceResponse:
+    names = [config.name for config in resource.configs]
+    check_config_entries(names, [config.name for config in resource.configs if config.value is None])
+    if resource.resource_type == ConfigResourceType.TOPIC:
+        existing_topic(ctx, resource.resource_name)
+        overrides = {config.name: config.value for config in resource.configs if config.value is not None}
+        write_topic_configs(ctx, resource.resource_name, overrides, validate_only)
+    elif resource.resource_type == ConfigResourceType.BROKER:
+        refuse_broker_config_change(ctx, resource.resource_name, names)
+    elif resource.resource_type == ConfigResourceType.BROKER_LOGGER:
+        raise ApiError(
+            ErrorCode.INVALID_REQUEST,
+            "AlterConfigs does not support BROKER_LOGGER resources; use IncrementalAlterConfigs",
+        )
+    else:
+        raise unsupported_resource(resource.resource_type)
+    return _response(resource, ErrorCode.NONE, None)

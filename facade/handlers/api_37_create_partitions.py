@@ -1,0 +1,76 @@
+"""CreatePartitions v0-3: grow topics to a new partition count (records keep their partitions).
+
+Each topic succeeds or fails alone: a topic named twice → INVALID_REQUEST ("Duplicate topic name.");
+an unknown topic → UNKNOWN_TOPIC_OR_PARTITION; a count that does not grow the topic →
+INVALID_PARTITIONS; manual assignments must list one replica list per new partition, each exactly this
+broker → INVALID_REPLICA_ASSIGNMENT otherwise. ``validate_only`` runs every check and changes nothing.
+
+Version notes: v1 is v0 (throttle behaviour only); v2+ flexible; v3 is v2 (KIP-599 throttling only).
+Not implemented: ACL checks; ``timeout_ms`` is moot (the partitions exist at once).
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.create_partitions import (
+    CreatePartitionsRequest,
+    CreatePartitionsResponse,
+    CreatePartitionsTopic,
+    CreatePartitionsTopicResult,
+)
+from rockafka.store import StoreError
+
+from .admin import answer_each, check_replicas, existing_topic, store_failure
+from .context import ApiError, RequestContext
+from .registry import register
+
+
+def _error(request: CreatePartitionsRequest, code: ErrorCode) -> CreatePartitionsResponse:
+    names = dict.fromkeys(topic.name for topic in request.topics)
+    return CreatePartitionsResponse(
+        results=[CreatePartitionsTopicResult(name=name, error_code=code, error_message=code.name) for name in names]
+    )
+
+
+@register(37, 0, 3, _error)
+def handle(ctx: RequestContext, request: CreatePartitionsRequest) -> CreatePartitionsResponse:
+    results = answer_each(
+        request.topics,
+        lambda topic: topic.name,
+        lambda topic: _grow(ctx, topic, request.validate_only),
+        _failed,
+        duplicate="Duplicate topic name.",
+        one_result_per_duplicate=True,
+    )
+    return CreatePartitionsResponse(throttle_time_ms=0, results=results)
+
+
+def _failed(topic: CreatePartitionsTopic, exc: ApiError) -> CreatePartitionsTopicResult:
+    return CreatePartitionsTopicResult(name=topic.name, error_code=exc.error_code, error_message=exc.message)
+
+
+def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool) -> CreatePartitionsTopicResult:
+    current = existing_topic(ctx, topic.name).partitions
+    if topic.count < current:
+        raise ApiError(
+            ErrorCode.INVALID_PARTITIONS,
+            f"The topic {topic.name} currently has {current} partition(s); {topic.count} would not be an increase.",
+        )
+    if topic.count == current:
+        raise ApiError(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
+    if topic.assignments is not None:
+        added = topic.count - current
+        if len(topic.assignments) != added:
+            raise ApiError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                f"Attempted to add {added} additional partition(s), but only {len(topic.assignments)} "
+                "assignment(s) were specified.",
+            )
+        for assignment in topic.assignments:
+            check_replicas(ctx, assignment.broker_ids)
+    if not validate_only:
+        try:
+            ctx.broker.store.create_partitions(topic.name, topic.count)
+        except StoreError as exc:
+            raise store_failure(exc) from None
+    return CreatePartitionsTopicResult(name=topic.name, error_code=ErrorCode.NONE, error_message=None)

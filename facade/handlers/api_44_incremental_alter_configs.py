@@ -1,0 +1,135 @@
+"""IncrementalAlterConfigs v0-1: change some of a topic's config overrides, leaving the others as they are.
+
+Operations per config: SET (0) the value; DELETE (1) the override (back to the default; the value is
+ignored); APPEND (2) and SUBTRACT (3) comma-separated items to or from a list config (starting from
+the override, else Kafka's default; items already there are not added twice) → INVALID_CONFIG for a
+config that is not a list. Each resource succeeds or fails alone, as Kafka answers:
+
+- a resource named twice → INVALID_REQUEST for each; a config named twice, a null value for other
+  than DELETE, an unknown operation → INVALID_REQUEST;
+- topic (type 2): the resulting overrides are validated as a whole (unknown names, bad values →
+  INVALID_CONFIG) and then stored at once; an unknown topic → UNKNOWN_TOPIC_OR_PARTITION;
+- broker (type 4, this broker's id or ""): no dynamic broker configs, so any setting →
+  INVALID_REQUEST ("Cannot update these configs dynamically"); an empty list succeeds;
+- broker logger (type 8, this broker's id): no loggers are exposed, so each → INVALID_CONFIG
+  ("Logger ... does not exist!"); any other type → INVALID_REQUEST.
+
+``validate_only`` runs every check and changes nothing.
+Version notes: v1 is flexible, otherwise v0.
+Not implemented: dynamic broker configs, log levels, client metrics and group configs, ACL checks.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from rockafka.facade.config import TOPIC_CONFIGS, ConfigType, format_value
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.incremental_alter_configs import (
+    AlterableConfig,
+    AlterConfigsResource,
+    AlterConfigsResourceResponse,
+    IncrementalAlterConfigsRequest,
+    IncrementalAlterConfigsResponse,
+)
+
+from .admin import (
+    ConfigResourceType,
+    answer_each,
+    check_broker_resource,
+    check_config_entries,
+    existing_topic,
+    refuse_broker_config_change,
+    unsupported_resource,
+    write_topic_configs,
+)
+from .context import ApiError, RequestContext
+from .registry import register
+
+
+class OpType(enum.IntEnum):
+    SET = 0
+    DELETE = 1
+    APPEND = 2
+    SUBTRACT = 3
+
+
+def _error(request: IncrementalAlterConfigsRequest, code: ErrorCode) -> IncrementalAlterConfigsResponse:
+    return IncrementalAlterConfigsResponse(
+        responses=[_response(resource, code, code.name) for resource in request.resources]
+    )
+
+
+def _response(resource: AlterConfigsResource, code: ErrorCode, message: str | None) -> AlterConfigsResourceResponse:
+    return AlterConfigsResourceResponse(
+        error_code=code,
+        error_message=message,
+        resource_type=resource.resource_type,
+        resource_name=resource.resource_name,
+    )
+
+
+@register(44, 0, 1, _error)
+def handle(ctx: RequestContext, request: IncrementalAlterConfigsRequest) -> IncrementalAlterConfigsResponse:
+    responses = answer_each(
+        request.resources,
+        lambda resource: (resource.resource_type, resource.resource_name),
+        lambda resource: _alter(ctx, resource, request.validate_only),
+        lambda resource, exc: _response(resource, exc.error_code, exc.message),
+        duplicate="Each resource must appear at most once.",
+        one_result_per_duplicate=False,
+    )
+    return IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=responses)
+
+
+def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool) -> AlterConfigsResourceResponse:
+    names = [config.name for config in resource.configs]
+    nulls = [c.name for c in resource.configs if c.value is None and c.config_operation != OpType.DELETE]
+    check_config_entries(names, nulls)
+    for config in resource.configs:
+        if config.config_operation not in {op.value for op in OpType}:
+            raise ApiError(ErrorCode.INVALID_REQUEST, f"Unknown operation type {config.config_operation}")
+    kind = resource.resource_type
+    if kind == ConfigResourceType.TOPIC:
+        overrides = dict(existing_topic(ctx, resource.resource_name).configs)
+        for config in resource.configs:
+            _apply(overrides, config)
+        write_topic_configs(ctx, resource.resource_name, overrides, validate_only)
+    elif kind == ConfigResourceType.BROKER:
+        refuse_broker_config_change(ctx, resource.resource_name, names)
+    elif kind == ConfigResourceType.BROKER_LOGGER:
+        if not resource.resource_name:
+            raise ApiError(ErrorCode.INVALID_REQUEST, "Broker id must not be empty")
+        check_broker_resource(ctx, resource.resource_name)
+        if names:
+            raise ApiError(ErrorCode.INVALID_CONFIG, f"Logger {names[0]} does not exist!")
+    else:
+        raise unsupported_resource(kind)
+    return _response(resource, ErrorCode.NONE, None)
+
+
+def _apply(overrides: dict[str, str], config: AlterableConfig) -> None:
+    """One operation on a topic's overrides (validated as a whole afterwards)."""
+    name, operation = config.name, OpType(config.config_operation)
+    definition = TOPIC_CONFIGS.get(name)
+    if definition is None:
+        raise ApiError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {name}")
+    if operation is OpType.DELETE:
+        overrides.pop(name, None)
+        return
+    value = config.value or ""
+    if operation is OpType.SET:
+        overrides[name] = value
+        return
+    if definition.type is not ConfigType.LIST:
+        raise ApiError(ErrorCode.INVALID_CONFIG, f"Can't {operation.name} to key {name} because its type is not LIST.")
+    current = overrides.get(name)
+    if current is None:
+        current = format_value(definition.default) or ""
+    items = [item for item in current.split(",") if item]
+    for item in value.split(","):
+        if operation is OpType.APPEND and item not in items:
+            items.append(item)
+        elif operation is OpType.SUBTRACT and item in items:
+            items.remove(item)
+    overrides[name] = ",".join(items)

@@ -1,0 +1,55 @@
+"""DescribeCluster v0-1: this broker (at the address of the listener asked), the cluster id, the controller.
+
+The one broker is also the controller. Cluster authorized operations are every cluster operation when
+asked for (no ACLs yet), INT32_MIN otherwise, as Kafka sends them.
+
+Version notes: v1 adds ``endpoint_type``: 1 (brokers) is answered; 2 (controllers) gets
+UNSUPPORTED_ENDPOINT_TYPE, as a Kafka broker answers it (a client asking for controllers must
+bootstrap from a controller listener, which a single Rockafka node does not have apart).
+Not implemented: racks (always null), fenced brokers (v2+ of the spec, not advertised).
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.describe_cluster import (
+    DescribeClusterBroker,
+    DescribeClusterRequest,
+    DescribeClusterResponse,
+)
+
+from .admin import advertised_listener
+from .authorized import CLUSTER_OPERATIONS, NOT_REQUESTED
+from .context import RequestContext
+from .registry import register
+
+BROKERS_ENDPOINT = 1
+
+
+def _error(request: DescribeClusterRequest, code: ErrorCode) -> DescribeClusterResponse:
+    return DescribeClusterResponse(error_code=code, error_message=code.name, endpoint_type=request.endpoint_type)
+
+
+@register(60, 0, 1, _error)
+def handle(ctx: RequestContext, request: DescribeClusterRequest) -> DescribeClusterResponse:
+    broker = ctx.broker
+    if request.endpoint_type != BROKERS_ENDPOINT:
+        return DescribeClusterResponse(
+            error_code=ErrorCode.UNSUPPORTED_ENDPOINT_TYPE,
+            error_message=f"Unsupported endpoint type {request.endpoint_type}; a broker describes brokers (1)",
+            endpoint_type=request.endpoint_type,
+            cluster_id=broker.cluster_id,
+        )
+    listener = advertised_listener(ctx)
+    return DescribeClusterResponse(
+        throttle_time_ms=0,
+        error_code=ErrorCode.NONE,
+        error_message=None,
+        endpoint_type=BROKERS_ENDPOINT,
+        cluster_id=broker.cluster_id,
+        controller_id=broker.node_id,
+        brokers=[DescribeClusterBroker(broker_id=broker.node_id, host=listener.host, port=listener.port, rack=None)],
+        cluster_authorized_operations=(
+            CLUSTER_OPERATIONS if request.include_cluster_authorized_operations else NOT_REQUESTED
+        ),
+    )
