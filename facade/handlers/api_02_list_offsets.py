@@ -70,7 +70,9 @@ def _one(store: MessageStore, topic: str, part: ListOffsetsPartition, version: i
     if version == 0:
         answer.old_style_offsets = [offset][: max(part.max_num_offsets, 0)] if offset >= 0 else []
     else:
-        answer.offset, answer.timestamp, answer.leader_epoch = offset, timestamp, 0
+        answer.offset, answer.timestamp = offset, timestamp
+        if version >= 4:
+            answer.leader_epoch = 0  # the field exists from v4; v1-3 responses cannot carry it
     return answer
 
 

@@ -1,0 +1,39 @@
+"""Broker fixtures for the client compat modules: a subprocess broker with a small store geometry."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from ..brokerproc import BrokerProcess
+
+#: Small files, so a test broker neither reserves a 1 GiB CommitLog segment nor maps 400 MB indexes.
+SMALL_STORE = {
+    "log.segment.bytes": str(16 << 20),
+    "rockafka.consumequeue.units.per.file": "4096",
+    "rockafka.index.slots": "4096",
+    "rockafka.index.entries": "16384",
+}
+
+
+#: kafka-python loads its protocol schemas lazily through importlib.resources calls deprecated in 3.11
+#: (pyproject.toml's filterwarnings also ignores them for every test).
+QUIET_KAFKA_PYTHON = pytest.mark.filterwarnings(
+    "ignore:read_text is deprecated:DeprecationWarning", "ignore:open_text is deprecated:DeprecationWarning"
+)
+
+
+def module_broker(**settings: str) -> Callable[..., Any]:
+    """A module-scoped ``broker`` fixture: one subprocess broker with ``settings`` for the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
+        process = BrokerProcess(tmp_path_factory.mktemp("broker"), {**SMALL_STORE, **settings}).start()
+        try:
+            yield process
+        finally:
+            process.stop()
+
+    return broker
