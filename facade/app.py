@@ -60,6 +60,7 @@ class BrokerApp:
         cluster_id = load_cluster_id(self.config.data_dir, self.config.node_id)
         broker = Broker(self.config, store, cluster_id)
         store.add_append_listener(broker.waiters.on_append)
+        broker.groups.start()
         self.broker = broker
         dispatcher = RequestDispatcher(broker)
         max_frame = self.config.int("socket.request.max.bytes")
@@ -115,6 +116,7 @@ class BrokerApp:
             task.cancel()
         if self.broker is not None:
             self.broker.waiters.wake_all()
+            self.broker.groups.shutdown()
         deadline = time.monotonic() + DRAIN_TIMEOUT_S
         while any(not c.idle for c in self._connections) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)

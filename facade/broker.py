@@ -1,4 +1,4 @@
-"""The broker's shared state, handed to every handler: settings, store, identity, parked fetches."""
+"""The broker's shared state, handed to every handler: settings, store, identity, parked fetches, groups."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from rockafka.store import (
 
 from .config import BrokerConfig
 from .config.broker import read_properties
+from .group import GroupService
 from .waiters import PartitionWaiters
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,10 @@ class Broker:
     store: MessageStore
     cluster_id: str
     waiters: PartitionWaiters = field(default_factory=PartitionWaiters)
+    groups: GroupService = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.groups = GroupService(self.config, self.store, self.cluster_id)
 
     @property
     def node_id(self) -> int:

@@ -4,7 +4,8 @@ Version notes: v0 asks for every topic with an empty list (v1+ with null). v4+ c
 ``allow_auto_topic_creation``; before v4 auto-creation follows the broker setting alone. A topic
 auto-created by this request is answered with LEADER_NOT_AVAILABLE and no partitions, as Kafka does;
 clients retry and find it. v10+ carries topic ids; a request may name a topic by id only (v12).
-The advertised address is that of the listener the request came in on.
+The advertised address is that of the listener the request came in on. ``__consumer_offsets`` is
+listed as an internal topic once group coordination has been used (see ``facade/group/service.py``).
 Not implemented: racks (always null), offline replicas (never any on one node).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 
+from rockafka.facade.group import OFFSETS_TOPIC
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.metadata import (
     MetadataRequest,
@@ -28,6 +30,7 @@ from .context import RequestContext
 from .registry import register
 
 ZERO_UUID = uuid.UUID(int=0)
+INTERNAL_TOPICS = frozenset({OFFSETS_TOPIC})
 
 
 def _error(request: MetadataRequest, code: ErrorCode) -> MetadataResponse:
@@ -45,7 +48,8 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
     wants_all = request.topics is None or (ctx.api_version == 0 and not request.topics)
     topic_ops = TOPIC_OPERATIONS if request.include_topic_authorized_operations else NOT_REQUESTED
     if wants_all:
-        topics = [_describe(info, topic_ops, broker.node_id) for info in broker.store.list_topics()]
+        listed = (*broker.store.list_topics(), *broker.groups.internal_topics())
+        topics = [_describe(info, topic_ops, broker.node_id) for info in listed]
     else:
         may_create = broker.config.bool("auto.create.topics.enable") and (
             ctx.api_version < 4 or request.allow_auto_topic_creation
@@ -71,7 +75,7 @@ def _lookup(
             name = store.topic_name(topic_id)
         except UnknownTopicIdError:
             return MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=topic_id)
-    info = ctx.broker.topic_or_none(name)
+    info = ctx.broker.groups.internal_topic(name) or ctx.broker.topic_or_none(name)
     if info is not None:
         return _describe(info, topic_ops, ctx.broker.node_id)
     if not may_create:
@@ -102,7 +106,7 @@ def _describe(info: TopicInfo, topic_ops: int, node_id: int) -> MetadataResponse
         error_code=ErrorCode.NONE,
         name=info.name,
         topic_id=info.topic_id,
-        is_internal=False,
+        is_internal=info.name in INTERNAL_TOPICS,
         partitions=partitions,
         topic_authorized_operations=topic_ops,
     )

@@ -1,0 +1,264 @@
+"""Committed offsets through the coordinator: OffsetCommit, OffsetFetch, OffsetDelete, and offsets retention.
+
+Offsets live in the store's offset store (``store/offsets.py``); this module adds Kafka's group rules:
+
+- **OffsetCommit**: a topic the broker does not have gets UNKNOWN_TOPIC_OR_PARTITION (before any group
+  check, as Kafka's request handler does). Then the group: an unknown group accepts a *simple* commit
+  (generation -1: admin tools, consumers without group management) and otherwise answers
+  ILLEGAL_GENERATION (GROUP_ID_NOT_FOUND from v9); an Empty group accepts simple commits; otherwise the
+  member must be of the group (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID) and of its generation
+  (ILLEGAL_GENERATION), and a group in CompletingRebalance answers REBALANCE_IN_PROGRESS. Commits are
+  accepted during PreparingRebalance (consumers commit before revoking partitions). Metadata longer than
+  ``offset.metadata.max.bytes`` (Kafka's 4096) gets OFFSET_METADATA_TOO_LARGE. A null metadata string is
+  stored as "" (Kafka's "no metadata"). The answer waits until the commit is durable under sync flush.
+- **OffsetFetch**: partitions without a committed offset answer offset -1, leader epoch -1, metadata "";
+  "all topics" lists only committed partitions. With ``require_stable``, a partition whose commit is still
+  being made durable answers UNSTABLE_OFFSET_COMMIT (retriable); without it, the newest value is returned.
+- **OffsetDelete**: GROUP_ID_NOT_FOUND for a group that has neither members nor offsets; a group with
+  members keeps the offsets of topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC), and a group with
+  members whose protocol type is not ``consumer`` refuses (NON_EMPTY_GROUP), as its subscription is unknown.
+- **Retention** (every ``offsets.retention.check.interval.ms``): groups with members keep every offset;
+  a group without members for ``offsets.retention.minutes`` loses the offsets committed before that
+  window; an Empty group with no offsets left is forgotten (Kafka's cleanup).
+
+Not implemented: per-request retention (OffsetCommit v2-4 ``retention_time_ms``) and the v1 commit
+timestamp; the broker's retention and clock apply, as for every later version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Awaitable, Sequence
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.errors import DecodeError
+from rockafka.facade.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
+from rockafka.facade.protocol.primitives import Reader
+from rockafka.store import MessageStore, OffsetCommit, StoreError, TopicPartition, UnknownTopicOrPartitionError
+
+from .coordinator import GroupCoordinator
+from .group import ClassicGroup
+from .model import NO_GENERATION, UNKNOWN_MEMBER_ID, CommitRequest, FetchedOffset
+from .state import GroupState
+
+log = logging.getLogger(__name__)
+
+#: Kafka's ``offset.metadata.max.bytes`` default.
+OFFSET_METADATA_MAX_BYTES = 4096
+CONSUMER_PROTOCOL_TYPE = "consumer"
+
+CommitErrors = dict[TopicPartition, ErrorCode]
+
+
+class OffsetManager:
+    def __init__(self, coordinator: GroupCoordinator, store: MessageStore, *, internal_topics: frozenset[str]) -> None:
+        self._coordinator = coordinator
+        self._store = store
+        self._internal_topics = internal_topics
+        #: Commits accepted but not yet durable, per group (require_stable answers UNSTABLE_OFFSET_COMMIT).
+        self._in_flight: dict[str, Counter[TopicPartition]] = {}
+
+    # --- OffsetCommit ---
+
+    def commit(self, request: CommitRequest, commits: Sequence[OffsetCommit]) -> Awaitable[CommitErrors]:
+        """Each partition's error (NONE once stored, and durable under sync flush)."""
+        errors: CommitErrors = {}
+        accepted: list[OffsetCommit] = []
+        group_error: ErrorCode | None = None
+        for commit in commits:
+            key = TopicPartition(commit.topic, commit.partition)
+            if not self._topic_exists(commit.topic):
+                errors[key] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                continue
+            if group_error is None:
+                group_error = self._check_commit(request)
+            if group_error is not ErrorCode.NONE:
+                errors[key] = group_error
+            elif len(commit.metadata.encode()) > OFFSET_METADATA_MAX_BYTES:
+                errors[key] = ErrorCode.OFFSET_METADATA_TOO_LARGE
+            else:
+                accepted.append(commit)
+        if not accepted:
+            return _ready(errors)
+        try:
+            durable = self._store.commit_offsets(request.group_id, accepted)
+        except StoreError as exc:
+            log.error("offset commit for group %s failed: %s", request.group_id, exc)
+            return _ready(errors | dict.fromkeys(_keys(accepted), ErrorCode.COORDINATOR_NOT_AVAILABLE))
+        if durable is None:
+            return _ready(errors | dict.fromkeys(_keys(accepted), ErrorCode.NONE))
+        return self._await_durable(request.group_id, _keys(accepted), errors, asyncio.wrap_future(durable))
+
+    def _await_durable(
+        self, group_id: str, keys: list[TopicPartition], errors: CommitErrors, durable: asyncio.Future[None]
+    ) -> Awaitable[CommitErrors]:
+        in_flight = self._in_flight.setdefault(group_id, Counter())
+        in_flight.update(keys)
+
+        def done(_: asyncio.Future[None]) -> None:  # runs even if the request is abandoned
+            in_flight.subtract(keys)
+            if not +in_flight and self._in_flight.get(group_id) is in_flight:
+                del self._in_flight[group_id]
+
+        durable.add_done_callback(done)
+        return _answer_when_durable(group_id, keys, errors, durable)
+
+    def _topic_exists(self, topic: str) -> bool:
+        if topic in self._internal_topics:
+            return True
+        try:
+            self._store.describe_topic(topic)
+        except UnknownTopicOrPartitionError:
+            return False
+        return True
+
+    def _check_commit(self, request: CommitRequest) -> ErrorCode:
+        coordinator = self._coordinator
+        if not coordinator.active:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        group = coordinator.groups.get(request.group_id)
+        simple = request.generation_id < 0
+        if group is None:
+            if simple:
+                return ErrorCode.NONE
+            return ErrorCode.GROUP_ID_NOT_FOUND if request.group_not_found_error else ErrorCode.ILLEGAL_GENERATION
+        if group.state is GroupState.DEAD:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        if simple and group.state is GroupState.EMPTY:
+            return ErrorCode.NONE
+        if not simple or request.member_id != UNKNOWN_MEMBER_ID or request.group_instance_id is not None:
+            error = group.validate_member(request.member_id, request.group_instance_id)
+            if error is not ErrorCode.NONE:
+                return error
+            if request.generation_id != group.generation_id:
+                return ErrorCode.ILLEGAL_GENERATION
+        elif group.state is not GroupState.EMPTY:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        if group.state is GroupState.COMPLETING_REBALANCE:
+            return ErrorCode.REBALANCE_IN_PROGRESS
+        member = group.members.get(request.member_id)
+        if member is not None:
+            coordinator.touch(group, member)
+        return ErrorCode.NONE
+
+    # --- OffsetFetch ---
+
+    def fetch(
+        self, group_id: str, partitions: Sequence[TopicPartition] | None, require_stable: bool
+    ) -> tuple[ErrorCode, list[FetchedOffset]]:
+        """The group's committed offsets: those of ``partitions`` (-1 where none), or all committed ones."""
+        if not self._coordinator.active:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE, []
+        try:
+            stored = self._store.fetch_offsets(group_id, partitions)
+        except StoreError as exc:
+            log.error("offset fetch for group %s failed: %s", group_id, exc)
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE, []
+        keys = list(partitions) if partitions is not None else sorted(stored, key=lambda k: (k.topic, k.partition))
+        in_flight = self._in_flight.get(group_id, Counter()) if require_stable else Counter()
+        fetched = []
+        for key in keys:
+            committed = stored.get(key)
+            if in_flight[key] > 0:
+                fetched.append(FetchedOffset(key.topic, key.partition, -1, -1, "", ErrorCode.UNSTABLE_OFFSET_COMMIT))
+            elif committed is None:
+                fetched.append(FetchedOffset(key.topic, key.partition, -1, -1, ""))
+            else:
+                epoch = -1 if committed.leader_epoch is None else committed.leader_epoch
+                fetched.append(FetchedOffset(key.topic, key.partition, committed.offset, epoch, committed.metadata))
+        return ErrorCode.NONE, fetched
+
+    # --- OffsetDelete ---
+
+    def delete(
+        self, group_id: str, partitions: Sequence[TopicPartition]
+    ) -> tuple[ErrorCode, dict[TopicPartition, ErrorCode]]:
+        """OffsetDelete: a group-level error, or each partition's."""
+        coordinator = self._coordinator
+        if not coordinator.active:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE, {}
+        if not group_id:
+            return ErrorCode.INVALID_GROUP_ID, {}
+        group = coordinator.groups.get(group_id)
+        has_offsets = bool(self._store.fetch_offsets(group_id))
+        if (group is None and not has_offsets) or (group is not None and group.state is GroupState.DEAD):
+            return ErrorCode.GROUP_ID_NOT_FOUND, {}
+        subscribed: set[str] | None = set()
+        if group is not None and group.members:
+            if group.protocol_type != CONSUMER_PROTOCOL_TYPE:
+                return ErrorCode.NON_EMPTY_GROUP, {}
+            subscribed = subscribed_topics(group)
+        errors: dict[TopicPartition, ErrorCode] = {}
+        for key in partitions:
+            if not self._topic_exists(key.topic):
+                errors[key] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            elif subscribed is None or key.topic in subscribed:
+                errors[key] = ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC
+            else:
+                errors[key] = ErrorCode.NONE
+        deletable = [key for key, error in errors.items() if error is ErrorCode.NONE]
+        if deletable:
+            self._store.delete_offsets(group_id, deletable)
+        return ErrorCode.NONE, errors
+
+    # --- retention ---
+
+    def expire(self, retention_ms: int) -> int:
+        """One retention pass: expire offsets of groups without members for ``retention_ms``; forget dead groups."""
+        now = self._coordinator.clock_ms()
+        keep = {
+            group_id
+            for group_id, group in self._coordinator.groups.items()
+            if group.members or now - group.state_timestamp_ms < retention_ms
+        }
+        expired = self._store.expire_offsets(now - retention_ms, keep)
+        with_offsets = set(self._store.list_groups())
+        for group in list(self._coordinator.groups.values()):
+            if group.state is GroupState.EMPTY and group.has_no_members and group.group_id not in with_offsets:
+                log.info("group %s is empty and has no offsets left: removed", group.group_id)
+                self._coordinator.remove_group(group)
+        if expired:
+            log.info("offsets retention expired %d offsets", expired)
+        return expired
+
+
+def subscribed_topics(group: ClassicGroup) -> set[str] | None:
+    """The topics the members subscribe to (consumer protocol); None when a subscription cannot be read."""
+    topics: set[str] = set()
+    protocol = group.protocol_name or ""
+    for member in group.members.values():
+        data = member.metadata(protocol)
+        try:
+            version = Reader(data, 0).int16()
+            subscription = ConsumerProtocolSubscription.read(Reader(data, 2), min(max(version, 0), 3))
+        except DecodeError:
+            return None
+        topics.update(subscription.topics)
+    return topics
+
+
+async def _answer_when_durable(
+    group_id: str, keys: list[TopicPartition], errors: CommitErrors, durable: asyncio.Future[None]
+) -> CommitErrors:
+    try:
+        await asyncio.shield(durable)
+        outcome = ErrorCode.NONE
+    except StoreError as exc:
+        log.error("offset commit for group %s was not made durable: %s", group_id, exc)
+        outcome = ErrorCode.COORDINATOR_NOT_AVAILABLE
+    return errors | dict.fromkeys(keys, outcome)
+
+
+def _keys(commits: Sequence[OffsetCommit]) -> list[TopicPartition]:
+    return [TopicPartition(c.topic, c.partition) for c in commits]
+
+
+def _ready(errors: CommitErrors) -> Awaitable[CommitErrors]:
+    future: asyncio.Future[CommitErrors] = asyncio.get_running_loop().create_future()
+    future.set_result(errors)
+    return future
+
+
+__all__ = ["NO_GENERATION", "OffsetManager", "subscribed_topics"]

@@ -1,0 +1,160 @@
+"""The broker's group side in one object: the coordinator, offsets, administration, ``__consumer_offsets``.
+
+Handlers reach it as ``ctx.broker.groups``:
+
+- ``coordinator`` (``coordinator.py``): JoinGroup, SyncGroup, Heartbeat, LeaveGroup;
+- ``offsets`` (``offsets.py``): OffsetCommit, OffsetFetch, OffsetDelete, offsets retention;
+- here: DescribeGroups, ListGroups, DeleteGroups, and the internal topic.
+
+Groups known only by their committed offsets (simple commits, or a group whose members all left before
+its metadata was kept) are listed and described as Empty with protocol type "", as Kafka shows them.
+DescribeGroups of a group that does not exist answers state Dead with no error (Kafka, v0-5).
+
+``__consumer_offsets``: Kafka keeps offsets in this internal topic and clients expect to see it in
+Metadata (with ``offsets.topic.num.partitions`` partitions) once group coordination has been used, as
+Kafka creates it on the first FindCoordinator for a group. Here offsets live in the store's offset store,
+so the topic is shown, never stored: it appears after the first FindCoordinator for a group, a Metadata
+request naming it, or at start when the store holds any group's offsets or metadata.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import Sequence
+from typing import Final
+
+from rockafka.facade.config import BrokerConfig
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.store import MessageStore, TopicInfo
+
+from .coordinator import GroupCoordinator
+from .model import DescribedMember, GroupDescription, GroupListing
+from .offsets import OffsetManager
+from .state import GroupState
+
+log = logging.getLogger(__name__)
+
+OFFSETS_TOPIC: Final = "__consumer_offsets"
+GROUP_TYPE: Final = "classic"
+
+
+class GroupService:
+    def __init__(self, config: BrokerConfig, store: MessageStore, cluster_id: str) -> None:
+        self._store = store
+        self.coordinator = GroupCoordinator(
+            store,
+            min_session_timeout_ms=config.int("group.min.session.timeout.ms"),
+            max_session_timeout_ms=config.int("group.max.session.timeout.ms"),
+            initial_rebalance_delay_ms=config.int("group.initial.rebalance.delay.ms"),
+            max_group_size=config.int("group.max.size"),
+        )
+        self.offsets = OffsetManager(self.coordinator, store, internal_topics=frozenset({OFFSETS_TOPIC}))
+        self._retention_ms = config.int("offsets.retention.minutes") * 60_000
+        self._retention_check_s = config.int("offsets.retention.check.interval.ms") / 1000
+        topic_id = uuid.uuid5(uuid.NAMESPACE_URL, f"rockafka:{cluster_id}/{OFFSETS_TOPIC}")
+        self._offsets_topic = TopicInfo(OFFSETS_TOPIC, topic_id, config.int("offsets.topic.num.partitions"), {})
+        self._offsets_topic_shown = False
+        self._retention_task: asyncio.Task[None] | None = None
+
+    # --- lifecycle ---
+
+    def start(self) -> None:
+        """Load saved groups and start the retention pass (on the running event loop)."""
+        self.coordinator.start()
+        self._offsets_topic_shown = bool(self._store.list_groups() or self.coordinator.groups)
+        self._retention_task = asyncio.get_running_loop().create_task(self._retention_loop())
+
+    def shutdown(self) -> None:
+        """Answer waiting members NOT_COORDINATOR, stop timers and the retention pass."""
+        self.coordinator.shutdown()
+        if self._retention_task is not None:
+            self._retention_task.cancel()
+            self._retention_task = None
+
+    async def _retention_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self._retention_check_s)
+            with contextlib.suppress(Exception):
+                self.offsets.expire(self._retention_ms)
+
+    # --- the internal topic ---
+
+    def internal_topics(self) -> tuple[TopicInfo, ...]:
+        """Internal topics to list in Metadata (all topics)."""
+        return (self._offsets_topic,) if self._offsets_topic_shown else ()
+
+    def internal_topic(self, name: str) -> TopicInfo | None:
+        """The internal topic ``name`` (shown from now on), or None if ``name`` is not one."""
+        if name != OFFSETS_TOPIC:
+            return None
+        self._offsets_topic_shown = True
+        return self._offsets_topic
+
+    def coordinator_found(self) -> None:
+        """FindCoordinator for a group: Kafka creates ``__consumer_offsets`` at this point."""
+        self._offsets_topic_shown = True
+
+    # --- administration ---
+
+    def describe_group(self, group_id: str) -> GroupDescription:
+        if not self.coordinator.active:
+            return GroupDescription(group_id, ErrorCode.COORDINATOR_NOT_AVAILABLE, "", "", "", ())
+        group = self.coordinator.groups.get(group_id)
+        if group is None:
+            state = GroupState.EMPTY if self._store.fetch_offsets(group_id) else GroupState.DEAD
+            return GroupDescription(group_id, ErrorCode.NONE, state.kafka_name, "", "", ())
+        stable = group.state is GroupState.STABLE
+        protocol = (group.protocol_name or "") if stable else ""
+        members = tuple(
+            DescribedMember(
+                m.member_id,
+                m.group_instance_id,
+                m.client_id,
+                m.client_host,
+                m.metadata(protocol) if stable else b"",
+                m.assignment if stable else b"",
+            )
+            for m in group.members.values()
+        )
+        return GroupDescription(
+            group_id, ErrorCode.NONE, group.state.kafka_name, group.protocol_type or "", protocol, members
+        )
+
+    def list_groups(self, states_filter: Sequence[str] = (), types_filter: Sequence[str] = ()) -> list[GroupListing]:
+        """Every group (ListGroups), restricted to the given states and types (case-insensitive) if any."""
+        listings = {
+            group_id: GroupListing(group_id, group.protocol_type or "", group.state.kafka_name, GROUP_TYPE)
+            for group_id, group in self.coordinator.groups.items()
+        }
+        for group_id in self._store.list_groups():
+            listings.setdefault(group_id, GroupListing(group_id, "", GroupState.EMPTY.kafka_name, GROUP_TYPE))
+        states = {state.casefold() for state in states_filter}
+        types = {kind.casefold() for kind in types_filter}
+        return [
+            listing
+            for _, listing in sorted(listings.items())
+            if (not states or listing.state.casefold() in states) and (not types or listing.group_type in types)
+        ]
+
+    def delete_groups(self, group_ids: Sequence[str]) -> list[tuple[str, ErrorCode]]:
+        """DeleteGroups: each group's outcome (NON_EMPTY_GROUP while it has members)."""
+        with_offsets = set(self._store.list_groups())
+        return [(group_id, self._delete_one(group_id, group_id in with_offsets)) for group_id in group_ids]
+
+    def _delete_one(self, group_id: str, has_offsets: bool) -> ErrorCode:
+        if not self.coordinator.active:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        group = self.coordinator.groups.get(group_id)
+        if group is None and not has_offsets:
+            return ErrorCode.GROUP_ID_NOT_FOUND
+        if group is not None:
+            if group.state is not GroupState.EMPTY or not group.has_no_members:
+                return ErrorCode.NON_EMPTY_GROUP
+            self.coordinator.remove_group(group)
+        self._store.delete_group(group_id)
+        self._store.delete_group_metadata(group_id)
+        log.info("group %s deleted", group_id)
+        return ErrorCode.NONE

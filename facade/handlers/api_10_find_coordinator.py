@@ -1,0 +1,70 @@
+"""FindCoordinator v0-6: this broker coordinates every group.
+
+Version notes: v0 asks for a group by ``key``; v1-3 add ``key_type`` and an error message; v4+ batch
+several keys (``coordinator_keys``) and answer each in ``coordinators`` (KIP-699); v5 and v6 only widen
+the errors and key types a broker may answer (TRANSACTION_ABORTABLE, share groups). The answer names the
+listener the request came in on.
+
+Key types: 0 (group) is always answered with this broker. 1 (transaction) is answered with this broker
+once transactions exist, that is once an EndTxn handler is registered; until then, like 2 (share group,
+KIP-932, not served) and unknown types, it gets INVALID_REQUEST, which is what Kafka answers for a key
+type it does not serve.
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.find_coordinator import (
+    Coordinator,
+    FindCoordinatorRequest,
+    FindCoordinatorResponse,
+)
+
+from .context import RequestContext
+from .registry import HANDLERS, register
+
+GROUP_KEY_TYPE = 0
+TRANSACTION_KEY_TYPE = 1
+END_TXN_API_KEY = 26
+
+
+def _error(request: FindCoordinatorRequest, code: ErrorCode) -> FindCoordinatorResponse:
+    if request.coordinator_keys:
+        return FindCoordinatorResponse(coordinators=[_failed(key, code) for key in request.coordinator_keys])
+    return FindCoordinatorResponse(error_code=code, error_message=code.name, node_id=-1, host="", port=-1)
+
+
+@register(10, 0, 6, _error)
+def handle(ctx: RequestContext, request: FindCoordinatorRequest) -> FindCoordinatorResponse:
+    if ctx.api_version >= 4:
+        return FindCoordinatorResponse(
+            coordinators=[_find(ctx, key, request.key_type) for key in request.coordinator_keys]
+        )
+    found = _find(ctx, request.key, request.key_type)
+    return FindCoordinatorResponse(
+        error_code=found.error_code,
+        error_message=found.error_message,
+        node_id=found.node_id,
+        host=found.host,
+        port=found.port,
+    )
+
+
+def _find(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
+    served = key_type == GROUP_KEY_TYPE or (key_type == TRANSACTION_KEY_TYPE and END_TXN_API_KEY in HANDLERS)
+    if not served:
+        return _failed(key, ErrorCode.INVALID_REQUEST, f"coordinator key type {key_type} is not served")
+    if key_type == GROUP_KEY_TYPE:
+        ctx.broker.groups.coordinator_found()
+    broker = ctx.broker
+    listener = next(
+        (item for item in broker.config.advertised_listeners if item.name == ctx.connection.listener_name),
+        broker.config.advertised_listeners[0],
+    )
+    return Coordinator(
+        key=key, node_id=broker.node_id, host=listener.host, port=listener.port, error_code=0, error_message=None
+    )
+
+
+def _failed(key: str, code: ErrorCode, message: str | None = None) -> Coordinator:
+    return Coordinator(key=key, node_id=-1, host="", port=-1, error_code=code, error_message=message or code.name)

@@ -1,0 +1,56 @@
+"""DescribeGroups v0-5: state, protocol, and members of groups.
+
+Version notes: v3+ may ask for the authorized operations (every group operation until ACLs exist);
+v4+ answer the members' ``group.instance.id``; v5 is the first flexible version. Members' subscription
+and assignment bytes are given while the group is Stable, empty otherwise, as Kafka does; a group that
+does not exist is answered as Dead with no error.
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.describe_groups import (
+    DescribedGroup,
+    DescribedGroupMember,
+    DescribeGroupsRequest,
+    DescribeGroupsResponse,
+)
+
+from .authorized import GROUP_OPERATIONS, NOT_REQUESTED
+from .context import RequestContext
+from .registry import register
+
+
+def _error(request: DescribeGroupsRequest, code: ErrorCode) -> DescribeGroupsResponse:
+    return DescribeGroupsResponse(groups=[DescribedGroup(error_code=code, group_id=g) for g in request.groups])
+
+
+@register(15, 0, 5, _error)
+def handle(ctx: RequestContext, request: DescribeGroupsRequest) -> DescribeGroupsResponse:
+    operations = GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
+    described = []
+    for group_id in request.groups:
+        group = ctx.broker.groups.describe_group(group_id)
+        members = [
+            DescribedGroupMember(
+                member_id=m.member_id,
+                group_instance_id=m.group_instance_id if ctx.api_version >= 4 else None,
+                client_id=m.client_id,
+                client_host=m.client_host,
+                member_metadata=m.metadata,
+                member_assignment=m.assignment,
+            )
+            for m in group.members
+        ]
+        described.append(
+            DescribedGroup(
+                error_code=group.error,
+                group_id=group.group_id,
+                group_state=group.state,
+                protocol_type=group.protocol_type,
+                protocol_data=group.protocol,
+                members=members,
+                authorized_operations=operations if ctx.api_version >= 3 else NOT_REQUESTED,
+            )
+        )
+    return DescribeGroupsResponse(groups=described)

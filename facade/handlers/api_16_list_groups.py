@@ -1,0 +1,33 @@
+"""ListGroups v0-5: every group, with its protocol type (and state, v4+; type, v5+).
+
+Version notes: v3 is the first flexible version; v4+ filter by states (KIP-518; names as Kafka prints
+them, compared case-insensitively); v5+ filter by group type (KIP-848): every group here is ``classic``.
+Groups known only by committed offsets are listed as Empty with protocol type "".
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.list_groups import ListedGroup, ListGroupsRequest, ListGroupsResponse
+
+from .context import RequestContext
+from .registry import register
+
+
+def _error(request: ListGroupsRequest, code: ErrorCode) -> ListGroupsResponse:
+    return ListGroupsResponse(error_code=code)
+
+
+@register(16, 0, 5, _error)
+def handle(ctx: RequestContext, request: ListGroupsRequest) -> ListGroupsResponse:
+    listings = ctx.broker.groups.list_groups(request.states_filter, request.types_filter)
+    groups = [
+        ListedGroup(
+            group_id=listing.group_id,
+            protocol_type=listing.protocol_type,
+            group_state=listing.state,
+            group_type=listing.group_type,
+        )
+        for listing in listings
+    ]
+    return ListGroupsResponse(error_code=ErrorCode.NONE, groups=groups)

@@ -1,0 +1,31 @@
+"""DeleteGroups v0-2: delete groups that have no members, with their committed offsets and metadata.
+
+Version notes: v2 is the first flexible version. Per group: NON_EMPTY_GROUP while it has members,
+GROUP_ID_NOT_FOUND when it has neither members nor offsets.
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.delete_groups import (
+    DeletableGroupResult,
+    DeleteGroupsRequest,
+    DeleteGroupsResponse,
+)
+
+from .context import RequestContext
+from .registry import register
+
+
+def _error(request: DeleteGroupsRequest, code: ErrorCode) -> DeleteGroupsResponse:
+    return DeleteGroupsResponse(
+        results=[DeletableGroupResult(group_id=g, error_code=code) for g in request.groups_names]
+    )
+
+
+@register(42, 0, 2, _error)
+def handle(ctx: RequestContext, request: DeleteGroupsRequest) -> DeleteGroupsResponse:
+    outcomes = ctx.broker.groups.delete_groups(request.groups_names)
+    return DeleteGroupsResponse(
+        results=[DeletableGroupResult(group_id=group_id, error_code=error) for group_id, error in outcomes]
+    )

@@ -1,0 +1,46 @@
+"""OffsetDelete v0: delete a group's committed offsets for some partitions (KIP-496).
+
+A group with members keeps the offsets of the topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC per
+partition); GROUP_ID_NOT_FOUND for a group with neither members nor offsets; NON_EMPTY_GROUP for a
+group with members whose subscriptions are not the consumer protocol's. See ``facade/group/offsets.py``.
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.offset_delete import (
+    OffsetDeleteRequest,
+    OffsetDeleteResponse,
+    OffsetDeleteResponsePartition,
+    OffsetDeleteResponseTopic,
+)
+from rockafka.store import TopicPartition
+
+from .context import RequestContext
+from .registry import register
+
+
+def _error(request: OffsetDeleteRequest, code: ErrorCode) -> OffsetDeleteResponse:
+    return OffsetDeleteResponse(error_code=code)
+
+
+@register(47, 0, 0, _error)
+def handle(ctx: RequestContext, request: OffsetDeleteRequest) -> OffsetDeleteResponse:
+    partitions = [TopicPartition(t.name, p.partition_index) for t in request.topics for p in t.partitions]
+    error, errors = ctx.broker.groups.offsets.delete(request.group_id, partitions)
+    if error is not ErrorCode.NONE:
+        return OffsetDeleteResponse(error_code=error)
+    topics = [
+        OffsetDeleteResponseTopic(
+            name=topic.name,
+            partitions=[
+                OffsetDeleteResponsePartition(
+                    partition_index=p.partition_index,
+                    error_code=errors[TopicPartition(topic.name, p.partition_index)],
+                )
+                for p in topic.partitions
+            ],
+        )
+        for topic in request.topics
+    ]
+    return OffsetDeleteResponse(error_code=ErrorCode.NONE, topics=topics)
