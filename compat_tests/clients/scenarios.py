@@ -84,9 +84,11 @@ def check_start_positions(driver: Driver, bootstrap: str) -> None:
     assert_records(second, got, first_offset=6, stamped_between=(before, now_ms()))
 
 
-def check_large_messages(driver: Driver, bootstrap: str, *, producer: dict[str, object], count: int = 2) -> None:
+def check_large_messages(
+    driver: Driver, bootstrap: str, *, producer: dict[str, object], topic: str | None = None, count: int = 2
+) -> None:
     """``count`` records with 1 MiB values, each sent on its own (one batch each), read back whole."""
-    topic = unique_topic(f"{driver.name}-large")
+    topic = topic or unique_topic(f"{driver.name}-large")
     records = []
     for index in range(count):
         if driver.printable_only:
