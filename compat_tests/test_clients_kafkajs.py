@@ -5,12 +5,10 @@ kafkajs compresses with gzip by itself (snappy, lz4 and zstd need codec plug-ins
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from .brokerproc import BrokerProcess
-from .clients.fixtures import module_broker
+from .clients.fixtures import kafkajs_process, module_broker
 from .clients.kafkajs_driver import KafkajsDriver, kafkajs_missing
 from .clients.records import sample_records, unique_topic
 from .clients.scenarios import check_roundtrip, check_start_positions
@@ -19,15 +17,7 @@ if (_missing := kafkajs_missing()) is not None:
     pytest.skip(_missing, allow_module_level=True)
 
 broker = module_broker()
-
-
-@pytest.fixture(scope="module")
-def kafkajs() -> Iterator[KafkajsDriver]:
-    driver = KafkajsDriver()
-    try:
-        yield driver
-    finally:
-        driver.close()
+kafkajs = kafkajs_process()
 
 
 @pytest.mark.parametrize("acks", [0, 1, -1])

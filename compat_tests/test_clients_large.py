@@ -9,24 +9,16 @@ limits whole when it is the first one (KIP-74).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from kafka.admin import KafkaAdminClient, NewTopic
 
 from .brokerproc import BrokerProcess
-from .clients.aiokafka_driver import AiokafkaDriver
-from .clients.confluent_driver import ConfluentDriver
-from .clients.driver import Driver
-from .clients.fixtures import module_broker
-from .clients.kafka_python_driver import KafkaPythonDriver
-from .clients.kafkajs_driver import KafkajsDriver, kafkajs_missing
-from .clients.kcat_driver import KcatDriver, kcat_missing
+from .clients.fixtures import ALL_CLIENTS, driver_named, kafkajs_process, module_broker
 from .clients.records import unique_topic
-from .clients.scenarios import check_large_messages
+from .clients.scenarios import check_large_messages, create_topic
 
 LIMIT = 3 << 20
 broker = module_broker()
+kafkajs = kafkajs_process()
 
 PRODUCER_LIMITS: dict[str, dict[str, object]] = {
     "kafka-python": {"max_request_size": LIMIT},
@@ -37,38 +29,9 @@ PRODUCER_LIMITS: dict[str, dict[str, object]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def kafkajs() -> Iterator[KafkajsDriver]:
-    if (missing := kafkajs_missing()) is not None:
-        pytest.skip(missing)
-    driver = KafkajsDriver()
-    try:
-        yield driver
-    finally:
-        driver.close()
-
-
-def driver_named(name: str, request: pytest.FixtureRequest) -> Driver:
-    if name == "kafkajs":
-        return request.getfixturevalue("kafkajs")  # type: ignore[no-any-return]
-    if name == "kcat":
-        if (missing := kcat_missing()) is not None:
-            pytest.skip(missing)
-        return KcatDriver()
-    return {"kafka-python": KafkaPythonDriver, "aiokafka": AiokafkaDriver, "confluent-kafka": ConfluentDriver}[name]()
-
-
-def create_topic(bootstrap: str, name: str, configs: dict[str, str]) -> None:
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
-    try:
-        admin.create_topics([NewTopic(name, num_partitions=1, replication_factor=1, topic_configs=configs)])
-    finally:
-        admin.close()
-
-
-@pytest.mark.parametrize("name", list(PRODUCER_LIMITS))
+@pytest.mark.parametrize("name", ALL_CLIENTS)
 def test_one_mib_messages(broker: BrokerProcess, request: pytest.FixtureRequest, name: str) -> None:
     driver = driver_named(name, request)
     topic = unique_topic(f"{name}-large")
-    create_topic(broker.bootstrap, topic, {"max.message.bytes": str(LIMIT)})
+    create_topic(broker.bootstrap, topic, configs={"max.message.bytes": str(LIMIT)})
     check_large_messages(driver, broker.bootstrap, producer=PRODUCER_LIMITS[name], topic=topic)

@@ -68,6 +68,17 @@ class AiokafkaDriver:
 
         return asyncio.run(asyncio.wait_for(lookup(), TIMEOUT_S))
 
+    def partition_count(self, bootstrap: str, topic: str) -> int:
+        async def count() -> int:
+            producer = AIOKafkaProducer(bootstrap_servers=bootstrap)
+            await producer.start()
+            try:
+                return len(await producer.partitions_for(topic))
+            finally:
+                await producer.stop()
+
+        return asyncio.run(asyncio.wait_for(count(), TIMEOUT_S))
+
 
 async def _produce(bootstrap: str, topic: str, records: Sequence[Rec], acks: Acks, config: dict[str, Any]) -> list[int]:
     producer = AIOKafkaProducer(bootstrap_servers=bootstrap, **config)

@@ -139,6 +139,13 @@ class ConfluentDriver:
         finally:
             consumer.close()
 
+    def partition_count(self, bootstrap: str, topic: str) -> int:
+        consumer = self.consumer(bootstrap)
+        try:
+            return len(consumer.list_topics(topic, TIMEOUT_S).topics[topic].partitions)
+        finally:
+            consumer.close()
+
 
 def _records(messages: list[Message]) -> list[Rec]:
     out = []

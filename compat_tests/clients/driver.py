@@ -75,3 +75,7 @@ class Driver(Protocol):
     def offset_for_time(self, bootstrap: str, topic: str, partition: int, timestamp_ms: int) -> int | None:
         """The client's own offsets-for-times lookup: the first offset at or after the time, or None."""
         ...
+
+    def partition_count(self, bootstrap: str, topic: str) -> int:
+        """How many partitions the client's metadata shows for ``topic``."""
+        ...

@@ -8,6 +8,14 @@ from typing import Any
 import pytest
 
 from ..brokerproc import BrokerProcess
+from .aiokafka_driver import AiokafkaDriver
+from .confluent_driver import ConfluentDriver
+from .driver import Driver
+from .kafka_python_driver import KafkaPythonDriver
+from .kafkajs_driver import KafkajsDriver, kafkajs_missing
+from .kcat_driver import KcatDriver, kcat_missing
+
+ALL_CLIENTS = ("kafka-python", "aiokafka", "confluent-kafka", "kafkajs", "kcat")
 
 #: Small files, so a test broker neither reserves a 1 GiB CommitLog segment nor maps 400 MB indexes.
 SMALL_STORE = {
@@ -37,3 +45,33 @@ def module_broker(**settings: str) -> Callable[..., Any]:
             process.stop()
 
     return broker
+
+
+def kafkajs_process() -> Callable[..., Any]:
+    """A module-scoped ``kafkajs`` fixture: one kafkajs Node process for the module's tests (skipped,
+    with the reason shown, without Node or kafkajs)."""
+
+    @pytest.fixture(scope="module")
+    def kafkajs() -> Iterator[KafkajsDriver]:
+        if (missing := kafkajs_missing()) is not None:
+            pytest.skip(missing)
+        driver = KafkajsDriver()
+        try:
+            yield driver
+        finally:
+            driver.close()
+
+    return kafkajs
+
+
+def driver_named(name: str, request: pytest.FixtureRequest) -> Driver:
+    """The driver of client ``name`` (one of :data:`ALL_CLIENTS`); skips when the client is not installed.
+    kafkajs comes from the module's ``kafkajs`` fixture (``kafkajs = kafkajs_process()``)."""
+    if name == "kafkajs":
+        driver: Driver = request.getfixturevalue("kafkajs")
+        return driver
+    if name == "kcat":
+        if (missing := kcat_missing()) is not None:
+            pytest.skip(missing)
+        return KcatDriver()
+    return {"kafka-python": KafkaPythonDriver, "aiokafka": AiokafkaDriver, "confluent-kafka": ConfluentDriver}[name]()

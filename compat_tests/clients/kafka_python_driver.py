@@ -107,6 +107,13 @@ class KafkaPythonDriver:
         finally:
             consumer.close()
 
+    def partition_count(self, bootstrap: str, topic: str) -> int:
+        consumer = self.consumer(bootstrap)
+        try:
+            return len(consumer.partitions_for_topic(topic) or ())
+        finally:
+            consumer.close()
+
 
 def _position(consumer: KafkaConsumer, tp: TopicPartition, start: Start) -> None:
     if start.kind == "earliest":

@@ -153,6 +153,10 @@ class KafkajsDriver:
             for item in result["records"]
         ]
 
+    def partition_count(self, bootstrap: str, topic: str) -> int:
+        (found,) = self.call("metadata", bootstrap=bootstrap, topics=[topic])["topics"]
+        return int(found["partitions"])
+
     def offset_for_time(self, bootstrap: str, topic: str, partition: int, timestamp_ms: int) -> int | None:
         offset = self.list_offset(bootstrap, topic, partition, timestamp_ms)
         return None if offset < 0 else offset

@@ -118,6 +118,10 @@ class KcatDriver:
         watcher.join(5)
         return _parse(out, partition)
 
+    def partition_count(self, bootstrap: str, topic: str) -> int:
+        listing = self.run(["-L", "-b", bootstrap, "-t", topic]).decode()
+        return listing.count("\n    partition ")
+
     def offset_for_time(self, bootstrap: str, topic: str, partition: int, timestamp_ms: int) -> int | None:
         offset = self.query(bootstrap, topic, partition, timestamp_ms)
         return None if offset < 0 else offset

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+from kafka.admin import KafkaAdminClient, NewTopic
+
 from .driver import EARLIEST, LATEST, Acks, Driver, at_offset, at_time
 from .records import Rec, assert_records, sample_records, unique_topic
 
@@ -15,6 +17,17 @@ ONE_MIB = 1 << 20
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def create_topic(bootstrap: str, name: str, partitions: int = 1, configs: dict[str, str] | None = None) -> None:
+    """Create a topic with kafka-python's admin client (``kafka-topics --create`` for these tests)."""
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        admin.create_topics(
+            [NewTopic(name, num_partitions=partitions, replication_factor=1, topic_configs=configs or {})]
+        )
+    finally:
+        admin.close()
 
 
 def records_for(driver: Driver, count: int, *, seed: int, base_timestamp: int | None = None) -> list[Rec]:
