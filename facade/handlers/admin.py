@@ -11,6 +11,7 @@ import enum
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Final, TypeVar
 
 from rockafka.facade.config import ConfigError, Listener, describe_topic_config, validate_topic_configs
@@ -19,9 +20,12 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import StoreError, TopicInfo
 
 from ..errors import store_error_code
+from ..group import OFFSETS_TOPIC
 from .context import ApiError, RequestContext
 
 MAX_TOPIC_NAME: Final = 249
+#: How Kafka configures its offsets topic (described for ``__consumer_offsets``).
+OFFSETS_TOPIC_CONFIGS: Final = MappingProxyType({"cleanup.policy": "compact", "compression.type": "producer"})
 _LEGAL_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
 H = TypeVar("H", bound=Hashable)
 T = TypeVar("T")
@@ -108,6 +112,14 @@ def check_no_collision(ctx: RequestContext, name: str) -> None:
             )
 
 
+def check_not_internal(name: str) -> None:
+    """The broker's internal topic cannot be changed, deleted or trimmed through the admin APIs; INVALID_REQUEST."""
+    if name == OFFSETS_TOPIC:
+        raise ApiError(
+            ErrorCode.INVALID_REQUEST, f"{name} is internal to the broker (consumer offsets): it cannot be changed"
+        )
+
+
 def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
     """A manual replica list on a one-broker cluster: exactly this broker; INVALID_REPLICA_ASSIGNMENT otherwise."""
     if not broker_ids:
@@ -127,8 +139,18 @@ def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
         )
 
 
-def existing_topic(ctx: RequestContext, name: str) -> TopicInfo:
-    """The topic named ``name``, or UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION for an illegal name)."""
+def existing_topic(ctx: RequestContext, name: str, *, to_change: bool = False) -> TopicInfo:
+    """The topic named ``name``, or UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION for an illegal name).
+
+    ``__consumer_offsets`` is the group coordinator's, not the store's: it is described (as the compacted
+    topic Kafka keeps) but ``to_change`` it → INVALID_REQUEST.
+    """
+    if name == OFFSETS_TOPIC:
+        if to_change:
+            check_not_internal(name)
+        internal = ctx.broker.groups.internal_topic(name)
+        if internal is not None:
+            return TopicInfo(internal.name, internal.topic_id, internal.partitions, OFFSETS_TOPIC_CONFIGS)
     info = ctx.broker.topic_or_none(name)
     if info is None:
         check_topic_name(name)

@@ -4,7 +4,7 @@ Each topic succeeds or fails alone, with Kafka's codes and messages:
 
 - a name given more than once → INVALID_REQUEST, one result for that name ("Duplicate topic name.");
 - an illegal name, or one that collides with an existing topic once '.' and '_' are unified →
-  INVALID_TOPIC_EXCEPTION; an existing name → TOPIC_ALREADY_EXISTS;
+  INVALID_TOPIC_EXCEPTION; an existing name (``__consumer_offsets`` included) → TOPIC_ALREADY_EXISTS;
 - a null, unknown or invalid config (Kafka's topic config names) → INVALID_CONFIG;
 - ``num_partitions``/``replication_factor`` of -1 take ``num.partitions``/``default.replication.factor``;
   fewer than 1 partition → INVALID_PARTITIONS; a replication factor other than 1 (one broker) →
@@ -31,6 +31,7 @@ from rockafka.facade.protocol.messages.create_topics import (
 )
 from rockafka.store import StoreError
 
+from ..group import OFFSETS_TOPIC
 from .admin import (
     answer_each,
     check_no_collision,
@@ -71,7 +72,7 @@ def _failed(topic: CreatableTopic, exc: ApiError) -> CreatableTopicResult:
 def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> CreatableTopicResult:
     broker = ctx.broker
     check_topic_name(topic.name)
-    if broker.topic_or_none(topic.name) is not None:
+    if broker.topic_or_none(topic.name) is not None or topic.name == OFFSETS_TOPIC:
         raise ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{topic.name}' already exists.")
     check_no_collision(ctx, topic.name)
     nulls = [config.name for config in topic.configs if config.value is None]

@@ -2,10 +2,11 @@
 
 Each topic succeeds or fails alone: an unknown name → UNKNOWN_TOPIC_OR_PARTITION, an unknown id →
 UNKNOWN_TOPIC_ID; a name or id given twice → INVALID_REQUEST ("Duplicate topic name." / "Duplicate
-topic id."); v6 entries with both a name and an id, or neither → INVALID_REQUEST. With
-``delete.topic.enable=false`` every topic gets TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3, which
-predates that code). A deleted topic's partitions, log start offsets and committed offsets go; its
-records become unreachable at once (the CommitLog space is reclaimed by retention).
+topic id."); v6 entries with both a name and an id, or neither → INVALID_REQUEST; the broker's
+internal ``__consumer_offsets`` → INVALID_REQUEST. With ``delete.topic.enable=false`` every topic gets
+TOPIC_DELETION_DISABLED (INVALID_REQUEST before v3, which predates that code). A deleted topic's
+partitions, log start offsets and committed offsets go; its records become unreachable at once (the
+CommitLog space is reclaimed by retention).
 
 Version notes: v1+ throttle time; v4+ flexible; v5+ error messages; v6+ ``topics`` (name or id) instead
 of ``topic_names``, and results carry the topic id.
@@ -24,7 +25,7 @@ from rockafka.facade.protocol.messages.delete_topics import (
 )
 from rockafka.store import StoreError, UnknownTopicIdError, UnknownTopicOrPartitionError
 
-from .admin import repeated, store_failure
+from .admin import check_not_internal, repeated, store_failure
 from .context import ApiError, RequestContext
 from .registry import register
 
@@ -79,10 +80,12 @@ def _delete(ctx: RequestContext, name: str | None, topic_id: uuid.UUID) -> Delet
     if name is None:
         if topic_id == ZERO_UUID:
             raise ApiError(ErrorCode.INVALID_REQUEST, "Neither topic name nor id were specified.")
+        internal = [topic.name for topic in ctx.broker.groups.internal_topics() if topic.topic_id == topic_id]
         try:
-            name = store.topic_name(topic_id)
+            name = internal[0] if internal else store.topic_name(topic_id)
         except UnknownTopicIdError:
             raise ApiError(ErrorCode.UNKNOWN_TOPIC_ID, f"Topic id {topic_id} does not exist.") from None
+    check_not_internal(name)
     try:
         deleted = store.delete_topic(name)
     except UnknownTopicOrPartitionError:

@@ -4,7 +4,8 @@ Per partition, as Kafka answers: the offset becomes the new log start offset (it
 returned); -1 means the high watermark (delete everything); an offset below the current log start
 changes nothing and returns the current one; an offset above the high watermark, or negative other
 than -1 → OFFSET_OUT_OF_RANGE; an unknown topic or partition → UNKNOWN_TOPIC_OR_PARTITION; a topic
-whose ``cleanup.policy`` lacks ``delete`` → POLICY_VIOLATION. Failed partitions report low watermark -1.
+whose ``cleanup.policy`` lacks ``delete`` (and the compacted ``__consumer_offsets``) → POLICY_VIOLATION.
+Failed partitions report low watermark -1.
 The log start offset is persisted before the answer; fetches below it get OFFSET_OUT_OF_RANGE.
 
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible.
@@ -25,6 +26,7 @@ from rockafka.facade.protocol.messages.delete_records import (
 from rockafka.store import StoreError, TopicInfo
 
 from ..errors import store_error_code
+from ..group import OFFSETS_TOPIC
 from .context import RequestContext
 from .registry import register
 
@@ -53,7 +55,7 @@ def handle(ctx: RequestContext, request: DeleteRecordsRequest) -> DeleteRecordsR
 
 
 def _delete(ctx: RequestContext, topic: DeleteRecordsTopic) -> DeleteRecordsTopicResult:
-    info = ctx.broker.topic_or_none(topic.name)
+    info = ctx.broker.groups.internal_topic(topic.name) or ctx.broker.topic_or_none(topic.name)
     if info is None or not _deletable(ctx, info):
         code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if info is None else ErrorCode.POLICY_VIOLATION
         return DeleteRecordsTopicResult(
@@ -75,6 +77,9 @@ def _delete(ctx: RequestContext, topic: DeleteRecordsTopic) -> DeleteRecordsTopi
 
 
 def _deletable(ctx: RequestContext, info: TopicInfo) -> bool:
-    """Kafka deletes records only from topics whose cleanup.policy includes ``delete``."""
+    """Kafka deletes records only from topics whose cleanup.policy includes ``delete`` (not its compacted
+    offsets topic)."""
+    if info.name == OFFSETS_TOPIC:
+        return False
     policy = info.configs.get("cleanup.policy") or format_value(ctx.broker.config.get("log.cleanup.policy")) or ""
     return "delete" in policy.split(",")

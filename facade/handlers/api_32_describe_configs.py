@@ -5,7 +5,7 @@ Resources, as Kafka answers them:
 - topic (type 2): every topic config under Kafka's names, the topic's overrides with source
   TOPIC_CONFIG, the rest from the broker setting that supplies the default, else Kafka's default (see
   ``describe_topic_config``); an unknown topic → UNKNOWN_TOPIC_OR_PARTITION, an illegal name →
-  INVALID_TOPIC_EXCEPTION;
+  INVALID_TOPIC_EXCEPTION; ``__consumer_offsets`` is described as Kafka configures it (compacted);
 - broker (type 4) named by this broker's id: every broker setting with its value (null when unset),
   STATIC_BROKER_CONFIG or DEFAULT_CONFIG, and synonyms (``log.retention.ms``/``.minutes``/``.hours``,
   ``log.roll.ms``/``.hours``, ``log.flush.interval.ms``/``log.flush.scheduler.interval.ms``) in Kafka's
@@ -27,10 +27,9 @@ Not implemented: client metrics and group resources, ACL checks.
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
-from dataclasses import dataclass
 
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigSource, ConfigType, format_value
-from rockafka.facade.config.topic import ConfigSynonym
+from rockafka.facade.config.topic import ConfigSynonym, TopicConfigEntry
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.describe_configs import (
     DescribeConfigsRequest,
@@ -101,12 +100,7 @@ def _describe(
     wanted: Container[str] | None = None if resource.configuration_keys is None else set(resource.configuration_keys)
     if resource.resource_type == ConfigResourceType.TOPIC:
         info = existing_topic(ctx, resource.resource_name)
-        rows: Iterable[_Row] = (
-            _Row(
-                entry.name, entry.value, entry.source, entry.read_only, entry.type, entry.documentation, entry.synonyms
-            )
-            for entry in topic_config_entries(ctx, info.configs)
-        )
+        rows: Iterable[TopicConfigEntry] = topic_config_entries(ctx, info.configs)
     elif resource.resource_type == ConfigResourceType.BROKER:
         check_broker_resource(ctx, resource.resource_name)
         rows = _broker_rows(ctx.broker.config) if resource.resource_name else ()
@@ -120,25 +114,13 @@ def _describe(
     return [_entry(ctx.api_version, request, row) for row in rows if wanted is None or row.name in wanted]
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    """One config as described, before it is shaped for the request's version."""
-
-    name: str
-    value: str | None
-    source: ConfigSource
-    read_only: bool
-    type: ConfigType
-    documentation: str
-    synonyms: tuple[ConfigSynonym, ...]
-
-
-def _broker_rows(config: BrokerConfig) -> Iterable[_Row]:
+def _broker_rows(config: BrokerConfig) -> Iterable[TopicConfigEntry]:
+    """Every broker setting as a DescribeConfigs row (the same row type as a topic config's)."""
     for name, definition in sorted(BROKER_CONFIGS.items()):
         synonyms = _broker_synonyms(config, name)
         source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
         value = format_value(config.values[name])
-        yield _Row(name, value, source, True, definition.type, definition.doc, synonyms)
+        yield TopicConfigEntry(name, value, source, True, definition.type, definition.doc, synonyms)
 
 
 def _broker_synonyms(config: BrokerConfig, name: str) -> tuple[ConfigSynonym, ...]:
@@ -159,7 +141,7 @@ def _broker_synonyms(config: BrokerConfig, name: str) -> tuple[ConfigSynonym, ..
     return tuple(found)
 
 
-def _entry(version: int, request: DescribeConfigsRequest, row: _Row) -> DescribeConfigsResourceResult:
+def _entry(version: int, request: DescribeConfigsRequest, row: TopicConfigEntry) -> DescribeConfigsResourceResult:
     sensitive = row.type is ConfigType.PASSWORD
     entry = DescribeConfigsResourceResult(
         name=row.name,

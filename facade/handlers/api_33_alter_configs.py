@@ -6,6 +6,7 @@ Each resource succeeds or fails alone, as Kafka answers:
   a config named twice or with a null value → INVALID_REQUEST;
 - topic (type 2): the configs given become the topic's whole set of overrides; an unknown, invalid
   or out-of-range value → INVALID_CONFIG; an unknown topic → UNKNOWN_TOPIC_OR_PARTITION;
+  ``__consumer_offsets`` (the group coordinator's) → INVALID_REQUEST;
 - broker (type 4, this broker's id or ""): Rockafka has no dynamic broker configs, so any setting →
   INVALID_REQUEST ("Cannot update these configs dynamically", Kafka's answer for a static setting);
   an empty list succeeds; another broker id → INVALID_REQUEST;
@@ -70,7 +71,7 @@ def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: b
     names = [config.name for config in resource.configs]
     check_config_entries(names, [config.name for config in resource.configs if config.value is None])
     if resource.resource_type == ConfigResourceType.TOPIC:
-        existing_topic(ctx, resource.resource_name)
+        existing_topic(ctx, resource.resource_name, to_change=True)
         overrides = {config.name: config.value for config in resource.configs if config.value is not None}
         write_topic_configs(ctx, resource.resource_name, overrides, validate_only)
     elif resource.resource_type == ConfigResourceType.BROKER:

@@ -1,9 +1,10 @@
 """CreatePartitions v0-3: grow topics to a new partition count (records keep their partitions).
 
 Each topic succeeds or fails alone: a topic named twice → INVALID_REQUEST ("Duplicate topic name.");
-an unknown topic → UNKNOWN_TOPIC_OR_PARTITION; a count that does not grow the topic →
-INVALID_PARTITIONS; manual assignments must list one replica list per new partition, each exactly this
-broker → INVALID_REPLICA_ASSIGNMENT otherwise. ``validate_only`` runs every check and changes nothing.
+an unknown topic → UNKNOWN_TOPIC_OR_PARTITION; ``__consumer_offsets`` → INVALID_REQUEST; a count that
+does not grow the topic → INVALID_PARTITIONS; manual assignments must list one replica list per new
+partition, each exactly this broker → INVALID_REPLICA_ASSIGNMENT otherwise. ``validate_only`` runs
+every check and changes nothing.
 
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible; v3 is v2 (KIP-599 throttling only).
 Not implemented: ACL checks; ``timeout_ms`` is moot (the partitions exist at once).
@@ -50,7 +51,7 @@ def _failed(topic: CreatePartitionsTopic, exc: ApiError) -> CreatePartitionsTopi
 
 
 def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool) -> CreatePartitionsTopicResult:
-    current = existing_topic(ctx, topic.name).partitions
+    current = existing_topic(ctx, topic.name, to_change=True).partitions
     if topic.count < current:
         raise ApiError(
             ErrorCode.INVALID_PARTITIONS,

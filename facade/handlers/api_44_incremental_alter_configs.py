@@ -9,6 +9,7 @@ config that is not a list. Each resource succeeds or fails alone, as Kafka answe
   than DELETE, an unknown operation → INVALID_REQUEST;
 - topic (type 2): the resulting overrides are validated as a whole (unknown names, bad values →
   INVALID_CONFIG) and then stored at once; an unknown topic → UNKNOWN_TOPIC_OR_PARTITION;
+  ``__consumer_offsets`` (the group coordinator's) → INVALID_REQUEST;
 - broker (type 4, this broker's id or ""): no dynamic broker configs, so any setting →
   INVALID_REQUEST ("Cannot update these configs dynamically"); an empty list succeeds;
 - broker logger (type 8, this broker's id): no loggers are exposed, so each → INVALID_CONFIG
@@ -91,7 +92,7 @@ def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: b
             raise ApiError(ErrorCode.INVALID_REQUEST, f"Unknown operation type {config.config_operation}")
     kind = resource.resource_type
     if kind == ConfigResourceType.TOPIC:
-        overrides = dict(existing_topic(ctx, resource.resource_name).configs)
+        overrides = dict(existing_topic(ctx, resource.resource_name, to_change=True).configs)
         for config in resource.configs:
             _apply(overrides, config)
         write_topic_configs(ctx, resource.resource_name, overrides, validate_only)
