@@ -37,6 +37,10 @@ end. A record is valid when its header CRC matches, ``physical_offset`` equals w
 length agrees with ``total_size``, the batch's base offset and last offset delta agree with the header,
 and (where verified) the batch CRC-32C matches.
 
+The record codec is the ``core_pyx.logrecord`` kernel (``write_record``: header and patched batch header
+encoded in C, written with one ``pwritev``; ``scan_records``/``verify_crcs``: the checks above), with the
+constants ``HEADER_SIZE``, ``RECORD_MAGIC``, ``BLANK_MAGIC``, ``BLANK_SIZE``.
+
 Recovery (``store/recovery.py``) parses records from the checkpoint on, verifying batch CRCs, and cuts
 the log at the first invalid record: the rest of that file is zeroed and every later file is deleted.
 
@@ -52,15 +56,18 @@ import struct
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, NamedTuple
 
-from rockafka.core_pyx.crc32c import crc32c
-from rockafka.core_pyx.recordbatch import (
-    ATTRIBUTES_OFFSET,
-    CRC_OFFSET,
-    MAX_TIMESTAMP_OFFSET,
-    TIMESTAMP_TYPE_BIT,
-    patch_base_offset,
+from rockafka.core_pyx.logrecord import (
+    BLANK_MAGIC,
+    BLANK_SIZE,
+    CORRUPT,
+    END_OF_DATA,
+    HEADER_SIZE,
+    SEGMENT_END,
+    scan_records,
+    verify_crcs,
+    write_record,
 )
 
 from .errors import RecordTooLargeError
@@ -69,25 +76,13 @@ from .mappedfile import MappedFile, MappedFileQueue, Preallocator
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-HEADER_SIZE: Final = 64
-BLANK_SIZE: Final = 8
-RECORD_MAGIC: Final = 0x524B4331
-BLANK_MAGIC: Final = 0x524B4342
-BATCH_HEADER_SIZE: Final = 61
-
-_HEADER = struct.Struct(">iII16siqqqiHH")
 _PREFIX = struct.Struct(">iI")
-_UINT32 = struct.Struct(">I")
-_INT16 = struct.Struct(">h")
-_INT64 = struct.Struct(">q")
-# Batch bytes 0-52: baseOffset, batchLength, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
-# baseTimestamp, maxTimestamp, producerId, producerEpoch.
-_BATCH = struct.Struct(">qiibIhiqqqh")
+_new_tuple = tuple.__new__
 
 
-@dataclass(frozen=True, slots=True)
-class StoredBatch:
-    """One valid CommitLog record: where it is and what the dispatcher needs to index it."""
+class StoredBatch(NamedTuple):
+    """One valid CommitLog record: where it is and what the dispatcher needs to index it (a named tuple:
+    recovery makes one per record, straight from the scan kernel's tuples)."""
 
     physical_offset: int
     size: int
@@ -185,32 +180,23 @@ class CommitLog:
         log_append_time: int | None,
     ) -> StoredBatch:
         """Write one batch behind a header at the write position, its base offset (and, for LogAppendTime,
-        its maxTimestamp and CRC) patched on the way: one ``pwritev`` of [header, patched batch header, the
-        rest of the batch as given], so the kernel copies the bytes without the GIL and the caller's buffer
-        is left as it was."""
+        its maxTimestamp and CRC) patched on the way (``core_pyx.logwrite``: one ``pwritev`` of [header,
+        patched batch header, the rest of the batch as given], the GIL released; the caller's buffer is
+        left as it was)."""
         source = memoryview(batch)
         total = HEADER_SIZE + len(source)
         if total > self.max_record_size:
             raise RecordTooLargeError(f"a {len(source)}-byte batch does not fit a {self.segment_bytes}-byte segment")
         file, pos = self._room_for(total)
-        head = bytearray(source[:BATCH_HEADER_SIZE])
-        patch_base_offset(head, 0, base_offset)
-        if log_append_time is not None:
-            _stamp_log_append_time(head, source, log_append_time)
-        fields = _BATCH.unpack_from(head)
-        attributes = fields[5] & 0xFFFF
         physical = file.start + pos
-        header = bytearray(HEADER_SIZE)
-        _HEADER.pack_into(
-            header, 0, total, RECORD_MAGIC, 0, topic_id, partition, base_offset, physical, store_timestamp,
-            record_count, attributes, 0,
+        _, attributes, max_timestamp, producer_id, producer_epoch = write_record(
+            file.fd, pos, source, topic_id, partition, base_offset, record_count, store_timestamp,
+            -1 if log_append_time is None else log_append_time, physical,
         )  # fmt: skip
-        _UINT32.pack_into(header, 8, crc32c(memoryview(header)[12:], crc32c(memoryview(header)[:8])))
-        file.write(pos, header, head, source[BATCH_HEADER_SIZE:])
         self.write_offset = physical + total
         return StoredBatch(
             physical, total, topic_id, partition, base_offset, record_count, store_timestamp, attributes,
-            fields[8], fields[9], fields[10],
+            max_timestamp, producer_id, producer_epoch,
         )  # fmt: skip
 
     def _room_for(self, total: int) -> tuple[MappedFile, int]:
@@ -218,7 +204,7 @@ class CommitLog:
         file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
         remaining = file.end - self.write_offset
         if total + BLANK_SIZE > remaining:
-            file.write(self.write_offset - file.start, _PREFIX.pack(remaining, BLANK_MAGIC))
+            file.write(self.write_offset - file.start, BLANK_SIZE, _PREFIX.pack(remaining, BLANK_MAGIC))
             self.write_offset = file.end
             file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
         return file, self.write_offset - file.start
@@ -245,11 +231,42 @@ class CommitLog:
 
     def parse_at(self, offset: int, *, verify_batch: bool) -> ParseOutcome:
         """Parse the record at ``offset`` (any thread); checks everything but the batch CRC unless asked."""
+        records, outcome = self.parse_many(offset, verify_from=offset if verify_batch else 1 << 62, limit=1)
+        if records:
+            return records[0]
+        assert outcome is not None
+        return outcome
+
+    def parse_many(
+        self, offset: int, *, verify_from: int, limit: int
+    ) -> tuple[list[StoredBatch], SegmentEnd | EndOfData | CorruptRecord | None]:
+        """Parse up to ``limit`` records of one segment from ``offset`` (any thread), verifying the batch CRCs of
+        those at or past ``verify_from``; returns them and what follows them (None when the limit stopped the
+        parse: go on from the last record's end)."""
         with self._lock:
             file = self._files.find(offset)
             if file is None:
-                return EndOfData(offset)
-            return _parse(file, offset - file.start, verify_batch)
+                return [], EndOfData(offset)
+            start = file.start
+            parsed, position, stop, reason = scan_records(file.view, offset - start, start, verify_from, limit)
+        records = [_new_tuple(StoredBatch, fields) for fields in parsed]
+        at = file.start + position
+        if stop == SEGMENT_END:
+            return records, SegmentEnd(file.end)
+        if stop == CORRUPT:
+            return records, CorruptRecord(at, reason)
+        return records, EndOfData(at) if stop == END_OF_DATA else None
+
+    def verify_range(self, start: int, end: int) -> int | None:
+        """Check the batch CRC-32Cs of the already parsed records in [start, end) of one segment (any thread;
+        the kernel releases the GIL): the offset of the first that fails, or None."""
+        with self._lock:
+            file = self._files.find(start)
+            view = None if file is None else file.view[:]
+        if file is None or view is None:
+            return None
+        bad = verify_crcs(view, start - file.start, end - file.start)
+        return None if bad < 0 else file.start + bad
 
     # --- flush (flusher thread) ---
 
@@ -263,46 +280,3 @@ class CommitLog:
             self._preallocator.close()
         with self._lock:
             self._files.close()
-
-
-def _stamp_log_append_time(head: bytearray, batch: memoryview, timestamp: int) -> None:
-    """Mark the batch (whose 61-byte header is ``head``) LogAppendTime at ``timestamp``; CRC recomputed."""
-    attributes = _INT16.unpack_from(head, ATTRIBUTES_OFFSET)[0] | TIMESTAMP_TYPE_BIT
-    _INT16.pack_into(head, ATTRIBUTES_OFFSET, attributes)
-    _INT64.pack_into(head, MAX_TIMESTAMP_OFFSET, timestamp)
-    crc = crc32c(batch[BATCH_HEADER_SIZE:], crc32c(memoryview(head)[ATTRIBUTES_OFFSET:]))
-    _UINT32.pack_into(head, CRC_OFFSET, crc)
-
-
-def _parse(file: MappedFile, pos: int, verify_batch: bool) -> ParseOutcome:
-    view = file.view
-    offset = file.start + pos
-    remaining = file.size - pos
-    if remaining < BLANK_SIZE:
-        return CorruptRecord(offset, "no room for a record header")
-    total, magic = _PREFIX.unpack_from(view, pos)
-    if total == 0 and magic == 0:
-        return EndOfData(offset)
-    if magic == BLANK_MAGIC:
-        return SegmentEnd(file.end) if total == remaining else CorruptRecord(offset, "BLANK of the wrong size")
-    if magic != RECORD_MAGIC:
-        return CorruptRecord(offset, f"bad magic {magic:#010x}")
-    if not HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE:
-        return CorruptRecord(offset, f"bad record size {total}")
-    _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = _HEADER.unpack_from(view, pos)
-    if crc32c(view[pos + 12 : pos + HEADER_SIZE], crc32c(view[pos : pos + 8])) != header_crc:
-        return CorruptRecord(offset, "header checksum mismatch")
-    if physical != offset:
-        return CorruptRecord(offset, f"record claims physical offset {physical}")
-    body = pos + HEADER_SIZE
-    batch_base, batch_length, _, batch_magic, batch_crc, attributes, delta, _, max_ts, pid, epoch = _BATCH.unpack_from(
-        view, body
-    )
-    if batch_magic != 2 or batch_length + 12 != total - HEADER_SIZE:
-        return CorruptRecord(offset, "batch magic or length disagrees with the header")
-    if batch_base != base or delta + 1 != count:
-        return CorruptRecord(offset, "batch base offset or count disagrees with the header")
-    if verify_batch and crc32c(view[body + 21 : pos + total]) != batch_crc:
-        return CorruptRecord(offset, "batch CRC-32C mismatch")
-    attributes &= 0xFFFF
-    return StoredBatch(offset, total, topic_id, partition, base, count, stored_at, attributes, max_ts, pid, epoch)

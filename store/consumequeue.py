@@ -28,6 +28,9 @@ Invariants: units are contiguous in offsets (``base[i+1] = base[i] + record_coun
 physical offset; a 64-byte unit never straddles a disk sector, so it is written whole or not at all; the
 last file is never full (the next file is created as soon as one fills), so a lost last file shows.
 
+Writes go through the mapping; blocks are allocated (zeros written) ``RESERVE_BYTES`` ahead of the write
+position, so a full disk fails that write with ENOSPC rather than a write into the mapping with SIGBUS.
+
 Nothing here is checksummed: a ConsumeQueue is derived data. On open, ``load(trusted_below)`` keeps the
 units pointing below the checkpoint offset (their pages were fsynced before the checkpoint was written)
 and drops the rest, which recovery re-dispatches from the CommitLog. A truncated file, a missing file,
@@ -53,6 +56,7 @@ from .commitlog import HEADER_SIZE, StoredBatch
 from .mappedfile import MappedFile, MappedFileQueue
 
 UNIT_SIZE: Final = 64
+RESERVE_BYTES: Final = 64 * 1024  # blocks are allocated ahead of the writes by this much
 _UNIT = struct.Struct(">qiiqqqqqhHI")
 _HEAD = struct.Struct(">qiiq")  # physical_offset, size, record_count, base_offset
 _INT64 = struct.Struct(">q")
@@ -131,6 +135,9 @@ class ConsumeQueue:
         self.total_bytes = 0
         self._cursor_index = 0
         self._cursor_offset = -1
+        self._tail: MappedFile | None = None  # the file unit ``end_index`` goes to
+        self._reserved_to = 0  # blocks of the tail file are allocated below this position
+        self._first_offset: int | None = None
         self._bases = _Column(self, _BASE_AT)
         self._maxima = _Column(self, _MAX_TS_AT)
         self._physicals = _Column(self, 0)
@@ -215,6 +222,7 @@ class ConsumeQueue:
 
     def _refresh(self, end: int) -> None:
         """Take the write state from the units [first_index, end)."""
+        self._tail, self._first_offset = None, None
         self.end_index = end
         if self.end_index > self.first_index:
             last = self.unit(self.end_index - 1)
@@ -233,6 +241,7 @@ class ConsumeQueue:
         self.first_index = self.end_index = 0
         self.next_offset, self.next_physical, self.max_timestamp, self.total_bytes = next_offset, 0, -1, 0
         self._cursor_offset = -1
+        self._tail, self._first_offset = None, None
 
     def truncate_from_physical(self, physical_end: int) -> None:
         """Drop every unit whose record starts at or past ``physical_end``."""
@@ -244,18 +253,27 @@ class ConsumeQueue:
         """Add the unit of ``batch`` unless it is already here (idempotent re-dispatch). True when added."""
         if batch.physical_offset < self.next_physical or batch.base_offset < self.next_offset:
             return False
-        file, pos = self.locate(self.end_index)
+        file = self._tail
+        if file is None or file.closed:
+            file = self._tail = self.locate(self.end_index)[0]
+            self._reserved_to = 0
+        pos = self.end_index * UNIT_SIZE - file.start
+        if pos >= self._reserved_to:
+            file.reserve(pos, RESERVE_BYTES)
+            self._reserved_to = pos + RESERVE_BYTES
+        if self.end_index == self.first_index:
+            self._first_offset = batch.base_offset
         self.max_timestamp = max(self.max_timestamp, batch.max_timestamp)
-        unit = _UNIT.pack(
-            batch.physical_offset, batch.size, batch.record_count, batch.base_offset,
+        _UNIT.pack_into(
+            file.view, pos, batch.physical_offset, batch.size, batch.record_count, batch.base_offset,
             self.max_timestamp, batch.store_timestamp, self.total_bytes, batch.producer_id, batch.producer_epoch,
             batch.attributes, 0,
         )  # fmt: skip
-        file.write(pos, unit)
         self._dirty.add(file)
         self.end_index += 1
         if self.end_index % self.units_per_file == 0:
-            self._files.create(self.end_index * UNIT_SIZE)
+            self._tail = self._files.create(self.end_index * UNIT_SIZE)
+            self._reserved_to = 0
         self.next_offset = batch.base_offset + batch.record_count
         self.next_physical = batch.end
         self.total_bytes += batch.batch_size
@@ -282,7 +300,11 @@ class ConsumeQueue:
     @property
     def first_offset(self) -> int:
         """Base offset of the oldest unit still held (``next_offset`` when there is none)."""
-        return self.head(self.first_index)[3] if self.end_index > self.first_index else self.next_offset
+        if self.end_index == self.first_index:
+            return self.next_offset
+        if self._first_offset is None:
+            self._first_offset = self.head(self.first_index)[3]
+        return self._first_offset
 
     def index_of_offset(self, offset: int) -> int:
         """Index of the unit holding Kafka ``offset`` (first_index <= result < end_index is the caller's check)."""
@@ -321,6 +343,7 @@ class ConsumeQueue:
                 break
             self._files.remove(files[0])
             self.first_index = files[0].start // UNIT_SIZE
+            self._first_offset = None
         self._cursor_offset = -1
 
     def close(self) -> None:

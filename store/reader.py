@@ -15,7 +15,7 @@ from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.records import Record, read_records
 
 from . import keyquery
-from .commitlog import CommitLog, CorruptRecord, EndOfData, SegmentEnd, StoredBatch
+from .commitlog import CommitLog, CorruptRecord, SegmentEnd
 from .consumequeue import ConsumeQueue, DirtyFiles
 from .errors import StoreError, UnknownTopicOrPartitionError
 from .indexservice import IndexService
@@ -131,20 +131,20 @@ class StoreReader:
         base = offset
         batches = orphans = 0
         corrupt: str | None = None
+        verify_from = 0 if verify else 1 << 62
         while True:
-            outcome = self._commitlog.parse_at(offset, verify_batch=verify)
-            if isinstance(outcome, StoredBatch):
+            records, outcome = self._commitlog.parse_many(offset, verify_from=verify_from, limit=4096)
+            for record in records:
                 batches += 1
-                orphans += self._topics.by_id(outcome.topic_id) is None
-                offset = outcome.end
-            elif isinstance(outcome, SegmentEnd):
+                orphans += self._topics.by_id(record.topic_id) is None
+                offset = record.end
+            if isinstance(outcome, SegmentEnd):
                 offset = outcome.next_offset
                 if progress is not None:
                     progress(offset - base, total)
-            else:
+            elif outcome is not None:
                 if isinstance(outcome, CorruptRecord):
                     corrupt = f"offset {offset}: {outcome.reason}"
-                assert isinstance(outcome, CorruptRecord | EndOfData)
                 break
         if progress is not None:
             progress(total, total)

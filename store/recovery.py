@@ -5,7 +5,8 @@
    directory, gap, truncated file, lost last file, or a first unit above the partition's log start
    offset) is cut where the damage starts, or wiped, and asks for a re-dispatch from its last good record.
 2. The CommitLog is parsed from the earliest of those points; every record at or past the checkpoint has
-   its batch CRC-32C verified as well as its header. Valid records are re-dispatched (the dispatcher skips
+   its batch CRC-32C verified as well as its header (by a second thread, on the other core, while the
+   first re-dispatches). Valid records are re-dispatched (the dispatcher skips
    units a queue already holds). The first invalid record ends the log: it and everything after it are
    cut (the rest of its file zeroed, later files deleted).
 3. Units pointing past the new end are dropped, empty partitions resume at their log start offset, and
@@ -18,10 +19,13 @@ The abort marker only decides what the report says.
 
 from __future__ import annotations
 
+import bisect
+import threading
 from collections.abc import Mapping
+from queue import SimpleQueue
 
 from .checkpoint import CheckpointState
-from .commitlog import CommitLog, CorruptRecord, EndOfData, SegmentEnd, StoredBatch
+from .commitlog import CommitLog, CorruptRecord, EndOfData, SegmentEnd
 from .consumequeue import ConsumeQueue
 from .dispatcher import Dispatcher
 from .indexservice import IndexService
@@ -29,6 +33,7 @@ from .results import RecoveryReport, TopicPartition
 from .topics import LogStartOffsets, TopicTable
 
 PartitionKey = tuple[bytes, int]
+_SCAN_CHUNK = 4096  # records parsed per kernel call
 
 
 def recover(
@@ -76,6 +81,9 @@ def recover(
 
 def _load_queue(queue: ConsumeQueue, safe: int, log_start: int, commitlog_start: int) -> int | None:
     """Load one queue; the CommitLog offset to re-dispatch it from when it is damaged, else None."""
+    if safe <= commitlog_start:  # nothing is trusted: every unit will be re-dispatched anyway
+        queue.wipe(0)
+        return None
     damaged = queue.load(trusted_below=safe)
     if queue.end_index > queue.first_index and queue.first_offset > log_start:
         damaged = True
@@ -89,18 +97,60 @@ def _load_queue(queue: ConsumeQueue, safe: int, log_start: int, commitlog_start:
 
 
 def _scan(commitlog: CommitLog, dispatcher: Dispatcher, start: int, verify_from: int) -> tuple[int, int, str | None]:
-    """Re-dispatch from ``start``; (end of the valid log, batches dispatched, why it ended if corrupt)."""
+    """Re-dispatch from ``start``; (end of the valid log, batches dispatched, why it ended if corrupt).
+
+    Headers are checked here; batch CRC-32Cs (from ``verify_from``) by a ``_Verifier`` thread on the other
+    core at the same time. Units dispatched past a batch that fails its CRC are dropped by the caller,
+    which truncates every queue at the returned end.
+    """
+    verifier = _Verifier(commitlog)
     offset = start
-    dispatched = 0
-    while True:
-        outcome = commitlog.parse_at(offset, verify_batch=offset >= verify_from)
-        if isinstance(outcome, StoredBatch):
-            dispatched += dispatcher.dispatch(outcome)
-            offset = outcome.end
-        elif isinstance(outcome, SegmentEnd):
-            offset = outcome.next_offset
-        elif isinstance(outcome, EndOfData):
-            return offset, dispatched, None
-        else:
-            assert isinstance(outcome, CorruptRecord)
-            return offset, dispatched, f"offset {offset}: {outcome.reason}"
+    dispatched: list[int] = []
+    reason: str | None = None
+    try:
+        while True:
+            records, outcome = commitlog.parse_many(offset, verify_from=1 << 62, limit=_SCAN_CHUNK)
+            checked = [r for r in records if r.physical_offset >= verify_from]
+            if checked:
+                verifier.submit(checked[0].physical_offset, checked[-1].end)
+            for record in records:
+                if dispatcher.dispatch(record):
+                    dispatched.append(record.physical_offset)
+                offset = record.end
+            if isinstance(outcome, SegmentEnd):
+                offset = outcome.next_offset
+            elif isinstance(outcome, CorruptRecord):
+                reason = f"offset {offset}: {outcome.reason}"
+                break
+            elif isinstance(outcome, EndOfData):
+                break
+    finally:
+        bad = verifier.finish()
+    if bad is not None and bad < offset:
+        offset, reason = bad, f"offset {bad}: batch CRC-32C mismatch"
+    return offset, bisect.bisect_left(dispatched, offset), reason
+
+
+class _Verifier:
+    """Checks batch CRC-32Cs of ranges the scan has parsed, in its own thread; remembers the first failure."""
+
+    def __init__(self, commitlog: CommitLog) -> None:
+        self._commitlog = commitlog
+        self._ranges: SimpleQueue[tuple[int, int] | None] = SimpleQueue()
+        self._bad: int | None = None
+        self._thread = threading.Thread(target=self._run, name="rockafka-recovery-crc", daemon=True)
+        self._thread.start()
+
+    def submit(self, start: int, end: int) -> None:
+        self._ranges.put((start, end))
+
+    def finish(self) -> int | None:
+        """Wait for every submitted range; the offset of the first batch whose CRC fails, or None."""
+        self._ranges.put(None)
+        self._thread.join()
+        return self._bad
+
+    def _run(self) -> None:
+        while (item := self._ranges.get()) is not None:
+            if self._bad is None:
+                self._bad = self._commitlog.verify_range(*item)

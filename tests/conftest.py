@@ -18,6 +18,7 @@ COMPILED_KERNELS = [
     "_framing",
     "_reqheader",
     "_indexhash",
+    "_logrecord",
 ]
 
 

@@ -1,0 +1,200 @@
+# cython: language_level=3
+"""Compiled CommitLog record kernel: one record encoded in C and written with one pwritev (GIL released), and
+records scanned out of a mapped segment (layout and behaviour: ``_logrecord_py``)."""
+
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.errno cimport errno
+from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+from rockafka.core_pyx._crc32c cimport rk_crc32c
+from rockafka.core_pyx._recordbatch cimport (
+    rk_load_be16,
+    rk_load_be32,
+    rk_load_be64,
+    rk_store_be16,
+    rk_store_be32,
+    rk_store_be64,
+)
+
+import os
+
+# rk_encode_record comes from _logrecord.pxd, included automatically.
+
+cdef extern from "sys/uio.h" nogil:
+    struct iovec:
+        void *iov_base
+        size_t iov_len
+    ssize_t pwritev(int fd, const iovec *iov, int iovcnt, long offset)
+
+cdef enum:
+    HEADER_SIZE = 64
+    BATCH_HEADER_SIZE = 61
+    BLANK_SIZE = 8
+    TIMESTAMP_TYPE_BIT = 0x08
+
+# Why a scan stopped (module constants, as in the pure twin).
+LIMIT = 0
+SEGMENT_END = 1
+END_OF_DATA = 2
+CORRUPT = 3
+
+cdef uint32_t RECORD_MAGIC = 0x524B4331
+cdef uint32_t BLANK_MAGIC = 0x524B4342
+
+
+cdef int rk_encode_record(unsigned char *header, unsigned char *head, const unsigned char *batch,
+                          Py_ssize_t batch_length, const unsigned char *topic_id, int32_t partition,
+                          int64_t base_offset, int32_t record_count, int64_t store_timestamp,
+                          int64_t log_append_time, int64_t physical_offset) noexcept nogil:
+    cdef uint32_t crc
+    cdef uint16_t attributes
+    memcpy(head, batch, BATCH_HEADER_SIZE)
+    rk_store_be64(head, <uint64_t>base_offset)
+    attributes = rk_load_be16(head + 21)
+    if log_append_time != -1:
+        attributes |= TIMESTAMP_TYPE_BIT
+        rk_store_be16(head + 21, attributes)
+        rk_store_be64(head + 35, <uint64_t>log_append_time)
+        crc = rk_crc32c(0, head + 21, BATCH_HEADER_SIZE - 21)
+        crc = rk_crc32c(crc, batch + BATCH_HEADER_SIZE, batch_length - BATCH_HEADER_SIZE)
+        rk_store_be32(head + 17, crc)
+    rk_store_be32(header, <uint32_t>(HEADER_SIZE + batch_length))
+    rk_store_be32(header + 4, RECORD_MAGIC)
+    memcpy(header + 12, topic_id, 16)
+    rk_store_be32(header + 28, <uint32_t>partition)
+    rk_store_be64(header + 32, <uint64_t>base_offset)
+    rk_store_be64(header + 40, <uint64_t>physical_offset)
+    rk_store_be64(header + 48, <uint64_t>store_timestamp)
+    rk_store_be32(header + 56, <uint32_t>record_count)
+    rk_store_be16(header + 60, attributes)
+    rk_store_be16(header + 62, 0)
+    crc = rk_crc32c(0, header, 8)
+    crc = rk_crc32c(crc, header + 12, HEADER_SIZE - 12)
+    rk_store_be32(header + 8, crc)
+    return attributes
+
+
+def write_record(int fd, int64_t position, batch, bytes topic_id, int32_t partition, int64_t base_offset,
+                 int32_t record_count, int64_t store_timestamp, int64_t log_append_time, int64_t physical_offset):
+    """Write one CommitLog record at ``position`` of ``fd``; (total, attributes, max ts, producer id, epoch)."""
+    if len(topic_id) != 16:
+        raise ValueError("a record needs a whole batch header and a 16-byte topic id")
+    cdef unsigned char header[HEADER_SIZE]
+    cdef unsigned char head[BATCH_HEADER_SIZE]
+    cdef iovec parts[3]
+    cdef Py_buffer view
+    cdef ssize_t written
+    cdef int attributes, failure = 0
+    cdef const unsigned char *topic = topic_id
+    PyObject_GetBuffer(batch, &view, PyBUF_SIMPLE)
+    try:
+        if view.len < BATCH_HEADER_SIZE:
+            raise ValueError("a record needs a whole batch header and a 16-byte topic id")
+        with nogil:
+            attributes = rk_encode_record(header, head, <const unsigned char *>view.buf, view.len, topic,
+                                          partition, base_offset, record_count, store_timestamp,
+                                          log_append_time, physical_offset)
+            parts[0].iov_base = header
+            parts[0].iov_len = HEADER_SIZE
+            parts[1].iov_base = head
+            parts[1].iov_len = BATCH_HEADER_SIZE
+            parts[2].iov_base = <char *>view.buf + BATCH_HEADER_SIZE
+            parts[2].iov_len = view.len - BATCH_HEADER_SIZE
+            written = pwritev(fd, parts, 3, position)
+            if written < 0:
+                failure = errno
+        if failure:
+            raise OSError(failure, os.strerror(failure))
+        if written != HEADER_SIZE + view.len:
+            raise OSError(f"short write: {written} of {HEADER_SIZE + view.len} bytes")
+        return (HEADER_SIZE + view.len, attributes, <int64_t>rk_load_be64(head + 35),
+                <int64_t>rk_load_be64(head + 43), <int16_t>rk_load_be16(head + 51))
+    finally:
+        PyBuffer_Release(&view)
+
+
+cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, int64_t file_start,
+                   int64_t verify_from):
+    """A record tuple, or (stop kind, reason)."""
+    cdef Py_ssize_t remaining = size - pos
+    if remaining < BLANK_SIZE:
+        return (CORRUPT, "no room for a record header")
+    cdef const unsigned char *p = data + pos
+    cdef int32_t total = <int32_t>rk_load_be32(p)
+    cdef uint32_t magic = rk_load_be32(p + 4)
+    if total == 0 and magic == 0:
+        return (END_OF_DATA, "")
+    if magic == BLANK_MAGIC:
+        return (SEGMENT_END, "") if total == remaining else (CORRUPT, "BLANK of the wrong size")
+    if magic != RECORD_MAGIC:
+        return (CORRUPT, f"bad magic {magic:#010x}")
+    if not (HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE):
+        return (CORRUPT, f"bad record size {total}")
+    cdef uint32_t crc = rk_crc32c(rk_crc32c(0, p, 8), p + 12, HEADER_SIZE - 12)
+    if crc != rk_load_be32(p + 8):
+        return (CORRUPT, "header checksum mismatch")
+    cdef int64_t physical = <int64_t>rk_load_be64(p + 40)
+    if physical != file_start + pos:
+        return (CORRUPT, f"record claims physical offset {physical}")
+    cdef const unsigned char *batch = p + HEADER_SIZE
+    cdef int64_t base = <int64_t>rk_load_be64(p + 32)
+    cdef int32_t count = <int32_t>rk_load_be32(p + 56)
+    if batch[16] != 2 or <int32_t>rk_load_be32(batch + 8) + 12 != total - HEADER_SIZE:
+        return (CORRUPT, "batch magic or length disagrees with the header")
+    if <int64_t>rk_load_be64(batch) != base or <int32_t>rk_load_be32(batch + 23) + 1 != count:
+        return (CORRUPT, "batch base offset or count disagrees with the header")
+    if physical >= verify_from:
+        with nogil:
+            crc = rk_crc32c(0, batch + 21, total - HEADER_SIZE - 21)
+        if crc != rk_load_be32(batch + 17):
+            return (CORRUPT, "batch CRC-32C mismatch")
+    return (
+        physical, total, PyBytes_FromStringAndSize(<const char *>p + 12, 16), <int32_t>rk_load_be32(p + 28), base,
+        count, <int64_t>rk_load_be64(p + 48), rk_load_be16(batch + 21), <int64_t>rk_load_be64(batch + 35),
+        <int64_t>rk_load_be64(batch + 43), <int16_t>rk_load_be16(batch + 51),
+    )
+
+
+def scan_records(segment, Py_ssize_t position, int64_t file_start, int64_t verify_from, Py_ssize_t limit):
+    """Up to ``limit`` records of a mapped segment from ``position``: (records, position, stop, reason)."""
+    cdef Py_buffer view
+    cdef list records = []
+    PyObject_GetBuffer(segment, &view, PyBUF_SIMPLE)
+    try:
+        while len(records) < limit:
+            parsed = _parse(<const unsigned char *>view.buf, view.len, position, file_start, verify_from)
+            if len(parsed) == 2:
+                return records, position, parsed[0], parsed[1]
+            records.append(parsed)
+            position += <Py_ssize_t>parsed[1]
+        return records, position, LIMIT, ""
+    finally:
+        PyBuffer_Release(&view)
+
+
+def verify_crcs(segment, Py_ssize_t position, Py_ssize_t end):
+    """Position of the first record in [position, end) whose batch CRC-32C fails, or -1 (GIL released)."""
+    cdef Py_buffer view
+    cdef const unsigned char *data
+    cdef Py_ssize_t total, bad = -1
+    PyObject_GetBuffer(segment, &view, PyBUF_SIMPLE)
+    try:
+        if position < 0 or end > view.len:
+            raise ValueError("range outside the segment")
+        data = <const unsigned char *>view.buf
+        with nogil:
+            while position + HEADER_SIZE + BATCH_HEADER_SIZE <= end:
+                total = <int32_t>rk_load_be32(data + position)
+                if total < HEADER_SIZE + BATCH_HEADER_SIZE or position + total > end:
+                    bad = position
+                    break
+                if rk_crc32c(0, data + position + HEADER_SIZE + 21, total - HEADER_SIZE - 21) != rk_load_be32(
+                        data + position + HEADER_SIZE + 17):
+                    bad = position
+                    break
+                position += total
+        return bad
+    finally:
+        PyBuffer_Release(&view)

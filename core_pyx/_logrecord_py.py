@@ -1,0 +1,162 @@
+"""Pure-Python twin of the CommitLog record kernel: write one record (64-byte header + batch) with one pwritev,
+and scan records out of a mapped segment.
+
+The record layout is the CommitLog's (specified in ``store/commitlog.py`` of the store package)::
+
+    total_size i32 | magic u32 (0x524B4331) | header_crc u32 | topic_id 16 bytes | partition i32 |
+    base_offset i64 | physical_offset i64 | store_timestamp i64 | record_count i32 | flags u16 | reserved u16
+    then the RecordBatch
+
+``header_crc`` is the CRC-32C of header bytes 0-7 continued over bytes 12-63. The batch is written as
+given except its base offset (bytes 0-7, outside the batch CRC) and, when ``log_append_time`` is not -1,
+its attributes (bit 3 set) and maxTimestamp, with its CRC-32C recomputed. The caller's buffer is not
+changed: the patched 61-byte batch header is written from a copy, the rest of the batch from the buffer.
+``write_record`` returns (total size, the batch's attributes as stored, maxTimestamp, producerId,
+producerEpoch); a short write raises ``OSError``.
+
+``scan_records(segment, position, file_start, verify_from, limit)`` parses up to ``limit`` records of one
+segment (a buffer holding the whole file, whose first byte is global offset ``file_start``) from
+file-relative ``position``. It returns ``(records, position, stop, reason)``: one tuple per valid record,
+``(physical_offset, size, topic_id, partition, base_offset, record_count, store_timestamp, attributes,
+max_timestamp, producer_id, producer_epoch)``, then where and why it stopped: ``LIMIT`` (go on from
+``position``), ``SEGMENT_END`` (a BLANK at ``position``: the data goes on in the next file),
+``END_OF_DATA`` (zeros at ``position``) or ``CORRUPT`` (``reason`` says what is wrong at ``position``).
+``verify_crcs(segment, position, end)`` checks the batch CRC-32C of every record in [position, end) of a
+segment whose records there were already parsed (each record's size is trusted), and returns the
+file-relative position of the first whose CRC does not match, or -1. The compiled twin releases the GIL
+for the whole range, so a thread can verify while another dispatches.
+
+A record is valid when its size fits, its header CRC matches, its physical offset is where it sits, the
+batch's magic, length, base offset and last offset delta agree with the header and, for records at or
+past global offset ``verify_from``, the batch CRC-32C matches.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from typing import TYPE_CHECKING, Final
+
+from ._crc32c_py import crc32c
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+HEADER_SIZE: Final = 64
+RECORD_MAGIC: Final = 0x524B4331
+BLANK_MAGIC: Final = 0x524B4342
+BLANK_SIZE: Final = 8
+LIMIT: Final = 0
+SEGMENT_END: Final = 1
+END_OF_DATA: Final = 2
+CORRUPT: Final = 3
+BATCH_HEADER_SIZE: Final = 61
+TIMESTAMP_TYPE_BIT: Final = 0x08
+
+_HEADER = struct.Struct(">iII16siqqqiHH")
+_BATCH = struct.Struct(">qiibIhiqqqh")
+_INT64 = struct.Struct(">q")
+_INT16 = struct.Struct(">h")
+_UINT32 = struct.Struct(">I")
+_PREFIX = struct.Struct(">iI")
+
+Parsed = tuple[int, int, bytes, int, int, int, int, int, int, int, int]
+
+
+def write_record(
+    fd: int,
+    position: int,
+    batch: Buffer,
+    topic_id: bytes,
+    partition: int,
+    base_offset: int,
+    record_count: int,
+    store_timestamp: int,
+    log_append_time: int,
+    physical_offset: int,
+) -> tuple[int, int, int, int, int]:
+    source = memoryview(batch).cast("B")
+    if len(source) < BATCH_HEADER_SIZE or len(topic_id) != 16:
+        raise ValueError("a record needs a whole batch header and a 16-byte topic id")
+    head = bytearray(source[:BATCH_HEADER_SIZE])
+    _INT64.pack_into(head, 0, base_offset)
+    if log_append_time != -1:
+        attributes = _INT16.unpack_from(head, 21)[0] | TIMESTAMP_TYPE_BIT
+        _INT16.pack_into(head, 21, attributes)
+        _INT64.pack_into(head, 35, log_append_time)
+        _UINT32.pack_into(head, 17, crc32c(source[BATCH_HEADER_SIZE:], crc32c(memoryview(head)[21:])))
+    fields = _BATCH.unpack_from(head)
+    attributes = fields[5] & 0xFFFF
+    total = HEADER_SIZE + len(source)
+    header = bytearray(HEADER_SIZE)
+    _HEADER.pack_into(
+        header, 0, total, RECORD_MAGIC, 0, topic_id, partition, base_offset, physical_offset, store_timestamp,
+        record_count, attributes, 0,
+    )  # fmt: skip
+    _UINT32.pack_into(header, 8, crc32c(memoryview(header)[12:], crc32c(memoryview(header)[:8])))
+    written = os.pwritev(fd, [header, head, source[BATCH_HEADER_SIZE:]], position)
+    if written != total:
+        raise OSError(f"short write: {written} of {total} bytes")
+    return total, attributes, fields[8], fields[9], fields[10]
+
+
+def scan_records(
+    segment: Buffer, position: int, file_start: int, verify_from: int, limit: int
+) -> tuple[list[Parsed], int, int, str]:
+    view = memoryview(segment).cast("B")
+    records: list[Parsed] = []
+    while len(records) < limit:
+        parsed, stop, reason = _parse(view, position, file_start, verify_from)
+        if parsed is None:
+            return records, position, stop, reason
+        records.append(parsed)
+        position += parsed[1]
+    return records, position, LIMIT, ""
+
+
+def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tuple[Parsed | None, int, str]:
+    """(the record, LIMIT, "") or (None, why the scan stops here, what is wrong)."""
+    remaining = len(view) - pos
+    if remaining < BLANK_SIZE:
+        return None, CORRUPT, "no room for a record header"
+    total, magic = _PREFIX.unpack_from(view, pos)
+    if total == 0 and magic == 0:
+        return None, END_OF_DATA, ""
+    if magic == BLANK_MAGIC:
+        return (None, SEGMENT_END, "") if total == remaining else (None, CORRUPT, "BLANK of the wrong size")
+    if magic != RECORD_MAGIC:
+        return None, CORRUPT, f"bad magic {magic:#010x}"
+    if not HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE:
+        return None, CORRUPT, f"bad record size {total}"
+    _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = _HEADER.unpack_from(view, pos)
+    if crc32c(view[pos + 12 : pos + HEADER_SIZE], crc32c(view[pos : pos + 8])) != header_crc:
+        return None, CORRUPT, "header checksum mismatch"
+    if physical != file_start + pos:
+        return None, CORRUPT, f"record claims physical offset {physical}"
+    body = pos + HEADER_SIZE
+    batch_base, length, _, batch_magic, batch_crc, attributes, delta, _, max_ts, pid, epoch = _BATCH.unpack_from(
+        view, body
+    )
+    if batch_magic != 2 or length + 12 != total - HEADER_SIZE:
+        return None, CORRUPT, "batch magic or length disagrees with the header"
+    if batch_base != base or delta + 1 != count:
+        return None, CORRUPT, "batch base offset or count disagrees with the header"
+    if physical >= verify_from and crc32c(view[body + 21 : pos + total]) != batch_crc:
+        return None, CORRUPT, "batch CRC-32C mismatch"
+    record = (physical, total, bytes(topic_id), partition, base, count, stored_at, attributes & 0xFFFF, max_ts)
+    return (*record, pid, epoch), LIMIT, ""
+
+
+def verify_crcs(segment: Buffer, position: int, end: int) -> int:
+    view = memoryview(segment).cast("B")
+    if position < 0 or end > len(view):
+        raise ValueError("range outside the segment")
+    while position + HEADER_SIZE + BATCH_HEADER_SIZE <= end:
+        total = _PREFIX.unpack_from(view, position)[0]
+        if total < HEADER_SIZE + BATCH_HEADER_SIZE or position + total > end:
+            return position
+        body = position + HEADER_SIZE
+        if crc32c(view[body + 21 : position + total]) != _UINT32.unpack_from(view, body + 17)[0]:
+            return position
+        position += total
+    return -1
