@@ -167,6 +167,21 @@ def test_create_topics_with_a_thousand_partitions(client: WireClient) -> None:
     assert (state.error_code, state.partitions) == (ErrorCode.NONE, 1000)
 
 
+def test_create_topics_and_partitions_refuse_over_ten_thousand_partitions_per_request(client: WireClient) -> None:
+    """Kafka's controller limit, which also keeps one request from making the store create millions of files."""
+    first, second = unique_topic("huge-a"), unique_topic("huge-b")
+    results = create(client, new_topic(first, 6000), new_topic(second, 4001))
+    assert [(r.error_code, r.error_message) for r in results] == [
+        (ErrorCode.POLICY_VIOLATION, "Excessively large number of partitions per request.")
+    ] * 2
+    assert create(client, new_topic(first, 2**31 - 1))[0].error_code == ErrorCode.POLICY_VIOLATION
+    assert topic_state(client, first).error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    assert create(client, new_topic(first, 1))[0].error_code == ErrorCode.NONE
+    grow = cp.CreatePartitionsRequest(topics=[cp.CreatePartitionsTopic(name=first, count=10_002, assignments=None)])
+    assert client.call(grow, 3).results[0].error_code == ErrorCode.POLICY_VIOLATION
+    assert topic_state(client, first).partitions == 1
+
+
 # --- DeleteTopics ---
 
 

@@ -24,6 +24,9 @@ from ..group import OFFSETS_TOPIC
 from .context import ApiError, RequestContext
 
 MAX_TOPIC_NAME: Final = 249
+#: Kafka's controller refuses requests that would create more partitions at once (POLICY_VIOLATION).
+MAX_PARTITIONS_PER_REQUEST: Final = 10_000
+TOO_MANY_PARTITIONS: Final = "Excessively large number of partitions per request."
 #: How Kafka configures its offsets topic (described for ``__consumer_offsets``).
 OFFSETS_TOPIC_CONFIGS: Final = MappingProxyType({"cleanup.policy": "compact", "compression.type": "producer"})
 _LEGAL_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")

@@ -10,7 +10,8 @@ Each topic succeeds or fails alone, with Kafka's codes and messages:
   fewer than 1 partition → INVALID_PARTITIONS; a replication factor other than 1 (one broker) →
   INVALID_REPLICATION_FACTOR;
 - manual assignments (with both counts -1, else INVALID_REQUEST) must number the partitions 0..n-1 and
-  place each on this broker alone → INVALID_REPLICA_ASSIGNMENT otherwise.
+  place each on this broker alone → INVALID_REPLICA_ASSIGNMENT otherwise;
+- more than 10,000 partitions in one request → POLICY_VIOLATION for every topic (Kafka's controller limit).
 
 Version notes: v1+ ``validate_only`` (every check runs, nothing is created) and error messages; v2+
 throttle time; v5+ (flexible) the topic's partition count, replication factor and every config with its
@@ -33,6 +34,8 @@ from rockafka.store import StoreError
 
 from ..group import OFFSETS_TOPIC
 from .admin import (
+    MAX_PARTITIONS_PER_REQUEST,
+    TOO_MANY_PARTITIONS,
     answer_each,
     check_no_collision,
     check_replicas,
@@ -54,6 +57,15 @@ def _error(request: CreateTopicsRequest, code: ErrorCode) -> CreateTopicsRespons
 
 @register(19, 0, 7, _error)
 def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTopicsResponse:
+    default = ctx.broker.config.int("num.partitions")
+    requested = sum(
+        len(topic.assignments) or (default if topic.num_partitions == -1 else max(topic.num_partitions, 0))
+        for topic in request.topics
+    )
+    if requested > MAX_PARTITIONS_PER_REQUEST:
+        refusal = ApiError(ErrorCode.POLICY_VIOLATION, TOO_MANY_PARTITIONS)
+        names = dict.fromkeys(topic.name for topic in request.topics)
+        return CreateTopicsResponse(topics=[_failed(CreatableTopic(name=name), refusal) for name in names])
     results = answer_each(
         request.topics,
         lambda topic: topic.name,

@@ -3,8 +3,9 @@
 Each topic succeeds or fails alone: a topic named twice → INVALID_REQUEST ("Duplicate topic name.");
 an unknown topic → UNKNOWN_TOPIC_OR_PARTITION; ``__consumer_offsets`` → INVALID_REQUEST; a count that
 does not grow the topic → INVALID_PARTITIONS; manual assignments must list one replica list per new
-partition, each exactly this broker → INVALID_REPLICA_ASSIGNMENT otherwise. ``validate_only`` runs
-every check and changes nothing.
+partition, each exactly this broker → INVALID_REPLICA_ASSIGNMENT otherwise. More than 10,000 new
+partitions in one request → POLICY_VIOLATION for every topic (the limit Kafka's controller sets on
+CreateTopics). ``validate_only`` runs every check and changes nothing.
 
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible; v3 is v2 (KIP-599 throttling only).
 Not implemented: ACL checks; ``timeout_ms`` is moot (the partitions exist at once).
@@ -21,7 +22,14 @@ from rockafka.facade.protocol.messages.create_partitions import (
 )
 from rockafka.store import StoreError
 
-from .admin import answer_each, check_replicas, existing_topic, store_failure
+from .admin import (
+    MAX_PARTITIONS_PER_REQUEST,
+    TOO_MANY_PARTITIONS,
+    answer_each,
+    check_replicas,
+    existing_topic,
+    store_failure,
+)
 from .context import ApiError, RequestContext
 from .registry import register
 
@@ -35,6 +43,10 @@ def _error(request: CreatePartitionsRequest, code: ErrorCode) -> CreatePartition
 
 @register(37, 0, 3, _error)
 def handle(ctx: RequestContext, request: CreatePartitionsRequest) -> CreatePartitionsResponse:
+    if sum(_added(ctx, topic) for topic in request.topics) > MAX_PARTITIONS_PER_REQUEST:
+        refusal = ApiError(ErrorCode.POLICY_VIOLATION, TOO_MANY_PARTITIONS)
+        names = dict.fromkeys(topic.name for topic in request.topics)
+        return CreatePartitionsResponse(results=[_failed(CreatePartitionsTopic(name=name), refusal) for name in names])
     results = answer_each(
         request.topics,
         lambda topic: topic.name,
@@ -48,6 +60,11 @@ def handle(ctx: RequestContext, request: CreatePartitionsRequest) -> CreateParti
 
 def _failed(topic: CreatePartitionsTopic, exc: ApiError) -> CreatePartitionsTopicResult:
     return CreatePartitionsTopicResult(name=topic.name, error_code=exc.error_code, error_message=exc.message)
+
+
+def _added(ctx: RequestContext, topic: CreatePartitionsTopic) -> int:
+    info = ctx.broker.topic_or_none(topic.name)
+    return max(topic.count - info.partitions, 0) if info is not None else 0
 
 
 def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool) -> CreatePartitionsTopicResult:
