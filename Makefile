@@ -67,7 +67,7 @@ serve: compile
 
 bench: compile
 	$(PIP) install -e ".[bench]"
-	$(PY) -m bench
+	$(PY) -m bench $(BENCH_ARGS)
 
 clean:
 	rm -rf build dist *.egg-info core_pyx/*.c core_pyx/*.so core_pyx/*.html

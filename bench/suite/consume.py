@@ -1,0 +1,89 @@
+"""Consume throughput from earliest: a topic prefilled (outside the window) with ``messages`` values, then
+one librdkafka consumer reads it all, in a group (``subscribe``) or by ``assign``.
+
+The rate covers the first batch received through the last message; the group join (subscribe to first
+message) is reported apart as ``join_s``. Every message is checked as it arrives (:mod:`payload`), and
+the run fails unless all arrive, once each, in order, byte-exact.
+"""
+
+from __future__ import annotations
+
+import time
+
+from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
+
+from bench.suite.context import Context, Measurement, check, consumer
+from bench.suite.meter import Meter
+from bench.suite.payload import Ledger, Payloads, VerificationError
+from bench.suite.produce import ProduceSpec, producer
+
+PREFILL_SECONDS_MAX = 120.0
+
+
+def prefill(ctx: Context, topic: str, spec: ProduceSpec, payloads: Payloads, messages: int) -> None:
+    errors: list[str] = []
+    client = producer(ctx.bootstrap, "1", "none", errors)
+    deadline = time.monotonic() + PREFILL_SECONDS_MAX
+    for seq in range(messages):
+        while True:
+            try:
+                client.produce(topic, payloads.value(seq), partition=seq % spec.partitions)
+                break
+            except BufferError:
+                client.poll(0.001)
+                if time.monotonic() > deadline:
+                    raise VerificationError("prefill did not finish in time") from None
+    if client.flush(60) or errors:
+        raise VerificationError(f"prefill failed: {errors}")
+
+
+def consume_scenario(ctx: Context, value_size: int, partitions: int, messages: int, *, group: bool) -> Measurement:
+    if group:
+        ctx.require_groups()
+    spec = ProduceSpec(value_size, "1", "none", partitions)
+    payloads = Payloads.of(value_size)
+    topic = ctx.topic(partitions)
+    count = max(1000, int(messages * ctx.scale))
+    prefill(ctx, topic, spec, payloads, count)
+    ledger = Ledger(payloads, count, partitions)
+    reader = consumer(ctx.bootstrap)
+    meter = ctx.meter()
+    try:
+        begun = time.perf_counter()
+        if group:
+            reader.subscribe([topic])
+        else:
+            reader.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])
+        first, first_batch, last = _drain(reader, ledger, meter, deadline=time.monotonic() + 60 + count / 20_000)
+        usage = meter.stop()
+    finally:
+        reader.close()
+    window = last - first
+    if window <= 0:
+        raise VerificationError("everything arrived in one batch: too few messages to time (raise --scale)")
+    metrics = {
+        "messages": float(count),
+        "join_s": first - begun,
+        "MB_per_s": (count - first_batch) * value_size / 1e6 / window,
+    }
+    return Measurement((count - first_batch) / window, metrics, usage)
+
+
+def _drain(reader: Consumer, ledger: Ledger, meter: Meter, deadline: float) -> tuple[float, int, float]:
+    """Consume until the ledger is complete; (time of the first batch, its size, time of the last message)."""
+    first = last = 0.0
+    first_batch = 0
+    while not ledger.complete:
+        if time.monotonic() > deadline:
+            raise VerificationError(ledger.missing())
+        batch = reader.consume(10_000, 0.5)
+        if not batch:
+            continue
+        last = time.perf_counter()
+        if not first:
+            first, first_batch = last, len(batch)
+            meter.start()
+        for message in batch:
+            check(message)
+            ledger.add(message.partition(), message.offset(), message.value())
+    return first, first_batch, last

@@ -1,0 +1,133 @@
+"""Latency scenarios.
+
+- ``e2e``: one producer (acks=all, linger 0) sends 100 B values at a fixed rate, each stamped with its
+  send time; a consumer thread (assign, from the start, librdkafka's default fetch wait) takes each
+  message's latency on arrival. The first second is warm-up (sent, checked, not counted). Every message
+  must arrive once, in order, byte-exact.
+- ``rtt``: aiokafka ``send_and_wait`` of one 100 B value at a time to one partition: requests per second
+  and their latency. The topic is read back and checked afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+from aiokafka import AIOKafkaProducer
+from confluent_kafka import OFFSET_BEGINNING, TopicPartition
+
+from bench.suite.context import Context, Measurement, check, consumer, read_back
+from bench.suite.payload import Ledger, Payloads, VerificationError
+from bench.suite.produce import producer
+
+WARMUP_S = 1.0
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class _Receiver(threading.Thread):
+    """Consumes the topic, checking each message and noting its latency (ns) once past warm-up."""
+
+    def __init__(self, ctx: Context, topic: str, ledger: Ledger, warmup: int) -> None:
+        super().__init__(daemon=True)
+        self.reader = consumer(ctx.bootstrap)
+        self.reader.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(ledger.partitions)])
+        self.ledger, self.warmup = ledger, warmup
+        self.latencies_ns: list[int] = []
+        self.error: Exception | None = None
+        self.stop_at = time.monotonic() + 3600.0
+
+    def run(self) -> None:
+        try:
+            while not self.ledger.complete and time.monotonic() < self.stop_at:
+                for message in self.reader.consume(1000, 0.05):
+                    arrived = time.perf_counter_ns()
+                    check(message)
+                    value = message.value() or b""
+                    self.ledger.add(message.partition(), message.offset(), value)
+                    if int.from_bytes(value[:8], "big") >= self.warmup:
+                        self.latencies_ns.append(arrived - int.from_bytes(value[8:16], "big"))
+        except Exception as error:  # reported by the main thread
+            self.error = error
+        finally:
+            self.reader.close()
+
+
+def e2e_scenario(ctx: Context, rate: int, partitions: int) -> Measurement:
+    topic = ctx.topic(partitions)
+    payloads = Payloads.of(100, stamped=True)
+    warmup = int(rate * WARMUP_S)
+    total = warmup + int(rate * ctx.seconds)
+    ledger = Ledger(payloads, total, partitions)
+    receiver = _Receiver(ctx, topic, ledger, warmup)
+    receiver.start()
+    errors: list[str] = []
+    client = producer(ctx.bootstrap, "all", "none", errors, **{"linger.ms": 0})
+    meter = ctx.meter()
+    lags = _send_paced(client, topic, payloads, partitions, rate, total, warmup, meter)
+    unflushed = client.flush(30)
+    usage = meter.stop()
+    receiver.stop_at = time.monotonic() + 30.0
+    receiver.join(40.0)
+    if receiver.error is not None:
+        raise receiver.error
+    if errors or unflushed:
+        raise VerificationError(f"{unflushed} unflushed; delivery errors: {errors}")
+    if not ledger.complete:
+        raise VerificationError(ledger.missing())
+    ms = [ns / 1e6 for ns in receiver.latencies_ns]
+    metrics = {"p50_ms": percentile(ms, 0.5), "p99_ms": percentile(ms, 0.99), "p99.9_ms": percentile(ms, 0.999)}
+    metrics |= {"max_ms": max(ms), "sender_lag_p99_ms": percentile(lags, 0.99) * 1e3}
+    metrics["achieved_msg_per_s"] = (total - warmup) / usage.wall_s
+    return Measurement(metrics["p99_ms"], metrics, usage)
+
+
+def _send_paced(client, topic, payloads, partitions, rate, total, warmup, meter) -> list[float]:  # type: ignore[no-untyped-def]
+    """Send ``total`` stamped messages at ``rate``/s; start the meter once the warm-up is sent; lags (s)."""
+    lags: list[float] = []
+    start = time.perf_counter()
+    for seq in range(total):
+        due = start + seq / rate
+        now = time.perf_counter()
+        if due > now:
+            time.sleep(due - now)
+        if seq == warmup:
+            meter.start()
+        lags.append(max(0.0, time.perf_counter() - due))
+        client.produce(topic, payloads.stamped(seq, time.perf_counter_ns()), partition=seq % partitions)
+        client.poll(0)
+    return lags
+
+
+def rtt_scenario(ctx: Context, acks: int | str) -> Measurement:
+    topic = ctx.topic(1)
+    payloads = Payloads.of(100)
+    latencies, usage = asyncio.run(_round_trips(ctx, topic, payloads, acks))
+    read_back(ctx.bootstrap, topic, Ledger(payloads, len(latencies) + 1, 1))
+    ms = [s * 1e3 for s in latencies]
+    metrics = {"p50_ms": percentile(ms, 0.5), "p99_ms": percentile(ms, 0.99), "max_ms": max(ms)}
+    return Measurement(len(latencies) / usage.wall_s, metrics, usage)
+
+
+async def _round_trips(ctx: Context, topic: str, payloads: Payloads, acks: int | str):  # type: ignore[no-untyped-def]
+    client = AIOKafkaProducer(bootstrap_servers=ctx.bootstrap, acks=acks, enable_idempotence=False, linger_ms=0)
+    await client.start()
+    try:
+        await client.send_and_wait(topic, payloads.value(0), partition=0)  # warm-up: metadata, connection
+        latencies: list[float] = []
+        meter = ctx.meter()
+        meter.start()
+        deadline = time.perf_counter() + ctx.seconds
+        seq = 1
+        while time.perf_counter() < deadline and seq < 1_000_000:
+            sent = time.perf_counter()
+            await client.send_and_wait(topic, payloads.value(seq), partition=0)
+            latencies.append(time.perf_counter() - sent)
+            seq += 1
+        return latencies, meter.stop()
+    finally:
+        await client.stop()
