@@ -60,8 +60,8 @@ def answer_each(
     duplicate: str,
     one_result_per_duplicate: bool,
 ) -> list[R]:
-    """``run`` each item, or ``failed`` with its ApiError; items whose key repeats fail with INVALID_REQUEST
-    (``duplicate``), once per key or once per occurrence."""
+    """``run`` each item, or ``failed`` with its ApiError (a store error as its Kafka code); items whose key
+    repeats fail with INVALID_REQUEST (``duplicate``), once per key or once per occurrence."""
     duplicated = repeated(key(item) for item in items)
     reported: set[Hashable] = set()
     results: list[R] = []
@@ -76,6 +76,8 @@ def answer_each(
             results.append(run(item))
         except ApiError as exc:
             results.append(failed(item, exc))
+        except StoreError as exc:
+            results.append(failed(item, store_failure(exc)))
     return results
 
 

@@ -66,6 +66,8 @@ def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTopicsRes
             results.append(_delete(ctx, name, topic_id))
         except ApiError as exc:
             results.append(_failed(name, topic_id, exc))
+        except StoreError as exc:
+            results.append(_failed(name, topic_id, store_failure(exc)))
     return DeleteTopicsResponse(throttle_time_ms=0, responses=results)
 
 

@@ -39,8 +39,16 @@ from rockafka.facade.protocol.messages.describe_configs import (
     DescribeConfigsResult,
     DescribeConfigsSynonym,
 )
+from rockafka.store import StoreError
 
-from .admin import ConfigResourceType, check_broker_resource, existing_topic, topic_config_entries, unsupported_resource
+from .admin import (
+    ConfigResourceType,
+    check_broker_resource,
+    existing_topic,
+    store_failure,
+    topic_config_entries,
+    unsupported_resource,
+)
 from .context import ApiError, RequestContext
 from .registry import register
 
@@ -53,17 +61,8 @@ BROKER_SYNONYMS = {name: group for group in _SYNONYM_GROUPS for name in group}
 
 
 def _error(request: DescribeConfigsRequest, code: ErrorCode) -> DescribeConfigsResponse:
-    return DescribeConfigsResponse(
-        results=[
-            DescribeConfigsResult(
-                error_code=code,
-                error_message=code.name,
-                resource_type=resource.resource_type,
-                resource_name=resource.resource_name,
-            )
-            for resource in request.resources
-        ]
-    )
+    failure = ApiError(code, code.name)
+    return DescribeConfigsResponse(results=[_failed(resource, failure) for resource in request.resources])
 
 
 @register(32, 0, 4, _error)
@@ -72,15 +71,10 @@ def handle(ctx: RequestContext, request: DescribeConfigsRequest) -> DescribeConf
     for resource in request.resources:
         try:
             configs = _describe(ctx, request, resource)
+        except StoreError as exc:
+            results.append(_failed(resource, store_failure(exc)))
         except ApiError as exc:
-            results.append(
-                DescribeConfigsResult(
-                    error_code=exc.error_code,
-                    error_message=exc.message,
-                    resource_type=resource.resource_type,
-                    resource_name=resource.resource_name,
-                )
-            )
+            results.append(_failed(resource, exc))
         else:
             results.append(
                 DescribeConfigsResult(
@@ -92,6 +86,15 @@ def handle(ctx: RequestContext, request: DescribeConfigsRequest) -> DescribeConf
                 )
             )
     return DescribeConfigsResponse(throttle_time_ms=0, results=results)
+
+
+def _failed(resource: DescribeConfigsResource, exc: ApiError) -> DescribeConfigsResult:
+    return DescribeConfigsResult(
+        error_code=exc.error_code,
+        error_message=exc.message,
+        resource_type=resource.resource_type,
+        resource_name=resource.resource_name,
+    )
 
 
 def _describe(
