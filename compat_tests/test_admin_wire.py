@@ -26,10 +26,11 @@ from rockafka.facade.protocol.messages import describe_cluster as dc
 from rockafka.facade.protocol.messages import describe_configs as dcf
 from rockafka.facade.protocol.messages import incremental_alter_configs as iac
 
-from .admin_wire import WireClient, log_start_offset, topic_state
+from .admin_wire import log_start_offset, topic_state
 from .brokerproc import BrokerProcess
 from .clients.fixtures import QUIET_KAFKA_PYTHON, SMALL_STORE, module_broker
 from .clients.records import unique_topic
+from .clients.wire import RawClient
 
 pytestmark = QUIET_KAFKA_PYTHON
 broker = module_broker(**{"num.partitions": "2"})
@@ -37,13 +38,13 @@ TOPIC, BROKER, BROKER_LOGGER = 2, 4, 8
 
 
 @pytest.fixture(scope="module")
-def client(broker: BrokerProcess) -> Iterator[WireClient]:
-    with WireClient(broker.bootstrap) as wire:
+def client(broker: BrokerProcess) -> Iterator[RawClient]:
+    with RawClient(broker.bootstrap) as wire:
         yield wire
 
 
-def create(client: WireClient, *topics: ct.CreatableTopic, version: int = 7, validate_only: bool = False) -> list:
-    response = client.call(ct.CreateTopicsRequest(topics=list(topics), validate_only=validate_only), version)
+def create(client: RawClient, *topics: ct.CreatableTopic, version: int = 7, validate_only: bool = False) -> list:
+    response = client.request(ct.CreateTopicsRequest(topics=list(topics), validate_only=validate_only), version)
     return list(response.topics)
 
 
@@ -52,17 +53,17 @@ def new_topic(name: str, partitions: int = 1, configs: dict[str, str | None] | N
     return ct.CreatableTopic(name=name, num_partitions=partitions, replication_factor=1, configs=entries)
 
 
-def describe(client: WireClient, kind: int, name: str, keys: list[str] | None = None, version: int = 4) -> object:
+def describe(client: RawClient, kind: int, name: str, keys: list[str] | None = None, version: int = 4) -> object:
     request = dcf.DescribeConfigsRequest(
         resources=[dcf.DescribeConfigsResource(resource_type=kind, resource_name=name, configuration_keys=keys)],
         include_synonyms=version >= 1,
         include_documentation=version >= 3,
     )
-    (result,) = client.call(request, version).results
+    (result,) = client.request(request, version).results
     return result
 
 
-def topic_values(client: WireClient, name: str) -> dict[str, tuple[str | None, int]]:
+def topic_values(client: RawClient, name: str) -> dict[str, tuple[str | None, int]]:
     """Each topic config's (value, source)."""
     result = describe(client, TOPIC, name)
     return {entry.name: (entry.value, entry.config_source) for entry in result.configs}
@@ -72,7 +73,7 @@ def topic_values(client: WireClient, name: str) -> dict[str, tuple[str | None, i
 
 
 @pytest.mark.parametrize("version", range(8))
-def test_create_topics_every_version(client: WireClient, version: int) -> None:
+def test_create_topics_every_version(client: RawClient, version: int) -> None:
     name, checked = unique_topic(f"create-v{version}"), unique_topic(f"validated-v{version}")
     (result,) = create(client, new_topic(name, 3, {"retention.ms": "3600000"}), version=version)
     assert (result.name, result.error_code) == (name, ErrorCode.NONE)
@@ -97,7 +98,7 @@ def test_create_topics_every_version(client: WireClient, version: int) -> None:
     assert again.error_code == ErrorCode.TOPIC_ALREADY_EXISTS
 
 
-def test_create_topics_mixed_valid_and_invalid_in_one_request(client: WireClient) -> None:
+def test_create_topics_mixed_valid_and_invalid_in_one_request(client: RawClient) -> None:
     """librdkafka's 0081: each topic of one request succeeds or fails alone, with Kafka's codes."""
     prefix = unique_topic("mixed")
     existing = f"{prefix}.exists"
@@ -131,7 +132,7 @@ def test_create_topics_mixed_valid_and_invalid_in_one_request(client: WireClient
         assert topic_state(client, name).error_code == expected, name
 
 
-def test_create_topics_defaults_and_manual_assignments(client: WireClient) -> None:
+def test_create_topics_defaults_and_manual_assignments(client: RawClient) -> None:
     prefix = unique_topic("assign")
     defaults = ct.CreatableTopic(name=f"{prefix}-defaults", num_partitions=-1, replication_factor=-1)
 
@@ -159,7 +160,7 @@ def test_create_topics_defaults_and_manual_assignments(client: WireClient) -> No
             assert result.num_partitions == partitions == topic_state(client, topic.name).partitions
 
 
-def test_create_topics_with_a_thousand_partitions(client: WireClient) -> None:
+def test_create_topics_with_a_thousand_partitions(client: RawClient) -> None:
     name = unique_topic("wide")
     (result,) = create(client, new_topic(name, 1000))
     assert result.error_code == ErrorCode.NONE
@@ -167,7 +168,7 @@ def test_create_topics_with_a_thousand_partitions(client: WireClient) -> None:
     assert (state.error_code, state.partitions) == (ErrorCode.NONE, 1000)
 
 
-def test_create_topics_and_partitions_refuse_over_ten_thousand_partitions_per_request(client: WireClient) -> None:
+def test_create_topics_and_partitions_refuse_over_ten_thousand_partitions_per_request(client: RawClient) -> None:
     """Kafka's controller limit, which also keeps one request from making the store create millions of files."""
     first, second = unique_topic("huge-a"), unique_topic("huge-b")
     results = create(client, new_topic(first, 6000), new_topic(second, 4001))
@@ -178,7 +179,7 @@ def test_create_topics_and_partitions_refuse_over_ten_thousand_partitions_per_re
     assert topic_state(client, first).error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     assert create(client, new_topic(first, 1))[0].error_code == ErrorCode.NONE
     grow = cp.CreatePartitionsRequest(topics=[cp.CreatePartitionsTopic(name=first, count=10_002, assignments=None)])
-    assert client.call(grow, 3).results[0].error_code == ErrorCode.POLICY_VIOLATION
+    assert client.request(grow, 3).results[0].error_code == ErrorCode.POLICY_VIOLATION
     assert topic_state(client, first).partitions == 1
 
 
@@ -186,7 +187,7 @@ def test_create_topics_and_partitions_refuse_over_ten_thousand_partitions_per_re
 
 
 @pytest.mark.parametrize("version", range(7))
-def test_delete_topics_every_version(client: WireClient, version: int) -> None:
+def test_delete_topics_every_version(client: RawClient, version: int) -> None:
     names = [unique_topic(f"delete-v{version}-{i}") for i in range(2)]
     create(client, *(new_topic(name) for name in names))
     ids = [topic_state(client, name).topic_id for name in names]
@@ -202,7 +203,7 @@ def test_delete_topics_every_version(client: WireClient, version: int) -> None:
         )
     else:
         request = dt.DeleteTopicsRequest(topic_names=[*names, missing])
-    results = {(r.name, r.topic_id if version >= 6 else None): r for r in client.call(request, version).responses}
+    results = {(r.name, r.topic_id if version >= 6 else None): r for r in client.request(request, version).responses}
     expected_unknown = [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]
     if version >= 6:
         assert results[(names[0], ids[0])].error_code == ErrorCode.NONE
@@ -219,7 +220,7 @@ def test_delete_topics_every_version(client: WireClient, version: int) -> None:
     assert topic_state(client, names[0]).topic_id not in ids
 
 
-def test_delete_topics_refuses_ambiguous_entries(client: WireClient) -> None:
+def test_delete_topics_refuses_ambiguous_entries(client: RawClient) -> None:
     name = unique_topic("ambiguous")
     create(client, new_topic(name))
     topic_id = topic_state(client, name).topic_id
@@ -231,7 +232,7 @@ def test_delete_topics_refuses_ambiguous_entries(client: WireClient) -> None:
             dt.DeleteTopicState(name="twice"),
         ]
     )
-    results = client.call(request, 6).responses
+    results = client.request(request, 6).responses
     assert [r.error_code for r in results] == [ErrorCode.INVALID_REQUEST] * 3
     assert {r.error_message for r in results} == {
         "You may not specify both topic name and topic id.",
@@ -245,12 +246,12 @@ def test_delete_topics_disabled(tmp_path_factory: pytest.TempPathFactory) -> Non
     settings = {**SMALL_STORE, "delete.topic.enable": "false"}
     process = BrokerProcess(tmp_path_factory.mktemp("nodelete"), settings).start()
     try:
-        with WireClient(process.bootstrap) as wire:
+        with RawClient(process.bootstrap) as wire:
             create(wire, new_topic("kept"))
             for version, code in ((2, ErrorCode.INVALID_REQUEST), (3, ErrorCode.TOPIC_DELETION_DISABLED)):
-                (result,) = wire.call(dt.DeleteTopicsRequest(topic_names=["kept"]), version).responses
+                (result,) = wire.request(dt.DeleteTopicsRequest(topic_names=["kept"]), version).responses
                 assert result.error_code == code
-            (by_id,) = wire.call(dt.DeleteTopicsRequest(topics=[dt.DeleteTopicState(name="kept")]), 6).responses
+            (by_id,) = wire.request(dt.DeleteTopicsRequest(topics=[dt.DeleteTopicState(name="kept")]), 6).responses
             assert (by_id.error_code, by_id.error_message) == (
                 ErrorCode.TOPIC_DELETION_DISABLED,
                 "Topic deletion is disabled.",
@@ -264,7 +265,7 @@ def test_delete_topics_disabled(tmp_path_factory: pytest.TempPathFactory) -> Non
 
 
 @pytest.mark.parametrize("version", range(4))
-def test_create_partitions_every_version(client: WireClient, version: int) -> None:
+def test_create_partitions_every_version(client: RawClient, version: int) -> None:
     name, other = unique_topic(f"grow-v{version}"), unique_topic(f"grow-other-v{version}")
     create(client, new_topic(name, 1), new_topic(other, 2))
 
@@ -275,7 +276,7 @@ def test_create_partitions_every_version(client: WireClient, version: int) -> No
         request = cp.CreatePartitionsRequest(
             topics=[cp.CreatePartitionsTopic(name=topic, count=count, assignments=entries)], validate_only=validate_only
         )
-        (result,) = client.call(request, version).results
+        (result,) = client.request(request, version).results
         return result
 
     assert grow(name, 5, validate_only=True).error_code == ErrorCode.NONE
@@ -289,14 +290,14 @@ def test_create_partitions_every_version(client: WireClient, version: int) -> No
     assert grow(unique_topic("missing"), 3).error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     assert topic_state(client, other).partitions == 2
     twice = cp.CreatePartitionsRequest(topics=[cp.CreatePartitionsTopic(name=other, count=3, assignments=None)] * 2)
-    assert [r.error_code for r in client.call(twice, version).results] == [ErrorCode.INVALID_REQUEST]
+    assert [r.error_code for r in client.request(twice, version).results] == [ErrorCode.INVALID_REQUEST]
 
 
 # --- DescribeConfigs ---
 
 
 @pytest.mark.parametrize("version", range(5))
-def test_describe_configs_every_version(broker: BrokerProcess, client: WireClient, version: int) -> None:
+def test_describe_configs_every_version(broker: BrokerProcess, client: RawClient, version: int) -> None:
     name = unique_topic(f"describe-v{version}")
     create(client, new_topic(name, 1, {"retention.ms": "60000", "cleanup.policy": "compact,delete"}))
     topic = describe(client, TOPIC, name, version=version)
@@ -335,14 +336,14 @@ def test_describe_configs_every_version(broker: BrokerProcess, client: WireClien
         assert settings["log.retention.ms"].value is None
 
 
-def test_describe_configs_filters_and_errors(client: WireClient) -> None:
+def test_describe_configs_filters_and_errors(client: RawClient) -> None:
     name = unique_topic("describe-errors")
     create(client, new_topic(name))
     filtered = describe(client, TOPIC, name, ["retention.ms", "no.such.config", "segment.bytes"])
     assert [entry.name for entry in filtered.configs] == ["retention.ms", "segment.bytes"]
     documented = describe(client, BROKER, "0", ["log.dirs"])
     assert documented.configs[0].documentation
-    plain = client.call(
+    plain = client.request(
         dcf.DescribeConfigsRequest(resources=[dcf.DescribeConfigsResource(resource_type=BROKER, resource_name="0")]), 4
     ).results[0]
     assert all(entry.documentation is None and entry.synonyms == [] for entry in plain.configs)
@@ -365,13 +366,13 @@ def test_describe_configs_filters_and_errors(client: WireClient) -> None:
 
 
 @pytest.mark.parametrize("version", range(3))
-def test_alter_configs_replaces_every_override(client: WireClient, version: int) -> None:
+def test_alter_configs_replaces_every_override(client: RawClient, version: int) -> None:
     name = unique_topic(f"alter-v{version}")
     create(client, new_topic(name, 1, {"retention.ms": "60000", "max.message.bytes": "2048"}))
 
     def alter(*resources: ac.AlterConfigsResource, validate_only: bool = False) -> list[tuple[int, str | None]]:
         request = ac.AlterConfigsRequest(resources=list(resources), validate_only=validate_only)
-        return [(r.error_code, r.error_message) for r in client.call(request, version).responses]
+        return [(r.error_code, r.error_message) for r in client.request(request, version).responses]
 
     def topic(configs: dict[str, str | None], resource: str = name) -> ac.AlterConfigsResource:
         entries = [ac.AlterableConfig(name=key, value=value) for key, value in configs.items()]
@@ -399,7 +400,7 @@ def test_alter_configs_replaces_every_override(client: WireClient, version: int)
 
 
 @pytest.mark.parametrize("version", range(2))
-def test_incremental_alter_configs_operations(client: WireClient, version: int) -> None:
+def test_incremental_alter_configs_operations(client: RawClient, version: int) -> None:
     name = unique_topic(f"incremental-v{version}")
     create(client, new_topic(name, 1, {"retention.ms": "60000", "segment.ms": "100000"}))
     set_, delete, append, subtract = 0, 1, 2, 3
@@ -410,7 +411,7 @@ def test_incremental_alter_configs_operations(client: WireClient, version: int) 
             resources=[iac.AlterConfigsResource(resource_type=TOPIC, resource_name=resource, configs=configs)],
             validate_only=validate_only,
         )
-        (response,) = client.call(request, version).responses
+        (response,) = client.request(request, version).responses
         return int(response.error_code)
 
     assert alter(("retention.ms", set_, "5000"), validate_only=True) == ErrorCode.NONE
@@ -437,7 +438,7 @@ def test_incremental_alter_configs_operations(client: WireClient, version: int) 
 
 
 @pytest.mark.parametrize("version", range(3))
-def test_delete_records_every_version(broker: BrokerProcess, client: WireClient, version: int) -> None:
+def test_delete_records_every_version(broker: BrokerProcess, client: RawClient, version: int) -> None:
     name, compacted = unique_topic(f"trim-v{version}"), unique_topic(f"compacted-v{version}")
     create(client, new_topic(name, 2), new_topic(compacted, 1, {"cleanup.policy": "compact"}))
     producer = KafkaProducer(bootstrap_servers=broker.bootstrap, acks=1, enable_idempotence=False, linger_ms=0)
@@ -452,7 +453,7 @@ def test_delete_records_every_version(broker: BrokerProcess, client: WireClient,
     def trim(topic: str, *offsets: tuple[int, int]) -> list[tuple[int, int]]:
         partitions = [dr.DeleteRecordsPartition(partition_index=p, offset=o) for p, o in offsets]
         request = dr.DeleteRecordsRequest(topics=[dr.DeleteRecordsTopic(name=topic, partitions=partitions)])
-        (result,) = client.call(request, version).topics
+        (result,) = client.request(request, version).topics
         return [(r.low_watermark, r.error_code) for r in result.partitions]
 
     assert trim(name, (0, 3), (1, -1)) == [(3, 0), (5, 0)]
@@ -467,7 +468,7 @@ def test_delete_records_every_version(broker: BrokerProcess, client: WireClient,
 # --- the internal topic ---
 
 
-def test_consumer_offsets_is_described_but_not_changed(client: WireClient) -> None:
+def test_consumer_offsets_is_described_but_not_changed(client: RawClient) -> None:
     """``__consumer_offsets`` belongs to the group coordinator: admin requests see it and cannot change it."""
     internal = "__consumer_offsets"
     values = topic_values(client, internal)
@@ -475,20 +476,20 @@ def test_consumer_offsets_is_described_but_not_changed(client: WireClient) -> No
     state = topic_state(client, internal)
     assert (state.error_code, state.partitions) == (ErrorCode.NONE, 50)
     assert create(client, new_topic(internal))[0].error_code == ErrorCode.TOPIC_ALREADY_EXISTS
-    by_name = client.call(dt.DeleteTopicsRequest(topic_names=[internal]), 5).responses
-    by_id = client.call(dt.DeleteTopicsRequest(topics=[dt.DeleteTopicState(topic_id=state.topic_id)]), 6).responses
+    by_name = client.request(dt.DeleteTopicsRequest(topic_names=[internal]), 5).responses
+    by_id = client.request(dt.DeleteTopicsRequest(topics=[dt.DeleteTopicState(topic_id=state.topic_id)]), 6).responses
     assert [r.error_code for r in (*by_name, *by_id)] == [ErrorCode.INVALID_REQUEST] * 2
     grow = cp.CreatePartitionsRequest(topics=[cp.CreatePartitionsTopic(name=internal, count=60, assignments=None)])
-    assert client.call(grow, 3).results[0].error_code == ErrorCode.INVALID_REQUEST
+    assert client.request(grow, 3).results[0].error_code == ErrorCode.INVALID_REQUEST
     retain = ac.AlterableConfig(name="retention.ms", value="1")
     alter = ac.AlterConfigsRequest(
         resources=[ac.AlterConfigsResource(resource_type=TOPIC, resource_name=internal, configs=[retain])]
     )
-    assert client.call(alter, 2).responses[0].error_code == ErrorCode.INVALID_REQUEST
+    assert client.request(alter, 2).responses[0].error_code == ErrorCode.INVALID_REQUEST
     trim = dr.DeleteRecordsRequest(
         topics=[dr.DeleteRecordsTopic(name=internal, partitions=[dr.DeleteRecordsPartition(partition_index=0)])]
     )
-    assert client.call(trim, 2).topics[0].partitions[0].error_code == ErrorCode.POLICY_VIOLATION
+    assert client.request(trim, 2).topics[0].partitions[0].error_code == ErrorCode.POLICY_VIOLATION
     assert topic_state(client, internal) == state
 
 
@@ -496,17 +497,17 @@ def test_consumer_offsets_is_described_but_not_changed(client: WireClient) -> No
 
 
 @pytest.mark.parametrize("version", range(2))
-def test_describe_cluster_every_version(broker: BrokerProcess, client: WireClient, version: int) -> None:
+def test_describe_cluster_every_version(broker: BrokerProcess, client: RawClient, version: int) -> None:
     from rockafka.facade.protocol.messages.metadata import MetadataRequest
 
-    metadata = client.call(MetadataRequest(topics=[]), 12)
-    plain = client.call(dc.DescribeClusterRequest(), version)
+    metadata = client.request(MetadataRequest(topics=[]), 12)
+    plain = client.request(dc.DescribeClusterRequest(), version)
     assert (plain.error_code, plain.cluster_id, plain.controller_id) == (0, metadata.cluster_id, 0)
     assert [(b.broker_id, b.host, b.port, b.rack) for b in plain.brokers] == [(0, "127.0.0.1", broker.port, None)]
     assert plain.cluster_authorized_operations == NOT_REQUESTED
-    asked = client.call(dc.DescribeClusterRequest(include_cluster_authorized_operations=True), version)
+    asked = client.request(dc.DescribeClusterRequest(include_cluster_authorized_operations=True), version)
     assert asked.cluster_authorized_operations == CLUSTER_OPERATIONS
     if version >= 1:
         assert plain.endpoint_type == 1
-        controllers = client.call(dc.DescribeClusterRequest(endpoint_type=2), version)
+        controllers = client.request(dc.DescribeClusterRequest(endpoint_type=2), version)
         assert (controllers.error_code, controllers.brokers) == (ErrorCode.UNSUPPORTED_ENDPOINT_TYPE, [])
