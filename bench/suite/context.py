@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,10 +43,12 @@ class Context:
     seconds: float
     scale: float
     workdir: Path
+    meter_factory: Callable[[int | None], Meter] = Meter
     _topics: itertools.count[int] = field(default_factory=itertools.count)
 
     def meter(self) -> Meter:
-        return Meter(self.broker_pid)
+        """The meter for the scenario's timed window (a profiler may stand in, see :mod:`profiles`)."""
+        return self.meter_factory(self.broker_pid)
 
     def admin(self) -> AdminClient:
         return AdminClient({"bootstrap.servers": self.bootstrap, "socket.timeout.ms": 60_000})
@@ -60,7 +63,11 @@ class Context:
         while time.monotonic() < deadline:
             topic = admin.list_topics(name, timeout=timeout_s).topics.get(name)
             ready = topic is not None and topic.error is None and len(topic.partitions) == partitions
-            if ready and all(p.leader >= 0 and p.error is None for p in topic.partitions.values()):
+            if (
+                ready
+                and topic is not None
+                and all(p.leader >= 0 and p.error is None for p in topic.partitions.values())
+            ):
                 return name
             time.sleep(0.2)
         raise VerificationError(f"topic {name} with {partitions} partitions never showed in metadata")
