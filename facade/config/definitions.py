@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 LONG_MAX: Final = 9223372036854775807
@@ -194,6 +194,98 @@ TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("unclean.leader.election.enable", BOOL, False, None, "unclean.leader.election.enable", False),
 )
 
+NOT_APPLIED: Final = " (accepted; Rockafka does not apply it yet)"
+NO_MEANING: Final = " (no effect: one broker, no replication)"
+
+
+def no_effect(reason: str) -> str:
+    return f" (no effect: {reason})"
+
+
+_DOCUMENTATION: Final[dict[str, str]] = {
+    "num.partitions": "partitions of a topic created automatically",
+    "default.replication.factor": "replication factor of automatically created topics (1: one broker)",
+    "auto.create.topics.enable": "create a topic when Metadata asks for an unknown one",
+    "delete.topic.enable": "allow DeleteTopics",
+    "message.max.bytes": "largest record batch a topic accepts, unless the topic sets max.message.bytes",
+    "socket.request.max.bytes": "largest request frame; a larger size prefix closes the connection",
+    "log.retention.hours": "hours a topic keeps data, unless log.retention.minutes/ms or the topic say otherwise",
+    "log.retention.minutes": "minutes a topic keeps data (over log.retention.hours)",
+    "log.retention.ms": "milliseconds a topic keeps data (over minutes and hours); -1: forever",
+    "log.retention.bytes": "bytes a partition keeps before its oldest batches go; -1: no limit",
+    "log.retention.check.interval.ms": "how often retention runs",
+    "log.roll.ms": "age at which a Kafka segment rolls" + no_effect("shared CommitLog files roll by size"),
+    "log.roll.hours": "age at which a Kafka segment rolls" + no_effect("shared CommitLog files roll by size"),
+    "log.cleanup.policy": "default cleanup policy of topics: delete (compact is not implemented)",
+    "log.message.timestamp.type": "CreateTime keeps the producer's timestamps; LogAppendTime stamps the broker's time",
+    "log.message.timestamp.before.max.ms": "how far in the past a record timestamp may be" + NOT_APPLIED,
+    "log.message.timestamp.after.max.ms": "how far in the future a record timestamp may be" + NOT_APPLIED,
+    "log.flush.interval.messages": "messages between forced flushes" + NOT_APPLIED + "; see rockafka.flush.mode",
+    "log.flush.interval.ms": "milliseconds between forced flushes" + NOT_APPLIED + "; see rockafka.flush.interval.ms",
+    "log.flush.scheduler.interval.ms": "how often the flusher checks" + NOT_APPLIED,
+    "log.cleaner.delete.retention.ms": "how long delete tombstones stay in compacted topics" + NOT_APPLIED,
+    "log.segment.delete.delay.ms": "delay before a deleted segment's file is removed" + NOT_APPLIED,
+    "log.index.interval.bytes": "bytes between Kafka offset-index entries"
+    + no_effect("every batch has its ConsumeQueue unit"),
+    "log.index.size.max.bytes": "size of Kafka's offset index files"
+    + no_effect("ConsumeQueue files are sized by units"),
+    "log.cleaner.min.cleanable.ratio": "dirty ratio that triggers compaction" + NOT_APPLIED,
+    "log.cleaner.min.compaction.lag.ms": "minimum age before a record may be compacted" + NOT_APPLIED,
+    "log.cleaner.max.compaction.lag.ms": "maximum age before a record must be compacted" + NOT_APPLIED,
+    "log.preallocate": "preallocate Kafka segment files (the next CommitLog file is always preallocated)",
+    "compression.type": "recompression of produced batches: producer keeps them as sent" + NOT_APPLIED,
+    "min.insync.replicas": "replicas that must acknowledge acks=all" + NO_MEANING,
+    "unclean.leader.election.enable": "elect an out-of-sync replica as leader" + NO_MEANING,
+    "offsets.retention.minutes": "minutes committed offsets of an empty group are kept",
+    "offsets.retention.check.interval.ms": "how often expired offsets are removed",
+    "offsets.topic.num.partitions": "partitions shown for __consumer_offsets",
+    "group.min.session.timeout.ms": "shortest session timeout a group member may ask for",
+    "group.max.session.timeout.ms": "longest session timeout a group member may ask for",
+    "group.initial.rebalance.delay.ms": "wait for more members before the first rebalance of an empty group",
+    "group.max.size": "most members in one group",
+    "transactional.id.expiration.ms": "idle time after which a transactional id is forgotten" + NOT_APPLIED,
+    "transaction.max.timeout.ms": "longest transaction timeout a producer may ask for" + NOT_APPLIED,
+    "transaction.abort.timed.out.transaction.cleanup.interval.ms": "how often timed-out transactions are aborted"
+    + NOT_APPLIED,
+    "producer.id.expiration.ms": "idle time after which an idempotent producer's state is forgotten" + NOT_APPLIED,
+    "connections.max.idle.ms": "idle time after which a connection is closed" + NOT_APPLIED,
+    "fetch.max.bytes": "largest fetch response the broker builds" + NOT_APPLIED,
+    "rockafka.consumequeue.units.per.file": "ConsumeQueue units (one per stored batch) per file",
+    "rockafka.index.slots": "hash slots per IndexFile",
+    "rockafka.index.entries": "entries per IndexFile",
+    "listener.security.protocol.map": "security protocol of each listener name",
+    "cleanup.policy": "delete: old batches go by retention (compact is not implemented)",
+    "compression.type_topic": "recompression of produced batches: producer keeps them as sent" + NOT_APPLIED,
+    "delete.retention.ms": "how long delete tombstones stay in a compacted topic" + NOT_APPLIED,
+    "file.delete.delay.ms": "delay before a deleted segment's file is removed" + NOT_APPLIED,
+    "flush.messages": "messages between forced flushes of this topic" + NOT_APPLIED,
+    "flush.ms": "milliseconds between forced flushes of this topic" + NOT_APPLIED,
+    "index.interval.bytes": "bytes between offset-index entries" + no_effect("every batch has its ConsumeQueue unit"),
+    "max.compaction.lag.ms": "maximum age before a record must be compacted" + NOT_APPLIED,
+    "max.message.bytes": "largest record batch this topic accepts (MESSAGE_TOO_LARGE above it)",
+    "message.timestamp.type": "CreateTime keeps the producer's timestamps; LogAppendTime stamps the broker's time",
+    "message.timestamp.before.max.ms": "how far in the past a record timestamp may be" + NOT_APPLIED,
+    "message.timestamp.after.max.ms": "how far in the future a record timestamp may be" + NOT_APPLIED,
+    "min.cleanable.dirty.ratio": "dirty ratio that triggers compaction" + NOT_APPLIED,
+    "min.compaction.lag.ms": "minimum age before a record may be compacted" + NOT_APPLIED,
+    "preallocate": "preallocate segment files (the next CommitLog file is always preallocated)",
+    "retention.bytes": "bytes a partition keeps before its oldest batches go; -1: no limit",
+    "retention.ms": "milliseconds this topic keeps data; -1: forever",
+    "segment.bytes": "Kafka segment size" + no_effect("partitions share the CommitLog files"),
+    "segment.index.bytes": "Kafka offset-index size" + no_effect("ConsumeQueue files are sized by units"),
+    "segment.jitter.ms": "random jitter of segment rolls" + no_effect("CommitLog files roll by size"),
+    "segment.ms": "age at which a segment rolls" + no_effect("CommitLog files roll by size"),
+}
+
+
+def _documented(defs: tuple[ConfigDef, ...], topic: bool) -> tuple[ConfigDef, ...]:
+    out = []
+    for d in defs:
+        key = f"{d.name}_topic" if topic and f"{d.name}_topic" in _DOCUMENTATION else d.name
+        out.append(d if d.doc else replace(d, doc=_DOCUMENTATION.get(key, "")))
+    return tuple(out)
+
+
 IGNORED_BROKER_SETTINGS: Final = frozenset(
     {
         "process.roles",
@@ -224,5 +316,5 @@ IGNORED_BROKER_SETTINGS: Final = frozenset(
 )
 """Kafka broker settings that mean nothing to a single-node broker: accepted, logged, not applied."""
 
-BROKER_CONFIGS: Final = {d.name: d for d in BROKER_CONFIG_DEFS}
-TOPIC_CONFIGS: Final = {d.name: d for d in TOPIC_CONFIG_DEFS}
+BROKER_CONFIGS: Final = {d.name: d for d in _documented(BROKER_CONFIG_DEFS, topic=False)}
+TOPIC_CONFIGS: Final = {d.name: d for d in _documented(TOPIC_CONFIG_DEFS, topic=True)}
