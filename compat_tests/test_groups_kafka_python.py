@@ -1,0 +1,63 @@
+"""kafka-python consumer groups against Rockafka: membership changes under load, assignors, static members."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kafka.admin import KafkaAdminClient
+
+from .brokerproc import BrokerProcess
+from .groupscenario import (
+    CONSUMER_SETTINGS,
+    GROUP_BROKER_SETTINGS,
+    Scenario,
+    python_worker,
+    run_join_leave_scenario,
+    run_membership_scenario,
+    run_static_restart_scenario,
+)
+
+
+@pytest.fixture(scope="module")
+def group_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
+    process = BrokerProcess(tmp_path_factory.mktemp("broker"), settings=dict(GROUP_BROKER_SETTINGS)).start()
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.fixture
+def admin(group_broker: BrokerProcess) -> Iterator[KafkaAdminClient]:
+    client = KafkaAdminClient(bootstrap_servers=group_broker.bootstrap)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def scenario(broker: BrokerProcess, admin: KafkaAdminClient, logs: Path, assignor: str) -> Scenario:
+    settings = {**CONSUMER_SETTINGS, "assignor": assignor}
+    return Scenario(broker.bootstrap, python_worker("kafka-python", logs), settings, admin)
+
+
+def test_members_join_leave_crash_and_rejoin_under_load(
+    group_broker: BrokerProcess, admin: KafkaAdminClient, tmp_path: Path
+) -> None:
+    report = run_membership_scenario(scenario(group_broker, admin, tmp_path, "range"))
+    assert report["consumed"] == report["acked"] > 0
+
+
+@pytest.mark.parametrize("assignor", ["roundrobin", "cooperative-sticky"])
+def test_other_assignors_pass_through_untouched(
+    group_broker: BrokerProcess, admin: KafkaAdminClient, tmp_path: Path, assignor: str
+) -> None:
+    run_join_leave_scenario(scenario(group_broker, admin, tmp_path, assignor))
+
+
+def test_a_restarted_static_member_keeps_its_partitions_without_a_rebalance(
+    group_broker: BrokerProcess, admin: KafkaAdminClient, tmp_path: Path
+) -> None:
+    run_static_restart_scenario(scenario(group_broker, admin, tmp_path, "range"))
