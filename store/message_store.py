@@ -104,6 +104,7 @@ class MessageStore:
         self._failure: BaseException | None = None
         self._listeners: list[AppendListener] = []
         self._queues: dict[PartitionKey, ConsumeQueue] = {}
+        self._routes: dict[tuple[str, int], tuple[PartitionKey, ConsumeQueue, TopicSettings]] = {}
         self._dirty = DirtyFiles()
         self.recovery_report: RecoveryReport | None = None
 
@@ -243,6 +244,7 @@ class MessageStore:
         self._topics.check_new(name, partitions, configs, topic_id)
         topic_id = topic_id or uuid.uuid4()
         self._add_queues(topic_id.bytes, range(partitions))
+        self._routes.clear()
         return self._topics.create(name, partitions, configs, topic_id)
 
     def _add_queues(self, topic_id: bytes, numbers: Iterable[int]) -> None:
@@ -254,6 +256,7 @@ class MessageStore:
     @_guarded
     def delete_topic(self, name: str) -> TopicInfo:
         """Delete a topic: its queues and offsets go; its CommitLog records become unreachable."""
+        self._routes.clear()
         topic = self._topics.delete(name)
         for number in range(topic.partitions):
             self._queues.pop((topic.topic_id.bytes, number)).delete()
@@ -267,6 +270,7 @@ class MessageStore:
         if total_count <= topic.partitions:
             raise InvalidPartitionsError(f"topic {name!r} has {topic.partitions} partitions; {total_count} is no more")
         self._add_queues(topic.topic_id.bytes, range(topic.partitions, total_count))
+        self._routes.clear()
         return self._topics.replace(TopicInfo(name, topic.topic_id, total_count, topic.configs))
 
     @_guarded
@@ -280,6 +284,7 @@ class MessageStore:
             else:
                 merged[key] = value
         TopicSettings.parse(merged)
+        self._routes.clear()
         return self._topics.replace(TopicInfo(name, topic.topic_id, topic.partitions, merged))
 
     @_guarded
@@ -303,6 +308,14 @@ class MessageStore:
             raise UnknownTopicOrPartitionError(f"topic {topic!r} has no partition {number}")
         return info, key, queue
 
+    def _route(self, topic: str, number: int) -> tuple[PartitionKey, ConsumeQueue, TopicSettings]:
+        """What an append needs of a partition, cached until the next topic change."""
+        route = self._routes.get((topic, number))
+        if route is None:
+            _, key, queue = self._partition(topic, number)
+            route = self._routes[(topic, number)] = (key, queue, self._topics.settings(topic))
+        return route
+
     def _log_start(self, key: PartitionKey, queue: ConsumeQueue) -> int:
         return min(max(self._log_starts.get(*key), queue.first_offset), queue.next_offset)
 
@@ -315,8 +328,7 @@ class MessageStore:
         Each batch's base offset is written in place in the mapped CommitLog; LogAppendTime topics get the
         broker time as maxTimestamp (CRC recomputed). Append listeners run before this returns.
         """
-        _, key, queue = self._partition(topic, partition)
-        settings = self._topics.settings(topic)
+        key, queue, settings = self._route(topic, partition)
         view = memoryview(records).cast("B")
         self._check_batches(view, batches, settings)
         now = self._clock()
