@@ -9,7 +9,9 @@ Outcomes, as Kafka behaves:
 - an unknown API key, a version outside a handler's range or a body that does not parse close the
   connection (Kafka cannot answer a request it cannot read);
 - a handler's :class:`ApiError` becomes that API's error response with the error's code; any other
-  exception is logged and answered with UNKNOWN_SERVER_ERROR where the API has an error response.
+  exception is logged and answered with UNKNOWN_SERVER_ERROR where the API has an error response;
+- a handler that raises :class:`BrokenRequestError` (a failed acks=0 produce) closes the connection;
+- a response that cannot be encoded (a handler bug) is logged and answered like a failed request.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .handlers import HANDLERS, ApiHandler
 from .handlers.context import ApiError, RequestContext
 from .protocol.api import API_VERSIONS_KEY
 from .protocol.error_codes import ErrorCode
-from .protocol.errors import FrameError
+from .protocol.errors import EncodeError, FrameError
 from .protocol.framing import RequestError, decode_request, encode_response, unsupported_api_versions_response
 from .server import BrokenRequestError, Buffers, ConnectionInfo, Outcome
 
@@ -58,6 +60,8 @@ class RequestDispatcher:
         ctx = RequestContext(self._broker, connection, header.api_version, header.correlation_id, header.client_id)
         try:
             result = handler.handle(ctx, decoded.body)
+        except BrokenRequestError:
+            raise
         except ApiError as exc:
             result = _error_response(handler, decoded.body, exc.error_code)
         except Exception:
@@ -67,7 +71,7 @@ class RequestDispatcher:
             return None
         if isinstance(result, Awaitable):
             return _finish(handler, header, decoded.body, result)
-        return _encode(header, result)
+        return _encode(handler, header, decoded.body, result)
 
     def _refuse(self, failed: RequestError) -> Outcome:
         header = failed.header
@@ -79,12 +83,14 @@ class RequestDispatcher:
 async def _finish(handler: ApiHandler, header: RequestHeader, body: Any, pending: Awaitable[Any]) -> Buffers | None:
     try:
         result = await pending
+    except BrokenRequestError:
+        raise
     except ApiError as exc:
         result = _error_response(handler, body, exc.error_code)
     except Exception:
         log.exception("API %d v%d failed", header.api_key, header.api_version)
         result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
-    return None if result is None else _encode(header, result)
+    return None if result is None else _encode(handler, header, body, result)
 
 
 def _error_response(handler: ApiHandler, body: Any, code: ErrorCode) -> Any:
@@ -93,7 +99,14 @@ def _error_response(handler: ApiHandler, body: Any, code: ErrorCode) -> Any:
     return handler.error_response(body, code)
 
 
-def _encode(header: RequestHeader, result: Any) -> Buffers:
+def _encode(handler: ApiHandler, header: RequestHeader, body: Any, result: Any) -> Buffers:
     if isinstance(result, list):
         return result  # already-encoded buffers (zero-copy fetch responses)
-    return [encode_response(header, result)]
+    try:
+        return [encode_response(header, result)]
+    except EncodeError:
+        log.exception("API %d v%d: the response does not encode", header.api_key, header.api_version)
+    try:
+        return [encode_response(header, _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR))]
+    except EncodeError as exc:
+        raise BrokenRequestError(f"API {header.api_key} v{header.api_version}: no response encodes: {exc}") from None

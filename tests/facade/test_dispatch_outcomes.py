@@ -1,0 +1,64 @@
+"""RequestDispatcher's outcomes for failing handlers (regressions found by the compat tests).
+
+A handler that raises BrokenRequestError (a failed acks=0 produce) must close the connection, not be
+answered with UNKNOWN_SERVER_ERROR (acks=0 has no response for the client to read). A response that
+does not encode at the request's version (ListOffsets once set a v4+ field in v1-3 answers) is
+answered with the API's error response instead of escaping into the transport, which closed the
+connection through asyncio's fatal-error path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rockafka.facade.dispatch import RequestDispatcher
+from rockafka.facade.handlers import HANDLERS, ApiHandler
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.framing import decode_response, encode_request
+from rockafka.facade.protocol.messages.list_offsets import (
+    ListOffsetsPartition,
+    ListOffsetsPartitionResponse,
+    ListOffsetsRequest,
+    ListOffsetsResponse,
+    ListOffsetsTopic,
+    ListOffsetsTopicResponse,
+)
+from rockafka.facade.server import BrokenRequestError, ConnectionInfo
+
+LIST_OFFSETS = 2
+VERSION = 2  # no leader_epoch in the response before v4
+
+
+def answer(code: ErrorCode, leader_epoch: int) -> ListOffsetsResponse:
+    part = ListOffsetsPartitionResponse(partition_index=0, error_code=code, leader_epoch=leader_epoch)
+    return ListOffsetsResponse(topics=[ListOffsetsTopicResponse(name="t", partitions=[part])])
+
+
+def dispatch(monkeypatch: pytest.MonkeyPatch, handle: Any, error_response: Any) -> Any:
+    monkeypatch.setitem(HANDLERS, LIST_OFFSETS, ApiHandler(LIST_OFFSETS, 0, 9, handle, error_response))
+    request = ListOffsetsRequest(topics=[ListOffsetsTopic(name="t", partitions=[ListOffsetsPartition(timestamp=-1)])])
+    frame = encode_request(request, VERSION, 42)[4:]
+    dispatcher = RequestDispatcher(broker=None)  # type: ignore[arg-type]  # the fake handlers ignore it
+    return dispatcher.dispatch(frame, ConnectionInfo("127.0.0.1:1", "PLAINTEXT"))
+
+
+def test_broken_request_from_a_handler_closes_the_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    def handle(ctx: Any, request: Any) -> Any:
+        raise BrokenRequestError("acks=0 produce failed")
+
+    with pytest.raises(BrokenRequestError, match="acks=0"):
+        dispatch(monkeypatch, handle, lambda request, code: answer(code, -1))
+
+
+def test_response_that_does_not_encode_is_answered_with_the_error_response(monkeypatch: pytest.MonkeyPatch) -> None:
+    buffers = dispatch(monkeypatch, lambda ctx, request: answer(ErrorCode.NONE, 0), lambda r, c: answer(c, -1))
+    correlation_id, decoded = decode_response(b"".join(buffers)[4:], ListOffsetsResponse, VERSION)
+    assert correlation_id == 42
+    assert decoded.topics[0].partitions[0].error_code == ErrorCode.UNKNOWN_SERVER_ERROR
+
+
+def test_when_not_even_the_error_response_encodes_the_connection_closes(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(BrokenRequestError, match="no response encodes"):
+        dispatch(monkeypatch, lambda ctx, request: answer(ErrorCode.NONE, 0), lambda r, c: answer(c, 0))
