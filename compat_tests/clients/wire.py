@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 import crc32c
+from kafka.codec import gzip_encode, lz4_encode, snappy_encode, zstd_encode
 from kafka.record.default_records import DefaultRecordBatchBuilder
 from kafka.record.legacy_records import LegacyRecordBatchBuilder
 
@@ -26,6 +27,8 @@ from .records import Rec
 
 M = TypeVar("M", bound=ApiMessage)
 CODEC_IDS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3, "zstd": 4}
+COMPRESSORS = {"gzip": gzip_encode, "snappy": snappy_encode, "lz4": lz4_encode, "zstd": zstd_encode}
+RECORD_BATCH_OVERHEAD = 61
 READ_TIMEOUT_S = 10.0
 
 
@@ -106,9 +109,14 @@ class RawClient:
 
 
 def record_batch(records: Sequence[Rec], *, codec: str = "none", base_offset: int = 0) -> bytes:
-    """A magic-2 RecordBatch holding ``records`` (timestamps default to now), encoded by kafka-python."""
+    """A magic-2 RecordBatch holding ``records`` (timestamps default to now), encoded by kafka-python.
+
+    The records are always compressed with ``codec`` (kafka-python's builder would keep them plain
+    when compression does not shrink them): the uncompressed batch is built, then its records section
+    is compressed with kafka-python's codecs and the header's attributes, length and CRC rewritten.
+    """
     builder = DefaultRecordBatchBuilder(
-        magic=2, compression_type=CODEC_IDS[codec], is_transactional=False,
+        magic=2, compression_type=0, is_transactional=False,
         producer_id=-1, producer_epoch=-1, base_sequence=-1, batch_size=1 << 30,
     )  # fmt: skip
     now = int(time.time() * 1000)
@@ -116,6 +124,13 @@ def record_batch(records: Sequence[Rec], *, codec: str = "none", base_offset: in
         timestamp = r.timestamp if r.timestamp is not None else now
         assert builder.append(index, timestamp, r.key, r.value, list(r.headers)) is not None
     batch = bytes(builder.build())
+    if codec != "none":
+        payload = COMPRESSORS[codec](batch[RECORD_BATCH_OVERHEAD:])
+        (attributes,) = struct.unpack_from(">h", batch, 21)
+        head = bytearray(batch[:RECORD_BATCH_OVERHEAD])
+        struct.pack_into(">i", head, 8, RECORD_BATCH_OVERHEAD - 12 + len(payload))
+        struct.pack_into(">h", head, 21, attributes | CODEC_IDS[codec])
+        batch = restamp_crc(bytes(head) + payload)
     return struct.pack(">q", base_offset) + batch[8:]
 
 
@@ -135,6 +150,12 @@ def restamp_crc(batch: bytes) -> bytes:
 def with_record_count(batch: bytes, count: int) -> bytes:
     """The batch claiming ``count`` records (CRC kept valid, so only the count is wrong)."""
     return restamp_crc(batch[:57] + struct.pack(">i", count) + batch[61:])
+
+
+def with_declared_records(batch: bytes, count: int) -> bytes:
+    """The batch declaring ``count`` records in both lastOffsetDelta and recordsCount, consistently,
+    while holding what it holds (CRC kept valid): only decoding the records shows the lie."""
+    return restamp_crc(batch[:23] + struct.pack(">i", count - 1) + batch[27:57] + struct.pack(">i", count) + batch[61:])
 
 
 def with_flipped_crc(batch: bytes) -> bytes:

@@ -3,8 +3,10 @@
 Version notes: v3+ carries only RecordBatch v2 (magic 2); a batch of another magic is refused with
 INVALID_RECORD (v8+) or CORRUPT_MESSAGE (older clients do not know 87), as is a batch whose CRC,
 lengths or counts are wrong, and a partition carrying other than exactly one batch.
-zstd needs v7+ (UNSUPPORTED_COMPRESSION_TYPE before). Compressed batches
-are decompressed once to check that they decode to their record count. acks must be -1, 0 or 1
+zstd needs v7+ (UNSUPPORTED_COMPRESSION_TYPE before). Every batch's records are decoded once
+(compressed ones after decompression) to check that they are exactly as many as its header says,
+as Kafka's validator iterates them: a batch declaring fewer or more records than it holds would
+otherwise be stored with wrong offsets. acks must be -1, 0 or 1
 (INVALID_REQUIRED_ACKS); acks=0 gets no response, and a failure under acks=0 closes the connection,
 as Kafka does. Under ``rockafka.flush.mode=sync`` acks=1/-1 are answered once the batches are fsynced.
 v8+ reports the failing batch index and message. Partition errors are independent: one bad
@@ -136,16 +138,16 @@ def _validate(records: memoryview, version: int) -> list[BatchHeader]:
     for index, header in enumerate(batches):
         if header.compression == ZSTD and version < 7:
             raise _Refused(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v7 or later", index)
-        if header.compression:
-            _check_compressed(records, header, index, invalid_record)
+        _check_records(records, header, index, invalid_record)
     return batches
 
 
-def _check_compressed(records: memoryview, header: BatchHeader, index: int, code: ErrorCode) -> None:
+def _check_records(records: memoryview, header: BatchHeader, index: int, code: ErrorCode) -> None:
     payload = records[header.position + RECORD_BATCH_OVERHEAD : header.position + header.size]
     try:
-        decoded = decode_records(decompress(header.compression, payload), header.record_count, 0, 0, None)
+        plain = decompress(header.compression, payload) if header.compression else payload
+        decoded = decode_records(plain, header.record_count, 0, 0, None)
     except KernelError as exc:
-        raise _Refused(code, f"compressed batch does not decode: {exc}", index) from None
+        raise _Refused(code, f"the batch's records do not decode: {exc}", index) from None
     if len(decoded) != header.record_count:
         raise _Refused(code, f"batch holds {len(decoded)} records, its header says {header.record_count}", index)
