@@ -21,6 +21,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from .jsonfile import fsync_directory
+
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
@@ -53,7 +55,8 @@ class MappedFile:
 
     @classmethod
     def open(cls, path: Path, start: int, size: int, *, reserve: bool = False) -> MappedFile:
-        """Open (creating, or extending a short file with zeros) and map ``path`` at exactly ``size`` bytes."""
+        """Open (creating, or extending a short file with zeros) and map ``path`` at exactly ``size`` bytes. A
+        file created here has its directory fsynced, so its name survives a power loss with its data."""
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             current = os.fstat(fd).st_size
@@ -61,6 +64,8 @@ class MappedFile:
                 os.ftruncate(fd, size)
             elif current < size:
                 _grow(fd, size, reserve)
+                if current == 0:
+                    fsync_directory(path.parent)
             mapping = mmap.mmap(fd, size, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
         except BaseException:
             os.close(fd)
