@@ -52,7 +52,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .commitlog import HEADER_SIZE, StoredBatch
+from rockafka.core_pyx.logrecord import HEADER_SIZE
+
+from .commitlog import StoredBatch
 from .mappedfile import MappedFile, MappedFileQueue
 
 UNIT_SIZE: Final = 64

@@ -22,11 +22,12 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from rockafka.core_pyx.errors import KernelError
+from rockafka.core_pyx.logrecord import HEADER_SIZE
 
 from . import keyquery
 from . import partition as partition_reads
 from .checkpoint import Checkpoint, StoreLock, mark_clean, mark_running
-from .commitlog import HEADER_SIZE, CommitLog, StoredBatch
+from .commitlog import CommitLog, StoredBatch
 from .config import StoreConfig, TopicSettings
 from .consumequeue import ConsumeQueue, DirtyFiles
 from .dispatcher import Dispatcher

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import struct
 
+from rockafka.core_pyx.logrecord import HEADER_SIZE
 from rockafka.core_pyx.records import read_records
 
-from .commitlog import HEADER_SIZE, CommitLog
+from .commitlog import CommitLog
 from .consumequeue import ConsumeQueue
 from .results import TimestampOffset
 
