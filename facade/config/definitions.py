@@ -144,6 +144,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("group.max.session.timeout.ms", INT, 1800000),
     ConfigDef("group.initial.rebalance.delay.ms", INT, 3000, NON_NEGATIVE),
     ConfigDef("group.max.size", INT, INT_MAX, at_least(1)),
+    ConfigDef("offset.metadata.max.bytes", INT, 4096, NON_NEGATIVE),
     ConfigDef("transactional.id.expiration.ms", INT, 604800000, at_least(1)),
     ConfigDef("transaction.max.timeout.ms", INT, 900000, at_least(1)),
     ConfigDef("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, at_least(1)),
@@ -243,6 +244,7 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "group.max.session.timeout.ms": "longest session timeout a group member may ask for",
     "group.initial.rebalance.delay.ms": "wait for more members before the first rebalance of an empty group",
     "group.max.size": "most members in one group",
+    "offset.metadata.max.bytes": "longest metadata string an offset commit may carry (OFFSET_METADATA_TOO_LARGE above)",
     "transactional.id.expiration.ms": "idle time after which a transactional id is forgotten" + NOT_APPLIED,
     "transaction.max.timeout.ms": "longest transaction timeout a producer may ask for" + NOT_APPLIED,
     "transaction.abort.timed.out.transaction.cleanup.interval.ms": "how often timed-out transactions are aborted"

@@ -9,7 +9,7 @@ Offsets live in the store's offset store (``store/offsets.py``); this module add
   member must be of the group (UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID) and of its generation
   (ILLEGAL_GENERATION), and a group in CompletingRebalance answers REBALANCE_IN_PROGRESS. Commits are
   accepted during PreparingRebalance (consumers commit before revoking partitions). Metadata longer than
-  ``offset.metadata.max.bytes`` (Kafka's 4096) gets OFFSET_METADATA_TOO_LARGE. A null metadata string is
+  ``offset.metadata.max.bytes`` (4096 by default) gets OFFSET_METADATA_TOO_LARGE. A null metadata string is
   stored as "" (Kafka's "no metadata"). The answer waits until the commit is durable under sync flush.
 - **OffsetFetch**: partitions without a committed offset answer offset -1, leader epoch -1, metadata "";
   "all topics" lists only committed partitions. With ``require_stable``, a partition whose commit is still
@@ -46,15 +46,23 @@ from .state import GroupState
 log = logging.getLogger(__name__)
 
 #: Kafka's ``offset.metadata.max.bytes`` default.
-OFFSET_METADATA_MAX_BYTES = 4096
+DEFAULT_OFFSET_METADATA_MAX_BYTES = 4096
 CONSUMER_PROTOCOL_TYPE = "consumer"
 
 CommitErrors = dict[TopicPartition, ErrorCode]
 
 
 class OffsetManager:
-    def __init__(self, coordinator: GroupCoordinator, store: MessageStore, *, internal_topics: frozenset[str]) -> None:
+    def __init__(
+        self,
+        coordinator: GroupCoordinator,
+        store: MessageStore,
+        *,
+        internal_topics: frozenset[str],
+        metadata_max_bytes: int = DEFAULT_OFFSET_METADATA_MAX_BYTES,
+    ) -> None:
         self._coordinator = coordinator
+        self._metadata_max_bytes = metadata_max_bytes
         self._store = store
         self._internal_topics = internal_topics
         #: Commits accepted but not yet durable, per group (require_stable answers UNSTABLE_OFFSET_COMMIT).
@@ -76,7 +84,7 @@ class OffsetManager:
                 group_error = self._check_commit(request)
             if group_error is not ErrorCode.NONE:
                 errors[key] = group_error
-            elif len(commit.metadata.encode()) > OFFSET_METADATA_MAX_BYTES:
+            elif len(commit.metadata.encode()) > self._metadata_max_bytes:
                 errors[key] = ErrorCode.OFFSET_METADATA_TOO_LARGE
             else:
                 accepted.append(commit)

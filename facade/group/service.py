@@ -51,7 +51,12 @@ class GroupService:
             initial_rebalance_delay_ms=config.int("group.initial.rebalance.delay.ms"),
             max_group_size=config.int("group.max.size"),
         )
-        self.offsets = OffsetManager(self.coordinator, store, internal_topics=frozenset({OFFSETS_TOPIC}))
+        self.offsets = OffsetManager(
+            self.coordinator,
+            store,
+            internal_topics=frozenset({OFFSETS_TOPIC}),
+            metadata_max_bytes=config.int("offset.metadata.max.bytes"),
+        )
         self._retention_ms = config.int("offsets.retention.minutes") * 60_000
         self._retention_check_s = config.int("offsets.retention.check.interval.ms") / 1000
         topic_id = uuid.uuid5(uuid.NAMESPACE_URL, f"rockafka:{cluster_id}/{OFFSETS_TOPIC}")

@@ -9,7 +9,6 @@ from typing import TypeVar
 
 from rockafka.facade.config import load_broker_config
 from rockafka.facade.group import OFFSETS_TOPIC, CommitRequest, GroupService, GroupState, LeavingMember
-from rockafka.facade.group.offsets import OFFSET_METADATA_MAX_BYTES
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
 from rockafka.store import OffsetCommit, TopicPartition
@@ -72,8 +71,9 @@ def test_commit_errors_follow_kafkas_checks(tmp_path: Path) -> None:
         offsets = service.offsets
         unknown_topic = await offsets.commit(SIMPLE, [OffsetCommit("missing", 0, 1)])
         assert unknown_topic == {TopicPartition("missing", 0): ErrorCode.UNKNOWN_TOPIC_OR_PARTITION}
-        too_long = await offsets.commit(SIMPLE, [OffsetCommit("t", 0, 1, None, "x" * (OFFSET_METADATA_MAX_BYTES + 1))])
+        too_long = await offsets.commit(SIMPLE, [OffsetCommit("t", 0, 1, None, "é" * 51)])  # 102 bytes
         assert too_long == {TP0: ErrorCode.OFFSET_METADATA_TOO_LARGE}
+        assert (await offsets.commit(SIMPLE, [OffsetCommit("t", 0, 1, None, "é" * 50)]))[TP0] is ErrorCode.NONE
         no_group = CommitRequest("nobody", 3, "m", None)
         assert (await offsets.commit(no_group, [OffsetCommit("t", 0, 1)]))[TP0] is ErrorCode.ILLEGAL_GENERATION
         v9 = CommitRequest("nobody", 3, "m", None, group_not_found_error=True)
@@ -92,7 +92,7 @@ def test_commit_errors_follow_kafkas_checks(tmp_path: Path) -> None:
         assert memberless[TP0] is ErrorCode.UNKNOWN_MEMBER_ID
         assert service.offsets.fetch("g", [TP0], False)[1][0].offset == 9
 
-    run(tmp_path, scenario)
+    run(tmp_path, scenario, **{"offset.metadata.max.bytes": "100"})
 
 
 def test_require_stable_reports_commits_not_yet_durable(tmp_path: Path) -> None:
