@@ -8,6 +8,7 @@ import statistics
 from pathlib import Path
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -38,6 +39,8 @@ def write_chart(table: dict[tuple[str, str], Row], path: Path, title: str) -> bo
     axes.barh(names, values, color=colours)
     axes.axvline(1.0, color="black", linewidth=0.8)
     axes.set_xscale("log")
+    axes.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _pos: f"{x:g}x"))
+    axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     axes.invert_yaxis()
     axes.set_xlabel("Rockafka better than Tansu by (x, log scale; < 1 = worse)")
     axes.set_title(title, fontsize=9)

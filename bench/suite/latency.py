@@ -1,7 +1,7 @@
 """Latency scenarios.
 
 - ``e2e``: one producer (acks=all, linger 0) sends 100 B values at a fixed rate, each stamped with its
-  send time; a consumer thread (assign, from the start, librdkafka's default fetch wait) takes each
+  send time; a consumer thread (assign, from the start; fetch.wait.max.ms 500, librdkafka's default, or 10) takes each
   message's latency on arrival. The first second is warm-up (sent, checked, not counted). Every message
   must arrive once, in order, byte-exact.
 - ``rtt``: aiokafka ``send_and_wait`` of one 100 B value at a time to one partition: requests per second
@@ -32,9 +32,9 @@ def percentile(values: list[float], fraction: float) -> float:
 class _Receiver(threading.Thread):
     """Consumes the topic, checking each message and noting its latency (ns) once past warm-up."""
 
-    def __init__(self, ctx: Context, topic: str, ledger: Ledger, warmup: int) -> None:
+    def __init__(self, ctx: Context, topic: str, ledger: Ledger, warmup: int, fetch_wait_ms: int) -> None:
         super().__init__(daemon=True)
-        self.reader = consumer(ctx.bootstrap)
+        self.reader = consumer(ctx.bootstrap, **{"fetch.wait.max.ms": fetch_wait_ms})
         self.reader.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(ledger.partitions)])
         self.ledger, self.warmup = ledger, warmup
         self.latencies_ns: list[int] = []
@@ -57,13 +57,13 @@ class _Receiver(threading.Thread):
             self.reader.close()
 
 
-def e2e_scenario(ctx: Context, rate: int, partitions: int) -> Measurement:
+def e2e_scenario(ctx: Context, rate: int, partitions: int, fetch_wait_ms: int = 500) -> Measurement:
     topic = ctx.topic(partitions)
     payloads = Payloads.of(100, stamped=True)
     warmup = int(rate * WARMUP_S)
     total = warmup + int(rate * ctx.seconds)
     ledger = Ledger(payloads, total, partitions)
-    receiver = _Receiver(ctx, topic, ledger, warmup)
+    receiver = _Receiver(ctx, topic, ledger, warmup, fetch_wait_ms)
     receiver.start()
     errors: list[str] = []
     client = producer(ctx.bootstrap, "all", "none", errors, **{"linger.ms": 0})

@@ -1,5 +1,5 @@
-"""What a measured window cost: wall time, broker CPU and RSS, load-generator CPU (whole process and its
-main thread) and the CPU that neither used (other work on the machine), read with psutil.
+"""What a measured window cost: wall time, broker CPU, RSS and heap (anonymous RSS), load-generator CPU
+(whole process and its main thread) and the CPU that neither used (other work on the machine), by psutil.
 
 CPU figures are in % of one core (a 2-core machine tops out at 200%).
 """
@@ -20,6 +20,7 @@ class Usage:
     machine_busy_s: float
     broker_cpu_s: float | None
     broker_rss_mb: float | None
+    broker_anon_mb: float | None
 
     def pct(self, cpu_s: float | None) -> float | None:
         return None if cpu_s is None or self.wall_s <= 0 else 100.0 * cpu_s / self.wall_s
@@ -41,6 +42,8 @@ class Usage:
             out["broker_cpu_pct"] = self.pct(self.broker_cpu_s) or 0.0
         if self.broker_rss_mb is not None:
             out["broker_rss_mb"] = self.broker_rss_mb
+        if self.broker_anon_mb is not None:
+            out["broker_anon_mb"] = self.broker_anon_mb
         return out
 
 
@@ -80,7 +83,22 @@ class Meter:
             machine_busy_s=_busy_s() - busy,
             broker_cpu_s=None if broker is None or broker_now is None else broker_now - broker,
             broker_rss_mb=self.broker_rss_mb(),
+            broker_anon_mb=self.broker_anon_mb(),
         )
 
     def broker_rss_mb(self) -> float | None:
+        """Resident set: heap plus the pages of mapped files (the CommitLog) that are in memory."""
         return None if self._broker is None else self._broker.memory_info().rss / 1e6
+
+    def broker_anon_mb(self) -> float | None:
+        """Anonymous resident memory (``RssAnon``, Linux): the heap, without mapped files."""
+        if self._broker is None:
+            return None
+        try:
+            with open(f"/proc/{self._broker.pid}/status") as status:
+                for line in status:
+                    if line.startswith("RssAnon:"):
+                        return int(line.split()[1]) * 1024 / 1e6
+        except OSError:
+            pass
+        return None

@@ -20,11 +20,12 @@ import sys
 import tempfile
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from bench.suite.context import Context
 from bench.suite.meter import Meter, Usage
-from bench.suite.runner import _measure
+from bench.suite.runner import measure
 from bench.suite.scenarios import SCENARIOS
 from bench.suite.targets import start_rockafka
 
@@ -153,6 +154,10 @@ def summary_markdown(path: str, scenario: str, collapsed: Path, figure: str) -> 
     return "\n".join(lines)
 
 
+def _profiling_meter(pid: int | None, output: Path) -> Meter:
+    return ProfilingMeter(pid, output)
+
+
 def profile_main(args: argparse.Namespace) -> int:
     out = args.out / "profiles"
     out.mkdir(parents=True, exist_ok=True)
@@ -168,9 +173,9 @@ def profile_main(args: argparse.Namespace) -> int:
                     args.seconds,
                     args.scale,
                     Path(scratch),
-                    meter_factory=lambda pid, c=collapsed: ProfilingMeter(pid, c),
+                    meter_factory=partial(_profiling_meter, output=collapsed),
                 )
-                result = _measure(SCENARIOS[name], ctx)
+                result = measure(SCENARIOS[name], ctx)
             finally:
                 running.stop()
         figure = f"{result.status} {result.primary or 0:,.0f} {SCENARIOS[name].unit} {result.reason}"

@@ -47,11 +47,12 @@ def pair_ratios(table: dict[tuple[str, str], Row], scenario: str) -> list[float]
     return [r.primary / peer_by_rep[r.rep] for r in ours.ok if r.rep in peer_by_rep and r.primary is not None]
 
 
-def _fmt(value: float | None, digits: int = 0) -> str:
+def _fmt(value: float | None, digits: int | None = None) -> str:
+    """Numbers for the table: ``digits`` decimals, or by default 2 below 100 and none above."""
     if value is None:
         return ""
-    if abs(value) < 100 and digits == 0:
-        digits = 2
+    if digits is None:
+        digits = 2 if abs(value) < 100 else 0
     return f"{value:,.{digits}f}"
 
 
@@ -60,10 +61,15 @@ def _cpu(row: Row) -> str:
     return f"{_fmt(broker, 0) if broker is not None else '—'} | {_fmt(loadgen, 0)} ({_fmt(main, 0)})"
 
 
+def _memory(row: Row) -> str:
+    rss, heap = row.median("broker_rss_mb"), row.median("broker_anon_mb")
+    return "" if rss is None else f"{rss:,.0f}" + ("" if heap is None else f" ({heap:,.0f})")
+
+
 def table_markdown(table: dict[tuple[str, str], Row]) -> list[str]:
     lines = [
         "| scenario | unit | target | median | min | max | ok | broker CPU% | loadgen CPU% (main) | other CPU% "
-        "| broker RSS MB | ours/peer per rep | ours/peer median |",
+        "| broker RSS (heap) MB | ours/peer per rep | ours/peer median |",
         "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|",
     ]
     order = {name: i for i, name in enumerate(SCENARIOS)}
@@ -76,7 +82,7 @@ def table_markdown(table: dict[tuple[str, str], Row]) -> list[str]:
         lines.append(
             f"| {scenario} | {unit} | {target} | {median} | {_fmt(min(primaries)) if primaries else ''} "
             f"| {_fmt(max(primaries)) if primaries else ''} | {len(row.ok)}/{len(row.runs)} | {_cpu(row)} "
-            f"| {_fmt(row.median('other_cpu_pct'), 0)} | {_fmt(row.median('broker_rss_mb'), 0)} "
+            f"| {_fmt(row.median('other_cpu_pct'), 0)} | {_memory(row)} "
             f"| {' '.join(f'{r:.2f}' for r in ratios)} | {_fmt(statistics.median(ratios)) if ratios else ''} |"
         )
     return lines

@@ -60,7 +60,7 @@ class Plan:
                     yield rep, scenario, target
 
 
-def _measure(scenario: Scenario, ctx: Context) -> RunResult:
+def measure(scenario: Scenario, ctx: Context) -> RunResult:
     result = RunResult(scenario.name, "", 0, "ok")
     try:
         measured: Measurement = scenario.run(ctx)
@@ -83,7 +83,7 @@ def _measure(scenario: Scenario, ctx: Context) -> RunResult:
 
 def run_one(plan: Plan, rep: int, scenario: Scenario, target: str) -> RunResult:
     workdir = plan.workdir / f"r{rep}-{scenario.name}-{target}"
-    idle_rss: float | None = None
+    idle_rss = idle_anon = None
     running: Running | None = None
     try:
         if scenario.machine:
@@ -91,9 +91,10 @@ def run_one(plan: Plan, rep: int, scenario: Scenario, target: str) -> RunResult:
         else:
             running = plan.targets[target](workdir)
             time.sleep(IDLE_SETTLE_S)
-            idle_rss = Meter(running.pid).broker_rss_mb()
+            idle = Meter(running.pid)
+            idle_rss, idle_anon = idle.broker_rss_mb(), idle.broker_anon_mb()
             ctx = Context(running.bootstrap, running.pid, plan.seconds, plan.scale, workdir)
-        result = _measure(scenario, ctx)
+        result = measure(scenario, ctx)
     except TargetError as why:
         result = RunResult(scenario.name, target, rep, "FAIL", reason=f"broker: {why}")
     finally:
@@ -103,6 +104,8 @@ def run_one(plan: Plan, rep: int, scenario: Scenario, target: str) -> RunResult:
     result.target, result.rep = target, rep
     if idle_rss is not None:
         result.metrics["idle_rss_mb"] = idle_rss
+    if idle_anon is not None:
+        result.metrics["idle_anon_mb"] = idle_anon
     return result
 
 

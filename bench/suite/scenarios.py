@@ -65,6 +65,15 @@ def _all() -> list[Scenario]:
             "2,000 msg/s, acks=all, linger 0, 8 partitions: end-to-end latency",
         )
     )
+    out.append(
+        Scenario(
+            "e2e-100B-2k-fw10",
+            "p99 ms",
+            False,
+            partial(e2e_scenario, rate=2000, partitions=8, fetch_wait_ms=10),
+            "as e2e-100B-2k with fetch.wait.max.ms=10",
+        )
+    )
     for acks, label in ((1, "acks1"), ("all", "acksall")):
         out.append(
             Scenario(

@@ -44,6 +44,13 @@ def _share(table: Table, scenario: str, reference: str) -> float | None:
     return None if part is None or not whole else part / whole
 
 
+def _heap_growth(table: Table) -> float | None:
+    row = table.get(("produce-1KiB-acks1-none", OURS))
+    runs = row.ok if row is not None else []
+    growth = [r.metrics["broker_anon_mb"] - r.metrics["idle_anon_mb"] for r in runs if "idle_anon_mb" in r.metrics]
+    return statistics.median(growth) if growth else None
+
+
 def verdicts(table: Table) -> list[Verdict]:
     cpu_ours = _ours(table, "produce-1KiB-acks1-none", "broker_cpu_s_per_GB")
     cpu_peer = _peer(table, "produce-1KiB-acks1-none", "broker_cpu_s_per_GB")
@@ -88,6 +95,12 @@ def verdicts(table: Table) -> list[Verdict]:
         ),
         _judge("broker CPU s per produced GB ≤ 0.7x peer", cpu_ratio, lambda v: v <= 0.7, "{:.2f}x"),
         _judge("idle RSS ≤ 80 MB", max(idle_rss) if idle_rss else None, lambda v: v <= 80, "{:.0f} MB (max at start)"),
+        _judge(
+            "heap does not grow with stored data (anon RSS after 1 KiB produce minus at start ≤ 64 MB)",
+            _heap_growth(table),
+            lambda v: v <= 64,
+            "{:+.0f} MB",
+        ),
         _judge(
             "1,000 idle connections cost ≤ 10% of produce",
             _share(table, "produce-1KiB-acks1-none-idle1000", "produce-1KiB-acks1-none"),
