@@ -1,0 +1,322 @@
+"""An embeddable Rockafka broker for tests: a real broker on a free loopback port, in one line.
+
+::
+
+    from rockafka.testing import Broker
+
+    with Broker() as broker:                      # in-process, temporary data directory
+        producer = KafkaProducer(bootstrap_servers=broker.bootstrap)
+
+    async with Broker(settings={"num.partitions": "3"}) as broker:   # the same, from async code
+        ...
+
+    with Broker(subprocess=True) as broker:       # `python -m rockafka serve` in a child process
+        broker.kill()                             # SIGKILL: a crash
+        broker.start()                            # recovers from the same data directory
+
+In-process, the broker (:class:`rockafka.facade.app.BrokerApp`) runs on its own event loop in a
+daemon thread, so it serves synchronous and asynchronous clients of the test alike. As a subprocess
+it is started exactly as a user starts it, and stopped by PID (SIGTERM, or SIGKILL for
+:meth:`Broker.kill`); its output goes to ``broker.log`` beside the data directory.
+
+Settings use Kafka's names (``settings={"auto.create.topics.enable": "false"}``); they are applied
+over :data:`TEST_SETTINGS` (small store files, no group rebalance delay), and environment variables
+are ignored so a test sees the same broker everywhere. The port is chosen free on 127.0.0.1 at the
+first start and kept across restarts, so clients reconnect to the same address. A temporary data
+directory is removed by :meth:`Broker.close` (the end of a ``with`` block); a given one is kept.
+
+The pytest plugin :mod:`rockafka.testing_plugin` (entry point ``pytest11``) offers this broker as
+the ``kafka_broker`` fixture.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess as _subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Final
+
+from rockafka.facade.app import BrokerApp, StartupError
+from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigError, load_broker_config
+from rockafka.facade.config.broker import ENV_PREFIX
+
+__all__ = ["TEST_SETTINGS", "Broker", "BrokerError"]
+
+#: Applied under the caller's settings: small files (a test broker neither reserves a 1 GiB CommitLog
+#: segment nor maps 400 MB index files) and consumer groups that form at once.
+TEST_SETTINGS: Final[Mapping[str, str]] = {
+    "log.segment.bytes": str(32 << 20),
+    "rockafka.consumequeue.units.per.file": "16384",
+    "rockafka.index.slots": "16384",
+    "rockafka.index.entries": "65536",
+    "group.initial.rebalance.delay.ms": "0",
+}
+#: Where the broker listens and keeps its data: chosen by :class:`Broker` itself.
+PLACEMENT_SETTINGS: Final = frozenset({"listeners", "advertised.listeners", "log.dirs", "log.dir"})
+START_TIMEOUT_S: Final = 30.0
+STOP_TIMEOUT_S: Final = 20.0
+HOST: Final = "127.0.0.1"
+
+
+class BrokerError(Exception):
+    """The test broker could not start, stop or do what was asked; the message says why."""
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        return int(probe.getsockname()[1])
+
+
+class Broker:
+    """A Rockafka broker for one test (or session): start, stop, restart, and for subprocesses kill."""
+
+    def __init__(
+        self,
+        *,
+        settings: Mapping[str, str] | None = None,
+        data_dir: str | os.PathLike[str] | None = None,
+        subprocess: bool = False,
+        port: int | None = None,
+    ) -> None:
+        placed = sorted(PLACEMENT_SETTINGS & set(settings or {}))
+        if placed:
+            raise BrokerError(f"set {', '.join(placed)} through Broker(port=..., data_dir=...), not settings")
+        self.settings: dict[str, str] = {**TEST_SETTINGS, **(settings or {})}
+        self.subprocess = subprocess
+        self._owns_data_dir = data_dir is None
+        self._data_dir = Path(data_dir) if data_dir is not None else None
+        self._port = port
+        self._runner: _InProcess | _Subprocess | None = None
+
+    # --- where it is ---
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise BrokerError("the broker has no port until it is started")
+        return self._port
+
+    @property
+    def bootstrap(self) -> str:
+        """``host:port`` for a client's ``bootstrap_servers``."""
+        return f"{HOST}:{self.port}"
+
+    @property
+    def data_dir(self) -> Path:
+        if self._data_dir is None:
+            self._data_dir = Path(tempfile.mkdtemp(prefix="rockafka-test-")) / "data"
+        return self._data_dir
+
+    @property
+    def log_path(self) -> Path:
+        """Where a subprocess broker's output goes."""
+        return self.data_dir.parent / "broker.log"
+
+    @property
+    def running(self) -> bool:
+        return self._runner is not None and self._runner.alive()
+
+    # --- lifecycle ---
+
+    def start(self) -> Broker:
+        """Start (or start again, on the same port and data directory); returns once it accepts clients."""
+        if self.running:
+            raise BrokerError(f"the broker on {self.bootstrap} is already running")
+        self._runner = None
+        first = self._port is None
+        for _ in range(3 if first else 1):
+            if first:
+                self._port = _free_port()
+            overrides = self._overrides()
+            try:
+                config = load_broker_config(None, overrides, {})
+            except ConfigError as exc:
+                raise BrokerError(str(exc)) from None
+            runner = _Subprocess(self, overrides) if self.subprocess else _InProcess(self, config)
+            try:
+                runner.start()
+            except _PortTaken:
+                continue  # another process took the free port between the probe and the bind
+            self._runner = runner
+            return self
+        raise BrokerError(f"port {self._port} on {HOST} is in use")
+
+    def stop(self) -> None:
+        """A clean shutdown (SIGTERM for a subprocess): requests in flight finish, the store is closed."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.stop()
+
+    def kill(self) -> None:
+        """SIGKILL the subprocess broker: a crash, for recovery tests (``start()`` recovers)."""
+        if not self.subprocess:
+            raise BrokerError("kill() needs Broker(subprocess=True); an in-process broker can only stop()")
+        runner, self._runner = self._runner, None
+        if isinstance(runner, _Subprocess):
+            runner.kill()
+
+    def restart(self) -> Broker:
+        self.stop()
+        return self.start()
+
+    def close(self) -> None:
+        """Stop, and remove the data directory if this broker made it."""
+        self.stop()
+        if self._owns_data_dir and self._data_dir is not None:
+            shutil.rmtree(self._data_dir.parent, ignore_errors=True)
+            self._data_dir = None
+
+    def _overrides(self) -> list[str]:
+        values = {**self.settings, "listeners": f"PLAINTEXT://{HOST}:{self.port}", "log.dirs": str(self.data_dir)}
+        return [f"{key}={value}" for key, value in values.items()]
+
+    # --- context managers ---
+
+    def __enter__(self) -> Broker:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Broker:
+        return await asyncio.to_thread(self.start)
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await asyncio.to_thread(self.close)
+
+    def __repr__(self) -> str:
+        mode = "subprocess" if self.subprocess else "in-process"
+        where = self.bootstrap if self._port is not None else "not started"
+        return f"<rockafka.testing.Broker {mode} {where} {'running' if self.running else 'stopped'}>"
+
+
+class _PortTaken(Exception):
+    pass
+
+
+class _InProcess:
+    """A BrokerApp on its own event loop in a daemon thread."""
+
+    def __init__(self, broker: Broker, config: BrokerConfig) -> None:
+        self._config = config
+        self._loop = _new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name=f"rockafka-{broker.port}", daemon=True)
+        self._app: BrokerApp | None = None
+
+    def alive(self) -> bool:
+        return self._app is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        self._thread.start()
+        app = BrokerApp(self._config)
+        try:
+            asyncio.run_coroutine_threadsafe(app.start(), self._loop).result(START_TIMEOUT_S)
+        except StartupError as exc:
+            self._shut_loop()
+            if "Address already in use" in str(exc):
+                raise _PortTaken(str(exc)) from None
+            raise BrokerError(str(exc)) from None
+        except BaseException:
+            self._shut_loop()
+            raise
+        self._app = app
+
+    def stop(self) -> None:
+        app, self._app = self._app, None
+        if app is not None:
+            asyncio.run_coroutine_threadsafe(app.stop(), self._loop).result(STOP_TIMEOUT_S)
+        self._shut_loop()
+
+    def _shut_loop(self) -> None:
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(STOP_TIMEOUT_S)
+        if not self._thread.is_alive():
+            self._loop.close()
+
+
+def _new_event_loop() -> asyncio.AbstractEventLoop:
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    loop: asyncio.AbstractEventLoop = uvloop.new_event_loop()
+    return loop
+
+
+class _Subprocess:
+    """``python -m rockafka serve --override ...`` as a child process, stopped by its PID."""
+
+    def __init__(self, broker: Broker, overrides: list[str]) -> None:
+        self._overrides = overrides
+        self._port = broker.port
+        self._log_path = broker.log_path
+        self._process: _subprocess.Popen[bytes] | None = None
+        self._log_start = 0
+
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> None:
+        self._log_path.parent.mkdir(parents=True, exist_ok=True)
+        args = [sys.executable, "-m", "rockafka", "serve"]
+        for item in self._overrides:
+            args += ["--override", item]
+        setting_variables = {ENV_PREFIX + name.upper().replace(".", "_") for name in BROKER_CONFIGS}
+        env = {key: value for key, value in os.environ.items() if key not in setting_variables}
+        with self._log_path.open("ab") as log:
+            self._log_start = log.tell()
+            self._process = _subprocess.Popen(args, stdout=log, stderr=_subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            code = self._process.poll()
+            if code is not None:
+                output = self.output()
+                if "Address already in use" in output:
+                    raise _PortTaken(output)
+                raise BrokerError(f"the broker exited with {code}:\n{output}")
+            with contextlib.suppress(OSError), socket.create_connection((HOST, self._port), timeout=0.5):
+                return
+            time.sleep(0.05)
+        self.kill()
+        raise BrokerError(f"the broker did not listen within {START_TIMEOUT_S}s:\n{self.output()}")
+
+    def stop(self) -> None:
+        process = self._process
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(STOP_TIMEOUT_S)
+        except _subprocess.TimeoutExpired:
+            self.kill()
+            raise BrokerError(f"the broker ignored SIGTERM for {STOP_TIMEOUT_S}s:\n{self.output()}") from None
+
+    def kill(self) -> None:
+        process = self._process
+        if process is not None and process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(STOP_TIMEOUT_S)
+
+    def output(self) -> str:
+        """What the broker printed since this start (the last 8,000 characters)."""
+        try:
+            with self._log_path.open("rb") as log:
+                log.seek(self._log_start)
+                return log.read().decode(errors="replace")[-8000:]
+        except OSError:
+            return "(no broker output)"

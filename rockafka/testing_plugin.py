@@ -1,0 +1,49 @@
+"""pytest plugin (entry point ``pytest11``): the ``kafka_broker`` fixture, a real Rockafka broker per test.
+
+::
+
+    def test_roundtrip(kafka_broker):
+        producer = KafkaProducer(bootstrap_servers=kafka_broker.bootstrap)
+
+    @pytest.mark.kafka_broker(subprocess=True, settings={"num.partitions": "3"})
+    def test_in_a_child_process(kafka_broker):
+        ...
+
+The marker's keyword arguments go to :class:`rockafka.testing.Broker`; the data directory is the
+test's ``tmp_path``. For one broker shared by many tests, make a session fixture around ``Broker``.
+The broker is imported only when a test asks for it, so the plugin costs nothing otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from rockafka.testing import Broker
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "kafka_broker(subprocess=False, settings=None): how the kafka_broker fixture runs its Rockafka broker",
+    )
+
+
+@pytest.fixture
+def kafka_broker(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Broker]:
+    """A running Rockafka broker on a free 127.0.0.1 port; ``.bootstrap`` is its address."""
+    from rockafka.testing import Broker
+
+    marker = request.node.get_closest_marker("kafka_broker")
+    options = dict(marker.kwargs) if marker is not None else {}
+    options.setdefault("data_dir", tmp_path / "rockafka-data")
+    broker = Broker(**options)
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.close()
