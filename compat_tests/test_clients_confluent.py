@@ -32,11 +32,10 @@ def test_start_positions(broker: BrokerProcess) -> None:
     check_start_positions(DRIVER, broker.bootstrap)
 
 
-def test_defaults_acks_all_and_read_committed(broker: BrokerProcess) -> None:
-    """librdkafka's defaults: acks=all producer (not idempotent) and a read_committed consumer, which
-    sees every record here (no transactions: the last stable offset is the high watermark).
-    Auto-commit is turned off: with no group coordinator yet, librdkafka's close would wait for one
-    for its session timeout (45 s) to commit the final offsets."""
+def test_defaults_acks_all_read_committed_and_auto_commit(broker: BrokerProcess) -> None:
+    """librdkafka's defaults: an acks=all producer (not idempotent), and a consumer with a group.id that
+    reads read_committed (it sees every record: without transactions the last stable offset is the high
+    watermark) and auto-commits its position on close."""
     topic = unique_topic("confluent-defaults")
     producer = Producer({"bootstrap.servers": broker.bootstrap})
     delivered = []
@@ -44,9 +43,8 @@ def test_defaults_acks_all_and_read_committed(broker: BrokerProcess) -> None:
         producer.produce(topic, f"value-{i}".encode(), on_delivery=lambda e, m: delivered.append((e, m.offset())))
     assert producer.flush(TIMEOUT_S) == 0
     assert delivered == [(None, 0), (None, 1), (None, 2)]
-    consumer = Consumer(
-        {"bootstrap.servers": broker.bootstrap, "group.id": "confluent-defaults", "enable.auto.commit": False}
-    )
+    group = {"bootstrap.servers": broker.bootstrap, "group.id": unique_topic("confluent-defaults-group")}
+    consumer = Consumer(group)
     try:
         consumer.assign([TopicPartition(topic, 0, 0)])
         got = []
@@ -59,3 +57,9 @@ def test_defaults_acks_all_and_read_committed(broker: BrokerProcess) -> None:
         assert (low, high) == (0, 3)
     finally:
         consumer.close()
+    again = Consumer(group)
+    try:
+        (committed,) = again.committed([TopicPartition(topic, 0)], TIMEOUT_S)
+        assert committed.offset == 3
+    finally:
+        again.close()
