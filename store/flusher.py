@@ -1,19 +1,20 @@
-"""The flusher thread: fsyncs the CommitLog and the offsets log, completes group-commit waiters, checkpoints.
+"""The flusher thread: fsyncs the CommitLog and the offset logs, completes group-commit waiters, checkpoints.
 
 Policies:
 
 - ``async``: a round runs every ``flush_interval_ms``; appends and offset commits do not wait.
-- ``sync`` (group commit): an append or offset commit registers a request (a ``concurrent.futures.Future``
-  and the log positions it needs) and wakes the thread. A round takes every pending request, reads the
-  published positions (never below a request's, since requests are registered after publishing), fsyncs
-  up to them, and completes all the requests at once; appends arriving meanwhile form the next group.
+- ``sync`` (group commit): an append or offset commit asks for durability (``request``) and gets a
+  ``concurrent.futures.Future``. Every request made between two rounds shares one future (the group):
+  a round takes the group, reads the published positions (never below the group's, since requests are
+  made after publishing), fsyncs up to them and completes the group's future once. Requests arriving
+  meanwhile form the next group, so one fsync covers as many appends as arrive while the previous runs.
 
-Every ``checkpoint_interval_ms`` (and on stop) a round also fsyncs the ConsumeQueue files written since
-the last checkpoint and rewrites the checkpoint with the CommitLog offset read *before* those fsyncs, so
-the checkpoint never claims a unit that is not on disk.
+Every ``checkpoint_interval_ms`` (and on stop, and when asked) a round also fsyncs the ConsumeQueue files
+written since the last checkpoint and rewrites the checkpoint with the CommitLog offset read *before*
+those fsyncs, so the checkpoint never claims a unit that is not on disk.
 
-An ``OSError`` fails every pending and later request with ``StorageError``, is reported once through
-``on_error`` (the facade takes the store offline), and ends the thread.
+An ``OSError`` (or anything else) fails the pending and every later future with ``StorageError``, is
+reported once through ``on_error`` (the facade takes the store offline), and ends the thread.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from .checkpoint import Checkpoint, CheckpointState
@@ -40,11 +41,13 @@ class SyncableLog(Protocol):
     def sync_to(self, position: int) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class _Request:
-    commitlog_offset: int
-    offsets_position: int
-    future: Future[None]
+@dataclass(slots=True)
+class _Group:
+    """The requests made since the last round: the positions they need, and their one future."""
+
+    commitlog_offset: int = 0
+    offsets_position: int = 0
+    future: Future[None] = field(default_factory=Future)
 
 
 class FlushService:
@@ -71,7 +74,7 @@ class FlushService:
         self._index_offset = index_offset
         self._on_error = on_error
         self._cond = threading.Condition()
-        self._requests: list[_Request] = []
+        self._group: _Group | None = None
         self._checkpoint_wanted = False
         self._stopping = False
         self._failure: BaseException | None = None
@@ -82,15 +85,19 @@ class FlushService:
 
     def request(self, *, checkpoint: bool = False) -> Future[None]:
         """A future completed once everything published so far is fsynced (and checkpointed, if asked)."""
-        future: Future[None] = Future()
         with self._cond:
             if self._failure is not None:
-                future.set_exception(StorageError(f"the store stopped flushing: {self._failure}"))
-                return future
-            self._requests.append(_Request(self._commitlog.write_offset, self._offsets_log.written, future))
+                failed: Future[None] = Future()
+                failed.set_exception(StorageError(f"the store stopped flushing: {self._failure}"))
+                return failed
+            group = self._group
+            if group is None:
+                group = self._group = _Group()
+                self._cond.notify()
+            group.commitlog_offset = self._commitlog.write_offset
+            group.offsets_position = self._offsets_log.written
             self._checkpoint_wanted |= checkpoint
-            self._cond.notify()
-        return future
+            return group.future
 
     def stop(self) -> None:
         """Run a last round with a checkpoint, then end the thread."""
@@ -104,45 +111,44 @@ class FlushService:
         next_checkpoint = time.monotonic() + self._checkpoint_interval
         while True:
             with self._cond:
-                if not self._stopping and not (self._sync_mode and self._requests):
-                    self._cond.wait(self._interval if not self._sync_mode else self._checkpoint_interval)
-                requests, self._requests = self._requests, []
+                if not self._stopping and self._group is None:
+                    self._cond.wait(self._checkpoint_interval if self._sync_mode else self._interval)
+                group, self._group = self._group, None
                 stopping = self._stopping
                 checkpoint_due = stopping or self._checkpoint_wanted or time.monotonic() >= next_checkpoint
                 self._checkpoint_wanted = False
             try:
-                self._round(requests, checkpoint_due)
+                self._round(group, checkpoint_due)
             except BaseException as exc:  # OSError, or anything else: nothing may be acknowledged after it
-                self._fail(requests, exc)
+                self._fail(group, exc)
                 return
             if checkpoint_due:
                 next_checkpoint = time.monotonic() + self._checkpoint_interval
             if stopping:
                 return
 
-    def _round(self, requests: list[_Request], checkpoint_due: bool) -> None:
+    def _round(self, group: _Group | None, checkpoint_due: bool) -> None:
         published = self._commitlog.published_offset
         offsets_written = self._offsets_log.written
+        if group is not None:  # requests come after publishing: the group never needs more than this
+            published = max(published, group.commitlog_offset)
+            offsets_written = max(offsets_written, group.offsets_position)
         self._commitlog.sync_to(published)
         self._offsets_log.sync_to(offsets_written)
         if checkpoint_due:
             for file in self._cq_files.take():
                 file.sync()
             self._checkpoint.write(CheckpointState(published, self._index_offset(), time.time_ns() // 1_000_000))
-        for request in requests:
-            if request.commitlog_offset <= published and request.offsets_position <= offsets_written:
-                request.future.set_result(None)
-            else:  # registered before its bytes were published: the next round covers it
-                with self._cond:
-                    self._requests.append(request)
+        if group is not None:
+            group.future.set_result(None)
 
-    def _fail(self, requests: list[_Request], exc: BaseException) -> None:
+    def _fail(self, group: _Group | None, exc: BaseException) -> None:
         with self._cond:
             self._failure = exc
-            requests = requests + self._requests
-            self._requests = []
+            pending, self._group = self._group, None
         error = StorageError(f"flush failed: {exc}")
         error.__cause__ = exc
-        for request in requests:
-            request.future.set_exception(error)
+        for failed in (group, pending):
+            if failed is not None:
+                failed.future.set_exception(error)
         self._on_error(exc)
