@@ -76,7 +76,8 @@ def _drain(reader: Consumer, ledger: Ledger, meter: Meter, deadline: float) -> t
     while not ledger.complete:
         if time.monotonic() > deadline:
             raise VerificationError(ledger.missing())
-        batch = reader.consume(10_000, 0.5)
+        # never ask for more than is left: a batch call waits until it has all it asked for or times out
+        batch = reader.consume(min(10_000, ledger.expected - ledger.count), 0.1)
         if not batch:
             continue
         last = time.perf_counter()

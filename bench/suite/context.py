@@ -105,7 +105,7 @@ def read_back(bootstrap: str, topic: str, ledger: Ledger) -> float:
     try:
         reader.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(ledger.partitions)])
         while not ledger.complete and time.monotonic() < deadline:
-            for message in reader.consume(10_000, 0.5):
+            for message in reader.consume(min(10_000, ledger.expected - ledger.count), 0.5):
                 check(message)
                 ledger.add(message.partition(), message.offset(), message.value())
         if not ledger.complete:

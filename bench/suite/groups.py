@@ -38,7 +38,7 @@ class _Member(threading.Thread):
             self.client.subscribe([self.topic], on_assign=self._assigned, on_revoke=self._revoked)
             deadline = time.monotonic() + 4 * SETTLE_S
             while not self.leaving.is_set() and time.monotonic() < deadline:
-                self.client.consume(100, 0.05)
+                self.client.poll(0.01)  # serves the rebalance callbacks as soon as they come
         except Exception as error:  # reported by the main thread
             self.error = error
         finally:

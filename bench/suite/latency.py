@@ -44,13 +44,16 @@ class _Receiver(threading.Thread):
     def run(self) -> None:
         try:
             while not self.ledger.complete and time.monotonic() < self.stop_at:
-                for message in self.reader.consume(1000, 0.05):
-                    arrived = time.perf_counter_ns()
-                    check(message)
-                    value = message.value() or b""
-                    self.ledger.add(message.partition(), message.offset(), value)
-                    if int.from_bytes(value[:8], "big") >= self.warmup:
-                        self.latencies_ns.append(arrived - int.from_bytes(value[8:16], "big"))
+                # poll(), not consume(n, timeout): a batch call holds what it has until n arrive or the time is up
+                message = self.reader.poll(0.05)
+                if message is None:
+                    continue
+                arrived = time.perf_counter_ns()
+                check(message)
+                value = message.value() or b""
+                self.ledger.add(message.partition(), message.offset(), value)
+                if int.from_bytes(value[:8], "big") >= self.warmup:
+                    self.latencies_ns.append(arrived - int.from_bytes(value[8:16], "big"))
         except Exception as error:  # reported by the main thread
             self.error = error
         finally:
@@ -68,7 +71,9 @@ def e2e_scenario(ctx: Context, rate: int, partitions: int, fetch_wait_ms: int = 
     errors: list[str] = []
     client = producer(ctx.bootstrap, "all", "none", errors, **{"linger.ms": 0})
     meter = ctx.meter()
+    sending = time.perf_counter()
     lags = _send_paced(client, topic, payloads, partitions, rate, total, warmup, meter)
+    sending = time.perf_counter() - sending
     unflushed = client.flush(30)
     usage = meter.stop()
     receiver.stop_at = time.monotonic() + 30.0
@@ -82,7 +87,7 @@ def e2e_scenario(ctx: Context, rate: int, partitions: int, fetch_wait_ms: int = 
     ms = [ns / 1e6 for ns in receiver.latencies_ns]
     metrics = {"p50_ms": percentile(ms, 0.5), "p99_ms": percentile(ms, 0.99), "p99.9_ms": percentile(ms, 0.999)}
     metrics |= {"max_ms": max(ms), "sender_lag_p99_ms": percentile(lags, 0.99) * 1e3}
-    metrics["achieved_msg_per_s"] = (total - warmup) / usage.wall_s
+    metrics["achieved_msg_per_s"] = total / sending
     return Measurement(metrics["p99_ms"], metrics, usage)
 
 
