@@ -102,7 +102,7 @@ class GroupCoordinator(Rebalancer):
                 waiter.set_result(JoinResult(ErrorCode.UNKNOWN_MEMBER_ID, request.member_id))
                 return waiter
             group = self.groups[request.group_id] = ClassicGroup(request.group_id, self.clock_ms())
-        if not self._accepts_joining(group, request.member_id):
+        if not self._accepts_joining(group, request):
             member = group.members.get(request.member_id)
             if member is not None:
                 self._remove_member_and_update_group(group, member)
@@ -125,11 +125,17 @@ class GroupCoordinator(Rebalancer):
             return ErrorCode.INVALID_SESSION_TIMEOUT
         return ErrorCode.NONE
 
-    def _accepts_joining(self, group: ClassicGroup, member_id: str) -> bool:
-        """group.max.size: new members are refused once the group (or, rebalancing, its rejoined part) is full."""
+    def _accepts_joining(self, group: ClassicGroup, request: JoinRequest) -> bool:
+        """group.max.size: new members are refused once the group (or, rebalancing, its rejoined part) is full.
+
+        A static member coming back under a new id takes its own place and is always accepted.
+        """
         if group.state in (GroupState.EMPTY, GroupState.DEAD):
             return True
-        member = group.members.get(member_id)
+        instance_id = request.group_instance_id
+        if request.member_id == UNKNOWN_MEMBER_ID and instance_id is not None and instance_id in group.static_members:
+            return True
+        member = group.members.get(request.member_id)
         if group.state is PREPARING:
             return (member is not None and member.awaiting_join) or group.awaiting_join_count < self.max_group_size
         return member is not None or len(group.members) < self.max_group_size

@@ -156,7 +156,7 @@ class GroupService:
         if group is None and not has_offsets:
             return ErrorCode.GROUP_ID_NOT_FOUND
         if group is not None:
-            if group.state is not GroupState.EMPTY or not group.has_no_members:
+            if group.state is not GroupState.EMPTY:
                 return ErrorCode.NON_EMPTY_GROUP
             self.coordinator.remove_group(group)
         self._store.delete_group(group_id)

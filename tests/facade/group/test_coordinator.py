@@ -295,3 +295,15 @@ def test_a_join_abandoned_by_a_closed_connection_still_counts_as_rejoined(tmp_pa
         assert coordinator.groups["g"].state is GroupState.COMPLETING_REBALANCE
 
     run(tmp_path, scenario, initial_rebalance_delay_ms=50)
+
+
+def test_a_full_group_still_takes_back_its_static_members(tmp_path: Path) -> None:
+    async def scenario(coordinator: GroupCoordinator) -> None:
+        first = await join(coordinator, instance="only")
+        await sync(coordinator, first, assignments={first.member_id: b"mine"}, instance="only")
+        assert (await join(coordinator, client="extra")).error is ErrorCode.GROUP_MAX_SIZE_REACHED
+        back = await coordinator.join(join_request(instance="only"))
+        assert back.error is ErrorCode.NONE and back.generation_id == 1
+        assert (await sync(coordinator, back, instance="only")).assignment == b"mine"
+
+    run(tmp_path, scenario, max_group_size=1)
