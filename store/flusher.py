@@ -41,13 +41,22 @@ class SyncableLog(Protocol):
     def sync_to(self, position: int) -> None: ...
 
 
+class DurableFuture(Future[None]):
+    """Completed (result None) by the flusher once the bytes are fsynced. It refuses cancellation: one future
+    is shared by every request of a group, and ``asyncio.wrap_future`` would otherwise pass a cancelled
+    awaiter's cancellation on to all of them."""
+
+    def cancel(self) -> bool:
+        return False
+
+
 @dataclass(slots=True)
 class _Group:
     """The requests made since the last round: the positions they need, and their one future."""
 
     commitlog_offset: int = 0
     offsets_position: int = 0
-    future: Future[None] = field(default_factory=Future)
+    future: DurableFuture = field(default_factory=DurableFuture)
 
 
 class FlushService:
@@ -87,7 +96,7 @@ class FlushService:
         """A future completed once everything published so far is fsynced (and checkpointed, if asked)."""
         with self._cond:
             if self._failure is not None:
-                failed: Future[None] = Future()
+                failed = DurableFuture()
                 failed.set_exception(StorageError(f"the store stopped flushing: {self._failure}"))
                 return failed
             group = self._group

@@ -30,7 +30,8 @@ class AppendResult:
 
     ``durable`` is None under the async flush policy. Under ``sync`` it is a ``concurrent.futures.Future``
     that the flusher thread completes (result None) once the appended bytes are fsynced, or fails with
-    ``StorageError``; wrap it with ``asyncio.wrap_future`` to await it.
+    ``StorageError``; wrap it with ``asyncio.wrap_future`` to await it. Appends of one group commit share
+    it, so it refuses cancellation (cancelling an awaiting asyncio future leaves it alone).
     """
 
     topic: str

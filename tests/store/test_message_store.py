@@ -254,6 +254,24 @@ def test_sync_flush_hands_back_a_future_completed_after_fsync(tmp_path: Path) ->
         assert commit is not None and commit.result(timeout=10) is None
 
 
+def test_a_cancelled_awaiter_leaves_the_shared_durability_future_alone(tmp_path: Path) -> None:
+    import asyncio
+
+    with MessageStore.open(small_config(tmp_path, flush_mode="sync", flush_interval_ms=1000)) as store:
+        store.create_topic("t", 1)
+
+        async def scenario() -> None:
+            first = append(store, "t", 0, build_batch([(None, b"1")])).durable
+            second = append(store, "t", 0, build_batch([(None, b"2")])).durable
+            impatient, patient = asyncio.wrap_future(first), asyncio.wrap_future(second)
+            impatient.cancel()
+            await asyncio.wait_for(patient, timeout=10)
+            assert not first.cancelled() and first.result() is None
+
+        asyncio.run(scenario())
+        assert append(store, "t", 0, build_batch([(None, b"3")])).durable.result(timeout=10) is None
+
+
 def test_partition_offsets_report_sizes(store: MessageStore) -> None:
     store.create_topic("t", 1)
     batches = [build_batch([(None, b"v" * n)]) for n in (10, 20, 30)]
