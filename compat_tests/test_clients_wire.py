@@ -9,6 +9,8 @@ rather than close the connection.
 
 from __future__ import annotations
 
+import struct
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -174,3 +176,47 @@ def test_every_other_api_answers_its_empty_request(client: RawClient, advertised
         for version in versions(advertised, api_key):
             answer = client.request(spec.request(), version, spec.response)
             assert isinstance(answer, spec.response), (spec.name, version)
+
+
+def test_fetch_out_of_range_and_unknown_topic_id(client: RawClient) -> None:
+    """Below the log start or past the high watermark: OFFSET_OUT_OF_RANGE with both bounds filled in
+    (the client resets by auto.offset.reset); an unknown topic id (v13+): UNKNOWN_TOPIC_ID."""
+    topic = unique_topic("wire-range")
+    topic_id = create_topic(client, topic)
+    produce(client, topic, [Rec(b"k", b"v")], 9)
+    for offset, code in ((-5, 1), (2, 1), (1, 0)):
+        partition = FetchPartition(partition=0, fetch_offset=offset, partition_max_bytes=1 << 20)
+        request = FetchRequest(max_wait_ms=0, min_bytes=1, topics=[FetchTopic(topic=topic, partitions=[partition])])
+        part = client.request(request, 12, FetchResponse).responses[0].partitions[0]
+        assert (part.error_code, part.high_watermark, part.log_start_offset) == (code, 1, 0), offset
+    unknown = FetchTopic(topic_id=uuid.uuid4(), partitions=[FetchPartition(partition=0, partition_max_bytes=1024)])
+    answer = client.request(FetchRequest(max_wait_ms=0, topics=[unknown]), 13, FetchResponse)
+    assert answer.responses[0].partitions[0].error_code == 100
+    assert topic_id != unknown.topic_id
+
+
+def test_metadata_without_auto_creation_reports_unknown_topic(client: RawClient) -> None:
+    """librdkafka consumers and kafkajs admin ask with allow_auto_topic_creation=false."""
+    name = unique_topic("wire-absent")
+    request = MetadataRequest(topics=[MetadataRequestTopic(name=name)], allow_auto_topic_creation=False)
+    assert client.request(request, 9, MetadataResponse).topics[0].error_code == 3
+    assert client.request(request, 9, MetadataResponse).topics[0].error_code == 3  # and it was not created
+
+
+def test_pipelined_requests_are_answered_in_order(client: RawClient) -> None:
+    """A parked fetch, then ApiVersions and Metadata on the same connection without waiting: the answers
+    come back in request order (clients match them by position), the fetch's after its max wait."""
+    topic = unique_topic("wire-order")
+    create_topic(client, topic)
+    partition = FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)
+    parked = FetchRequest(max_wait_ms=300, min_bytes=1, topics=[FetchTopic(topic=topic, partitions=[partition])])
+    frames = [
+        client.frame(parked, 11),
+        client.frame(ApiVersionsRequest(), 2),
+        client.frame(MetadataRequest(topics=[MetadataRequestTopic(name=topic)]), 9),
+    ]
+    started = time.monotonic()
+    client.send(b"".join(data for _, data in frames))
+    answered = [struct.unpack_from(">i", client.read_frame())[0] for _ in frames]
+    assert answered == [correlation for correlation, _ in frames]
+    assert time.monotonic() - started >= 0.25
