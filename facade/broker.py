@@ -17,7 +17,7 @@ from rockafka.store import (
     UnknownTopicOrPartitionError,
 )
 
-from .config import BrokerConfig
+from .config import BrokerConfig, ConfigSource, describe_topic_config
 from .config.broker import read_properties
 from .group import GroupService
 from .waiters import PartitionWaiters
@@ -71,7 +71,17 @@ def store_config(config: BrokerConfig) -> StoreConfig:
         flush_interval_ms=config.int("rockafka.flush.interval.ms"),
         index_slot_count=config.int("rockafka.index.slots"),
         index_entry_count=config.int("rockafka.index.entries"),
+        topic_defaults=topic_defaults(config),
     )
+
+
+def topic_defaults(config: BrokerConfig) -> dict[str, str]:
+    """Topic configs the broker's own settings supply (``message.max.bytes`` as ``max.message.bytes``, ...)."""
+    return {
+        entry.name: entry.value
+        for entry in describe_topic_config({}, config)
+        if entry.source == ConfigSource.STATIC_BROKER_CONFIG and entry.value is not None
+    }
 
 
 def load_cluster_id(data_dir: Path, node_id: int) -> str:

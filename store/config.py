@@ -8,7 +8,7 @@ config on every later open (files of another geometry could not be addressed).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 
@@ -49,6 +49,9 @@ class StoreConfig:
     disk_usage_force_ratio: float = 0.90
     #: The offsets log is compacted into ``consumerOffset.json`` once it grows past this.
     offsets_compact_bytes: int = 16 * MIB
+    #: Kafka topic configs a topic takes when it does not set them (the broker's ``log.retention.ms`` as
+    #: ``retention.ms``, ...); not persisted with the topics, so a changed broker default applies to them all.
+    topic_defaults: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "root_dir", Path(self.root_dir))
@@ -63,6 +66,7 @@ class StoreConfig:
         _at_least("offsets_compact_bytes", self.offsets_compact_bytes, 1024)
         if not 0.0 < self.disk_usage_force_ratio <= 1.0:
             raise InvalidConfigError("disk_usage_force_ratio must be in (0, 1]")
+        TopicSettings.parse(self.topic_defaults)
 
 
 def _at_least(name: str, value: int, minimum: int) -> None:

@@ -134,7 +134,7 @@ class MessageStore:
         layout, config = self._layout, self.config
         geometry = layout.geometry(config)
         crashed = mark_running(layout.root)
-        self._topics = TopicTable(layout.config / "topics.json")
+        self._topics = TopicTable(layout.config / "topics.json", config.topic_defaults)
         self._topics.load()
         self._log_starts = LogStartOffsets(layout.config / "logStartOffsets.json")
         self._log_starts.load()

@@ -54,7 +54,9 @@ def _frozen(configs: Mapping[str, str]) -> Mapping[str, str]:
 class TopicTable:
     """Every topic by name and by id, with its parsed settings; persisted on each change."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, defaults: Mapping[str, str] | None = None) -> None:
+        #: Configs a topic takes when it does not set them (the broker's settings for topics).
+        self._defaults = dict(defaults or {})
         self._path = path
         self._by_name: dict[str, TopicInfo] = {}
         self._by_id: dict[bytes, TopicInfo] = {}
@@ -78,7 +80,7 @@ class TopicTable:
         write_json(self._path, {"version": FORMAT_VERSION, "topics": topics})
 
     def _put(self, topic: TopicInfo) -> None:
-        self._settings[topic.name] = TopicSettings.parse(topic.configs)
+        self._settings[topic.name] = TopicSettings.parse({**self._defaults, **topic.configs})
         self._by_name[topic.name] = topic
         self._by_id[topic.topic_id.bytes] = topic
 
@@ -91,7 +93,7 @@ class TopicTable:
             raise TopicAlreadyExistsError(f"a topic with id {topic_id} already exists")
         if partitions < 1:
             raise InvalidPartitionsError(f"a topic needs at least one partition, not {partitions}")
-        TopicSettings.parse(configs)
+        TopicSettings.parse({**self._defaults, **configs})
 
     def create(self, name: str, partitions: int, configs: Mapping[str, str], topic_id: uuid.UUID) -> TopicInfo:
         topic = TopicInfo(name, topic_id, partitions, _frozen(configs))
