@@ -26,6 +26,10 @@ harmless, since each frame sets or removes a whole document. Compaction (once th
 ``compact_bytes``): write the snapshot, then truncate the log to zero.
 
 Threads: the broker loop thread changes and reads; the flusher thread calls ``sync_to``.
+
+The same format, under the name ``producerState`` (``producerState.log``/``.json``), holds the producer
+documents (producer id blocks, transactional ids, per-partition producer state snapshots): the key in
+place of the group id, the documents under ``"groups"`` all the same.
 """
 
 from __future__ import annotations
@@ -54,9 +58,9 @@ Document = Mapping[str, Any]
 class GroupMetadataLog:
     """The durable map group id -> document (a JSON object)."""
 
-    def __init__(self, directory: Path, compact_bytes: int) -> None:
-        self._log_path = directory / "groupMetadata.log"
-        self._snapshot_path = directory / "groupMetadata.json"
+    def __init__(self, directory: Path, compact_bytes: int, name: str = "groupMetadata") -> None:
+        self._log_path = directory / f"{name}.log"
+        self._snapshot_path = directory / f"{name}.json"
         self._compact_bytes = compact_bytes
         self._documents: dict[str, Document] = {}
         self._fd = -1

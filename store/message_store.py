@@ -160,10 +160,12 @@ class MessageStore:
         self._offsets.load()
         self._group_metadata = GroupMetadataLog(layout.config, config.offsets_compact_bytes)
         self._group_metadata.load()
+        self._producer_state = GroupMetadataLog(layout.config, config.offsets_compact_bytes, name="producerState")
+        self._producer_state.load()
         self._flusher = FlushService(
             sync_mode=config.flush_mode == "sync", interval_ms=config.flush_interval_ms,
             checkpoint_interval_ms=config.checkpoint_interval_ms, commitlog=self._commitlog,
-            consume_queue_files=self._dirty, offsets_log=SyncedLogs(self._offsets, self._group_metadata),
+            consume_queue_files=self._dirty, offsets_log=SyncedLogs(self._offsets, self._group_metadata, self._producer_state),
             checkpoint=self._checkpoint,
             index_offset=self._index_durable_offset, on_error=self._record_failure,
         )  # fmt: skip
@@ -212,7 +214,7 @@ class MessageStore:
             self._lock.release()
 
     def _close_files(self) -> None:
-        for attribute in ("_offsets", "_group_metadata", "_index", "_commitlog", "_checkpoint"):
+        for attribute in ("_offsets", "_group_metadata", "_producer_state", "_index", "_commitlog", "_checkpoint"):
             service = getattr(self, attribute, None)
             if service is not None:
                 service.close()
@@ -508,3 +510,21 @@ class MessageStore:
     def group_metadata(self) -> dict[str, Document]:
         """Every group's metadata document, as last saved."""
         return self._group_metadata.documents()
+
+    # --- producer documents (idempotence and transactional ids; same format as group metadata) ---
+
+    @_guarded
+    def save_producer_document(self, key: str, document: Document, *, durable: bool = False) -> Future[None] | None:
+        """Replace the producer document ``key``; a future completed once fsynced when ``durable`` or under sync."""
+        self._producer_state.put(key, document)
+        return self._flusher.request() if durable or self.config.flush_mode == "sync" else None
+
+    @_guarded
+    def delete_producer_document(self, key: str) -> bool:
+        """Forget the producer document ``key``; False when there was none."""
+        return self._producer_state.delete(key)
+
+    @_guarded
+    def producer_documents(self) -> dict[str, Document]:
+        """Every producer document, as last saved."""
+        return self._producer_state.documents()
