@@ -165,8 +165,8 @@ class MessageStore:
         self._flusher = FlushService(
             sync_mode=config.flush_mode == "sync", interval_ms=config.flush_interval_ms,
             checkpoint_interval_ms=config.checkpoint_interval_ms, commitlog=self._commitlog,
-            consume_queue_files=self._dirty, offsets_log=SyncedLogs(self._offsets, self._group_metadata, self._producer_state),
-            checkpoint=self._checkpoint,
+            consume_queue_files=self._dirty, checkpoint=self._checkpoint,
+            offsets_log=SyncedLogs(self._offsets, self._group_metadata, self._producer_state),
             index_offset=self._index_durable_offset, on_error=self._record_failure,
         )  # fmt: skip
         self._retention = Retention(
