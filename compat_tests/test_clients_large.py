@@ -1,10 +1,11 @@
 """1 MiB messages through every client, configured as a user would.
 
 Kafka's default limit (``max.message.bytes`` 1048588) is just too small for a 1 MiB value plus the
-batch overhead, so each topic is created with ``max.message.bytes`` raised (``kafka-topics --create
---config``, here through kafka-python's admin client), and each producer's own request limit is
-raised to match. Consumers keep their defaults: the broker returns a batch larger than the fetch
-limits whole when it is the first one (KIP-74).
+batch overhead, so it is raised, either for the topic (created with ``max.message.bytes``, as
+``kafka-topics --create --config`` does, here through kafka-python's admin client) or for the whole
+broker (``message.max.bytes``, the default of topics without their own), and each producer's own
+request limit is raised to match. Consumers keep their defaults: the broker returns a batch larger
+than the fetch limits whole when it is the first one (KIP-74).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .clients.scenarios import check_large_messages, create_topic
 
 LIMIT = 3 << 20
 broker = module_broker()
+roomy_broker = module_broker(fixture_name="roomy_broker", **{"message.max.bytes": str(3 << 20)})
 kafkajs = kafkajs_process()
 
 PRODUCER_LIMITS: dict[str, dict[str, object]] = {
@@ -30,8 +32,18 @@ PRODUCER_LIMITS: dict[str, dict[str, object]] = {
 
 
 @pytest.mark.parametrize("name", ALL_CLIENTS)
-def test_one_mib_messages(broker: BrokerProcess, request: pytest.FixtureRequest, name: str) -> None:
+def test_one_mib_messages_under_a_topic_setting(
+    broker: BrokerProcess, request: pytest.FixtureRequest, name: str
+) -> None:
     driver = driver_named(name, request)
     topic = unique_topic(f"{name}-large")
     create_topic(broker.bootstrap, topic, configs={"max.message.bytes": str(LIMIT)})
     check_large_messages(driver, broker.bootstrap, producer=PRODUCER_LIMITS[name], topic=topic)
+
+
+@pytest.mark.parametrize("name", ALL_CLIENTS)
+def test_one_mib_messages_under_the_broker_default(
+    roomy_broker: BrokerProcess, request: pytest.FixtureRequest, name: str
+) -> None:
+    """The topic is auto-created and takes the broker's message.max.bytes."""
+    check_large_messages(driver_named(name, request), roomy_broker.bootstrap, producer=PRODUCER_LIMITS[name])

@@ -33,10 +33,11 @@ QUIET_KAFKA_PYTHON = pytest.mark.filterwarnings(
 )
 
 
-def module_broker(**settings: str) -> Callable[..., Any]:
-    """A module-scoped ``broker`` fixture: one subprocess broker with ``settings`` for the module's tests."""
+def module_broker(*, fixture_name: str = "broker", **settings: str) -> Callable[..., Any]:
+    """A module-scoped fixture (``broker`` unless named otherwise): one subprocess broker with ``settings``
+    for the module's tests."""
 
-    @pytest.fixture(scope="module")
+    @pytest.fixture(scope="module", name=fixture_name)
     def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
         process = BrokerProcess(tmp_path_factory.mktemp("broker"), {**SMALL_STORE, **settings}).start()
         try:
