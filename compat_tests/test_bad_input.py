@@ -196,10 +196,10 @@ def test_unknown_api_key_closes(raw: RawClient, api_key: int) -> None:
 
 
 def test_known_but_unserved_api_closes(raw: RawClient) -> None:
-    """InitProducerId (22) is in Kafka's specs but not served yet: not advertised, and refused."""
+    """LeaderAndIsr (4) is in Kafka's specs but inter-broker only: not advertised, and refused."""
     advertised = raw.request(ApiVersionsRequest(), 0, ApiVersionsResponse)
-    assert 22 not in {entry.api_key for entry in advertised.api_keys}
-    raw.send(framed(header(22, 0) + struct.pack(">hi", -1, 60000)))
+    assert 4 not in {entry.api_key for entry in advertised.api_keys}
+    raw.send(framed(header(4, 0) + struct.pack(">ii", 0, 0)))
     assert raw.closed_by_broker()
 
 

@@ -8,15 +8,19 @@ import pytest
 from kafka import KafkaProducer
 from kafka.errors import IncompatibleBrokerVersion
 
+from rockafka.facade.protocol.messages.api_versions import ApiVersionsRequest, ApiVersionsResponse
+
 from .brokerproc import BrokerProcess
 from .clients.driver import CODECS
 from .clients.fixtures import module_broker
 from .clients.kafka_python_driver import KafkaPythonDriver
 from .clients.records import unique_topic
 from .clients.scenarios import check_roundtrip, check_start_positions
+from .clients.wire import RawClient
 
 broker = module_broker()
 DRIVER = KafkaPythonDriver()
+INIT_PRODUCER_ID = 22
 
 
 @pytest.mark.parametrize("acks", [0, 1, -1])
@@ -29,16 +33,22 @@ def test_start_positions(broker: BrokerProcess) -> None:
     check_start_positions(DRIVER, broker.bootstrap)
 
 
-def test_default_producer_is_idempotent_and_fails_fast_without_init_producer_id(broker: BrokerProcess) -> None:
-    """kafka-python's default producer (acks=all, idempotent) needs InitProducerId, which this broker does
-    not advertise yet: the send fails at once with IncompatibleBrokerVersion, it does not hang."""
+def test_default_producer_is_idempotent(broker: BrokerProcess) -> None:
+    """kafka-python's default producer (acks=all, idempotent) needs InitProducerId: where the broker
+    serves it, the defaults just work; where it does not (yet), the send fails at once with
+    IncompatibleBrokerVersion instead of hanging."""
+    with RawClient(broker.bootstrap) as raw:
+        advertised = {entry.api_key for entry in raw.request(ApiVersionsRequest(), 0, ApiVersionsResponse).api_keys}
     producer = KafkaProducer(bootstrap_servers=broker.bootstrap)
     try:
         assert producer.config["acks"] == -1 and producer.config["enable_idempotence"] is True
         started = time.monotonic()
         future = producer.send(unique_topic("kp-default"), b"value")
-        with pytest.raises(IncompatibleBrokerVersion, match="InitProducerId"):
-            future.get(timeout=15)
-        assert time.monotonic() - started < 10
+        if INIT_PRODUCER_ID in advertised:
+            assert future.get(timeout=15).offset == 0
+        else:
+            with pytest.raises(IncompatibleBrokerVersion, match="InitProducerId"):
+                future.get(timeout=15)
+            assert time.monotonic() - started < 10
     finally:
         producer.close(timeout=5)
