@@ -61,6 +61,7 @@ class BrokerApp:
         broker = Broker(self.config, store, cluster_id)
         store.add_append_listener(broker.waiters.on_append)
         broker.groups.start()
+        broker.producers.start()
         self.broker = broker
         dispatcher = RequestDispatcher(broker)
         max_frame = self.config.int("socket.request.max.bytes")
@@ -124,6 +125,7 @@ class BrokerApp:
             connection.close()
         await self._close_servers()
         if self.broker is not None:
+            self.broker.producers.shutdown()
             self.broker.store.close()
         log.info("Rockafka broker stopped")
 

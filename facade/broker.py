@@ -1,4 +1,4 @@
-"""The broker's shared state, handed to every handler: settings, store, identity, parked fetches, groups."""
+"""The broker's shared state, handed to every handler: settings, store, identity, parked fetches, groups, producers."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from rockafka.store import (
 from .config import BrokerConfig, ConfigSource, describe_topic_config
 from .config.broker import read_properties
 from .group import GroupService
+from .producers import ProducerService
 from .waiters import PartitionWaiters
 
 log = logging.getLogger(__name__)
@@ -36,9 +37,11 @@ class Broker:
     cluster_id: str
     waiters: PartitionWaiters = field(default_factory=PartitionWaiters)
     groups: GroupService = field(init=False)
+    producers: ProducerService = field(init=False)
 
     def __post_init__(self) -> None:
         self.groups = GroupService(self.config, self.store, self.cluster_id)
+        self.producers = ProducerService(self.config, self.store)
 
     @property
     def node_id(self) -> int:

@@ -1,0 +1,63 @@
+"""InitProducerId v0-5: producer ids for idempotent producers, and epochs for transactional ids.
+
+The rules are ``rockafka.facade.producers.ids``'s (Kafka's coordinator's): a transactional id of null gets
+a new producer id with epoch 0 on every call (v3+ producer id/epoch are ignored for it, as Kafka does);
+producer ids never repeat, across restarts and kill -9 (a new id block is fsynced before it is used).
+A transactional id keeps its producer id; each InitProducerId bumps its epoch, which fences the previous
+holder (PRODUCER_FENCED; INVALID_PRODUCER_EPOCH before v4, which older clients do not know), and the
+mapping is saved (fsynced) before the answer. The timeout must be within ``transaction.max.timeout.ms``
+(INVALID_TRANSACTION_TIMEOUT). v2 is the first flexible version; v3 adds the producer id and epoch the
+producer already has (for a bump or a retry of one).
+
+Not implemented yet: transactions. AddPartitionsToTxn, AddOffsetsToTxn, EndTxn and TxnOffsetCommit are not
+advertised, so a transactional producer gets its producer id and epoch here, then fails clearly at its
+first AddPartitionsToTxn (clients report the API as unsupported by the broker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from concurrent.futures import Future
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.init_producer_id import InitProducerIdRequest, InitProducerIdResponse
+
+from ..producers import InitRefused
+from .context import RequestContext
+from .registry import register
+
+PRODUCER_FENCED_FROM = 4
+
+
+def _error(request: InitProducerIdRequest, code: ErrorCode) -> InitProducerIdResponse:
+    return InitProducerIdResponse(error_code=code, producer_id=-1, producer_epoch=-1)
+
+
+@register(22, 0, 5, _error)
+def handle(
+    ctx: RequestContext, request: InitProducerIdRequest
+) -> InitProducerIdResponse | Awaitable[InitProducerIdResponse]:
+    outcome = ctx.broker.producers.init_producer_id(
+        request.transactional_id, request.transaction_timeout_ms, request.producer_id, request.producer_epoch
+    )
+    if isinstance(outcome, InitRefused):
+        code = outcome.error
+        if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < PRODUCER_FENCED_FROM:
+            code = ErrorCode.INVALID_PRODUCER_EPOCH
+        return _error(request, code)
+    answer = InitProducerIdResponse(error_code=ErrorCode.NONE, producer_id=outcome.producer_id,
+                                    producer_epoch=outcome.epoch)  # fmt: skip
+    if outcome.durable is None:
+        return answer
+    return _after_durable(outcome.durable, answer, request)
+
+
+async def _after_durable(
+    durable: Future[None], answer: InitProducerIdResponse, request: InitProducerIdRequest
+) -> InitProducerIdResponse:
+    try:
+        await asyncio.wrap_future(durable)
+    except Exception:
+        return _error(request, ErrorCode.KAFKA_STORAGE_ERROR)
+    return answer

@@ -1,0 +1,264 @@
+"""``ProducerService``: producer ids, transactional ids and per-partition idempotence state, kept in the store.
+
+What the broker holds (``Broker.producers``). InitProducerId calls ``init_producer_id``; Produce calls
+``check`` before appending a batch with a producer id >= 0 and ``record`` after. Everything runs on the
+broker's event loop thread, so a check and its append are never interleaved with another producer's.
+
+Durability (see ``ids.py`` and ``state.py`` for the documents): a new producer id block and every
+transactional id change are saved before the answer goes out (awaiting the fsync); partition snapshots
+are saved every ``SNAPSHOT_INTERVAL_S`` for partitions that changed, and on shutdown; ``start`` rebuilds
+each partition from its snapshot and the stored batches after it. Expiry, in the same periodic pass:
+producers idle on a partition for ``producer.id.expiration.ms`` (by their last batch timestamp, as Kafka),
+transactional ids not initialised for ``transactional.id.expiration.ms``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, Final
+
+from rockafka.core_pyx.errors import KernelError
+from rockafka.core_pyx.recordbatch import BatchHeader, read_batch_header
+from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
+
+from ..config import BrokerConfig
+from .ids import (
+    BLOCK_KEY,
+    DOCUMENT_VERSION,
+    TXN_PREFIX,
+    InitRefused,
+    ProducerIdAllocator,
+    ProducerIdAndEpoch,
+    TransactionalIdState,
+    check_request,
+    init_transactional,
+)
+from .sequence import Accepted, Verdict
+from .state import PartitionProducers, incoming, snapshot_key
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_INTERVAL_S: Final = 30.0
+REPLAY_READ_BYTES: Final = 4 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class InitGranted:
+    producer_id: int
+    epoch: int
+    #: Completed once what this answer relies on is fsynced; None when nothing new needs it.
+    durable: Future[None] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RebuildReport:
+    partitions: int
+    from_snapshot: int
+    replayed_batches: int
+    producers: int
+
+
+def _wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class ProducerService:
+    def __init__(self, config: BrokerConfig, store: MessageStore, clock: Callable[[], int] = _wall_clock_ms) -> None:
+        self._store = store
+        self._clock = clock
+        self._max_timeout_ms = config.int("transaction.max.timeout.ms")
+        self._producer_expiration_ms = config.int("producer.id.expiration.ms")
+        self._txn_expiration_ms = config.int("transactional.id.expiration.ms")
+        self._partitions: dict[tuple[str, int], PartitionProducers] = {}
+        self._transactional: dict[str, TransactionalIdState] = {}
+        self._allocator = ProducerIdAllocator(0, self._save_block)
+        self._task: asyncio.Task[None] | None = None
+
+    # --- lifecycle ---
+
+    def load(self) -> RebuildReport:
+        """Read the saved documents and rebuild every partition's producers (see ``state.py``)."""
+        documents = self._store.producer_documents()
+        self._allocator = ProducerIdAllocator(ProducerIdAllocator.block_start(documents), self._save_block)
+        for key, document in documents.items():
+            if key.startswith(TXN_PREFIX):
+                name = key.removeprefix(TXN_PREFIX)
+                self._transactional[name] = TransactionalIdState.from_document(name, document)
+        report = self._rebuild_all(documents)
+        self.expire()
+        return report
+
+    def start(self) -> None:
+        """``load``, then run the periodic snapshot and expiry pass on the running event loop."""
+        report = self.load()
+        log.info("producer state: %s", report)
+        self._task = asyncio.get_running_loop().create_task(self._maintenance_loop())
+
+    def shutdown(self) -> None:
+        """Stop the periodic pass and save every changed partition (before the store closes)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+        with contextlib.suppress(StoreError):
+            self.snapshot()
+
+    async def _maintenance_loop(self) -> None:
+        while True:
+            await asyncio.sleep(SNAPSHOT_INTERVAL_S)
+            try:
+                self.expire()
+                self.snapshot()
+            except StoreError:
+                log.exception("producer state snapshot failed")
+
+    # --- InitProducerId ---
+
+    def init_producer_id(
+        self, transactional_id: str | None, timeout_ms: int, producer_id: int, epoch: int
+    ) -> InitGranted | InitRefused:
+        refused = check_request(transactional_id, timeout_ms, producer_id, epoch, self._max_timeout_ms)
+        if refused is not None:
+            return refused
+        if transactional_id is None:
+            allocated = self._allocator.allocate()
+            return InitGranted(allocated.producer_id, 0, allocated.durable)
+        durables: list[Future[None]] = []
+
+        def new_producer_id() -> int:
+            allocated = self._allocator.allocate()
+            if allocated.durable is not None:
+                durables.append(allocated.durable)
+            return allocated.producer_id
+
+        expected = None if producer_id == -1 else ProducerIdAndEpoch(producer_id, epoch)
+        current = self._transactional.get(transactional_id)
+        outcome = init_transactional(current, transactional_id, expected, timeout_ms, self._clock(), new_producer_id)
+        if isinstance(outcome, InitRefused):
+            return outcome
+        self._transactional[transactional_id] = outcome
+        saved = self._store.save_producer_document(TXN_PREFIX + transactional_id, outcome.document(), durable=True)
+        durable = saved if saved is not None else (durables[0] if durables else None)
+        return InitGranted(outcome.producer_id, outcome.epoch, durable)
+
+    def transactional_state(self, transactional_id: str) -> TransactionalIdState | None:
+        return self._transactional.get(transactional_id)
+
+    def _save_block(self, next_block_start: int) -> Future[None] | None:
+        document = {"version": DOCUMENT_VERSION, "next_block_start": next_block_start}
+        return self._store.save_producer_document(BLOCK_KEY, document, durable=True)
+
+    # --- Produce ---
+
+    def check(self, topic: str, partition: int, header: BatchHeader) -> Verdict:
+        """The verdict on a batch about to be appended (``Accepted`` for batches without a producer id)."""
+        if header.producer_id < 0:
+            return Accepted()
+        table = self._table(topic, partition)
+        return Accepted() if table is None else table.check(incoming(header))
+
+    def record(self, topic: str, partition: int, header: BatchHeader, base_offset: int) -> None:
+        """The batch ``check`` accepted was appended at ``base_offset``."""
+        if header.producer_id < 0:
+            return
+        table = self._table(topic, partition)
+        if table is not None:
+            table.record(incoming(header), base_offset)
+
+    def producers(self, topic: str, partition: int) -> PartitionProducers | None:
+        """The partition's producer table as it stands (for DescribeProducers and tests)."""
+        return self._partitions.get((topic, partition))
+
+    def _table(self, topic: str, partition: int) -> PartitionProducers | None:
+        """The partition's table, reset when the topic was deleted and created again; None for unknown topics."""
+        try:
+            topic_id = self._store.describe_topic(topic).topic_id.hex
+        except UnknownTopicOrPartitionError:
+            return None
+        table = self._partitions.get((topic, partition))
+        if table is None or table.topic_id != topic_id:
+            table = self._partitions[(topic, partition)] = PartitionProducers(topic_id)
+        return table
+
+    # --- snapshots, rebuild and expiry ---
+
+    def snapshot(self) -> int:
+        """Save the document of every partition changed since its last one; returns how many were saved."""
+        saved = 0
+        for (topic, partition), table in list(self._partitions.items()):
+            if not table.dirty:
+                continue
+            try:
+                offset = self._store.partition_offsets(topic, partition).high_watermark
+            except UnknownTopicOrPartitionError:
+                del self._partitions[(topic, partition)]
+                self._store.delete_producer_document(snapshot_key(topic, partition))
+                continue
+            self._store.save_producer_document(snapshot_key(topic, partition), table.document(offset))
+            table.dirty = False
+            saved += 1
+        return saved
+
+    def expire(self) -> int:
+        """Forget idle producers and transactional ids; returns how many went."""
+        now = self._clock()
+        expired = sum(table.expire(now, self._producer_expiration_ms) for table in self._partitions.values())
+        for name, state in list(self._transactional.items()):
+            if now - state.updated_ms >= self._txn_expiration_ms:
+                del self._transactional[name]
+                self._store.delete_producer_document(TXN_PREFIX + name)
+                expired += 1
+        return expired
+
+    def _rebuild_all(self, documents: Mapping[str, Mapping[str, Any]]) -> RebuildReport:
+        from_snapshot = replayed = 0
+        for topic in self._store.list_topics():
+            for partition in range(topic.partitions):
+                table, batches, used = self._rebuild(
+                    topic, partition, documents.get(snapshot_key(topic.name, partition))
+                )
+                from_snapshot += used
+                replayed += batches
+                if table.entries:
+                    self._partitions[(topic.name, partition)] = table
+        producers = sum(len(table.entries) for table in self._partitions.values())
+        return RebuildReport(len(self._partitions), from_snapshot, replayed, producers)
+
+    def _rebuild(
+        self, topic: TopicInfo, partition: int, document: Mapping[str, Any] | None
+    ) -> tuple[PartitionProducers, int, int]:
+        offsets = self._store.partition_offsets(topic.name, partition)
+        table, position, used = PartitionProducers(topic.topic_id.hex), offsets.log_start_offset, 0
+        if document is not None:
+            try:
+                saved, covered = PartitionProducers.from_document(document)
+            except (ValueError, KeyError, TypeError) as exc:
+                log.warning("producer snapshot of %s-%d ignored: %s", topic.name, partition, exc)
+            else:
+                if saved.topic_id == table.topic_id and covered <= offsets.high_watermark:
+                    table, position, used = saved, max(covered, offsets.log_start_offset), 1
+        replayed = self._replay(topic.name, partition, table, position, offsets.high_watermark)
+        table.dirty = replayed > 0
+        return table, replayed, used
+
+    def _replay(self, topic: str, partition: int, table: PartitionProducers, position: int, end: int) -> int:
+        replayed = 0
+        while position < end:
+            result = self._store.read(topic, partition, position, REPLAY_READ_BYTES)
+            for batch in result.batches:
+                try:
+                    header = read_batch_header(batch)
+                except KernelError as exc:
+                    log.warning("producer state of %s-%d: a stored batch does not parse: %s", topic, partition, exc)
+                    continue
+                table.replay(header)
+                replayed += 1
+            if result.next_offset <= position:
+                break
+            position = result.next_offset
+        return replayed
