@@ -11,8 +11,15 @@ otherwise be stored with wrong offsets. acks must be -1, 0 or 1
 as Kafka does. Under ``rockafka.flush.mode=sync`` acks=1/-1 are answered once the batches are fsynced.
 v8+ reports the failing batch index and message. Partition errors are independent: one bad
 partition does not fail the others.
-Not implemented yet: idempotence and transactions (producer id/epoch/sequence are stored, not
-checked), LogAppendTime's timestamp bounds (message.timestamp.*.max.ms), quotas.
+Idempotence: a batch with a producer id >= 0 is checked against that producer's state on the partition
+(``rockafka.facade.producers.sequence`` has the rules, Kafka's): a retry of one of its last 5 batches is
+answered with success and the ORIGINAL base offset (log_append_time -1) and is not written again; a gap is
+OUT_OF_ORDER_SEQUENCE_NUMBER, an older epoch INVALID_PRODUCER_EPOCH (as Kafka 2.7+, transactional or not);
+a producer the partition does not know is accepted at any sequence (Kafka 2.5+, no UNKNOWN_PRODUCER_ID); a
+negative base sequence is INVALID_RECORD. Batches with producer id -1 (aiokafka and kafkajs send sequence 0
+with it) are never checked.
+Not implemented yet: transactions (transactional batches are stored like idempotent ones), LogAppendTime's
+timestamp bounds (message.timestamp.*.max.ms), quotas.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from rockafka.facade.protocol.messages.produce import (
 from rockafka.store import StoreError
 
 from ..errors import store_error_code
+from ..producers import Duplicate, Refused
 from ..server import BrokenRequestError
 from .context import RequestContext
 from .registry import register
@@ -104,7 +112,13 @@ def _produce_partition(
         if records is None:
             raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried no records")
         batches = _validate(records, ctx.api_version)  # type: ignore[arg-type]
+        verdict = ctx.broker.producers.check(topic, partition, batches[0])
+        if isinstance(verdict, Duplicate):
+            return _duplicate(ctx, topic, partition, verdict)
+        if isinstance(verdict, Refused):
+            raise _Refused(_version_code(verdict.error, ctx.api_version), verdict.message)
         result = ctx.broker.store.append(topic, partition, records, batches)  # type: ignore[arg-type]
+        ctx.broker.producers.record(topic, partition, batches[0], result.base_offset)
     except _Refused as exc:
         errors = [] if exc.batch_index is None else [BatchIndexAndErrorMessage(batch_index=exc.batch_index)]
         return PartitionProduceResponse(
@@ -123,6 +137,19 @@ def _produce_partition(
         log_append_time_ms=-1 if result.log_append_time_ms is None else result.log_append_time_ms,
         log_start_offset=result.log_start_offset,
     )
+
+
+def _duplicate(ctx: RequestContext, topic: str, partition: int, verdict: Duplicate) -> PartitionProduceResponse:
+    """A retried batch already written: success with its original base offset, as Kafka answers."""
+    log_start = ctx.broker.store.partition_offsets(topic, partition).log_start_offset
+    return PartitionProduceResponse(
+        index=partition, error_code=ErrorCode.NONE, base_offset=verdict.base_offset, log_append_time_ms=-1,
+        log_start_offset=log_start,
+    )  # fmt: skip
+
+
+def _version_code(code: ErrorCode, version: int) -> ErrorCode:
+    return ErrorCode.CORRUPT_MESSAGE if code == ErrorCode.INVALID_RECORD and version < 8 else code
 
 
 def _validate(records: memoryview, version: int) -> list[BatchHeader]:

@@ -1,0 +1,170 @@
+"""``ProducerService`` over a real store: ids across reopen, the transactional mapping, state rebuilt after a
+clean close (snapshot + tail) and after a crash (no close), expiry, and topics deleted and made again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kafka.record.default_records import DefaultRecordBatchBuilder
+
+from rockafka.core_pyx.recordbatch import validate_batches
+from rockafka.facade.config import load_broker_config
+from rockafka.facade.producers import Accepted, Duplicate, InitGranted, InitRefused, ProducerService, Refused
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.store import MessageStore
+
+from ..group.helpers import open_store
+
+NOW = 1_700_000_000_000
+
+
+def idempotent_batch(producer_id: int, epoch: int, first_sequence: int, count: int, timestamp: int = NOW) -> bytes:
+    builder = DefaultRecordBatchBuilder(
+        magic=2, compression_type=0, is_transactional=0, producer_id=producer_id, producer_epoch=epoch,
+        base_sequence=first_sequence, batch_size=1 << 20,
+    )  # fmt: skip
+    for delta in range(count):
+        builder.append(delta, timestamp=timestamp, key=None, value=b"v%d" % delta, headers=[])
+    return bytes(builder.build())
+
+
+def service(store: MessageStore, clock_ms: int = NOW, **settings: str) -> ProducerService:
+    config = load_broker_config(overrides=[f"{key}={value}" for key, value in settings.items()])
+    producers = ProducerService(config, store, clock=lambda: clock_ms)
+    producers.load()
+    return producers
+
+
+def produce(store: MessageStore, producers: ProducerService, batch: bytes, topic: str = "t") -> Any:
+    """What the Produce handler does with one batch: the verdict, then the append and ``record`` if accepted."""
+    header = validate_batches(batch)[0]
+    verdict = producers.check(topic, 0, header)
+    if not isinstance(verdict, Accepted):
+        return verdict
+    result = store.append(topic, 0, batch, [header])
+    producers.record(topic, 0, header, result.base_offset)
+    return result.base_offset
+
+
+def granted(outcome: InitGranted | InitRefused) -> InitGranted:
+    assert isinstance(outcome, InitGranted), outcome
+    if outcome.durable is not None:
+        outcome.durable.result(timeout=10)
+    return outcome
+
+
+def test_producer_ids_never_repeat_across_reopen_and_crash(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    producers = service(store)
+    first = [granted(producers.init_producer_id(None, 0, -1, -1)).producer_id for _ in range(3)]
+    assert first == [0, 1, 2]
+    store.close()
+    crashed = open_store(tmp_path)
+    second = granted(service(crashed).init_producer_id(None, 0, -1, -1))
+    assert (second.producer_id, second.epoch) == (1000, 0)
+    # no close: as after kill -9
+    crashed._lock.release()
+    with open_store(tmp_path) as store:
+        third = granted(service(store).init_producer_id(None, 0, 5, 0)).producer_id
+    assert third == 2000
+
+
+def test_the_transactional_mapping_survives_reopen_and_fences(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        producers = service(store)
+        one = granted(producers.init_producer_id("tx", 60_000, -1, -1))
+        two = granted(producers.init_producer_id("tx", 60_000, -1, -1))
+        assert (two.producer_id, two.epoch) == (one.producer_id, 1)
+    with open_store(tmp_path) as store:
+        producers = service(store)
+        fenced = producers.init_producer_id("tx", 60_000, one.producer_id, 0)
+        assert isinstance(fenced, InitRefused) and fenced.error == ErrorCode.PRODUCER_FENCED
+        bumped = granted(producers.init_producer_id("tx", 60_000, one.producer_id, 1))
+        assert (bumped.producer_id, bumped.epoch) == (one.producer_id, 2)
+        too_long = producers.init_producer_id("tx", 900_001, -1, -1)
+        assert isinstance(too_long, InitRefused) and too_long.error == ErrorCode.INVALID_TRANSACTION_TIMEOUT
+
+
+def test_a_duplicate_is_answered_with_its_original_offset_and_not_written(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        store.create_topic("t", 1)
+        producers = service(store)
+        assert produce(store, producers, idempotent_batch(1, 0, 0, 3)) == 0
+        assert produce(store, producers, idempotent_batch(2, 0, 0, 2)) == 3
+        assert produce(store, producers, idempotent_batch(1, 0, 3, 1)) == 5
+        assert produce(store, producers, idempotent_batch(1, 0, 0, 3)) == Duplicate(0, 2)
+        assert store.partition_offsets("t", 0).high_watermark == 6
+        gap = produce(store, producers, idempotent_batch(1, 0, 9, 1))
+        assert isinstance(gap, Refused) and gap.error == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
+
+
+def fill(store: MessageStore, producers: ProducerService) -> None:
+    store.create_topic("t", 1)
+    for sequence in range(0, 12, 2):
+        produce(store, producers, idempotent_batch(7, 0, sequence, 2))
+
+
+def check_restored(store: MessageStore, producers: ProducerService) -> None:
+    assert produce(store, producers, idempotent_batch(7, 0, 10, 2)) == Duplicate(10, 11)
+    assert produce(store, producers, idempotent_batch(7, 0, 4, 2)) == Duplicate(4, 5)
+    stale = produce(store, producers, idempotent_batch(7, 0, 13, 1))
+    assert isinstance(stale, Refused) and stale.error == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
+    high_watermark = store.partition_offsets("t", 0).high_watermark
+    assert produce(store, producers, idempotent_batch(7, 0, 12, 1)) == high_watermark
+
+
+def test_state_is_rebuilt_from_the_snapshot_and_the_batches_after_it(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        producers = service(store)
+        fill(store, producers)
+        assert producers.snapshot() == 1
+        produce(store, producers, idempotent_batch(8, 0, 0, 1))
+    with open_store(tmp_path) as store:
+        producers = service(store)
+        table = producers.producers("t", 0)
+        assert table is not None and sorted(table.entries) == [7, 8]
+        check_restored(store, producers)
+
+
+def test_state_is_rebuilt_from_the_log_alone_after_a_crash(tmp_path: Path) -> None:
+    store = open_store(tmp_path)
+    fill(store, service(store))
+    store.flush()
+    store._lock.release()  # no close, no snapshot: as after kill -9
+    with open_store(tmp_path) as reopened:
+        check_restored(reopened, service(reopened))
+
+
+def test_idle_producers_expire(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        producers = service(store)
+        fill(store, producers)
+    with open_store(tmp_path) as store:
+        later = service(store, clock_ms=NOW + 1000, **{"producer.id.expiration.ms": "1000"})
+        table = later.producers("t", 0)
+        assert table is not None and table.entries == {}
+        assert produce(store, later, idempotent_batch(7, 0, 40, 1)) == 12
+
+
+def test_idle_transactional_ids_expire(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        granted(service(store).init_producer_id("tx", 60_000, -1, -1))
+    with open_store(tmp_path) as store:
+        later = service(store, clock_ms=NOW + 10**10, **{"transactional.id.expiration.ms": "1000"})
+        assert later.transactional_state("tx") is None
+        assert "txn:tx" not in store.producer_documents()
+
+
+def test_a_topic_made_again_starts_without_producers(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        producers = service(store)
+        fill(store, producers)
+        producers.snapshot()
+        store.delete_topic("t")
+        store.create_topic("t", 1)
+        assert produce(store, producers, idempotent_batch(7, 0, 10, 2)) == 0
+        produce(store, producers, idempotent_batch(7, 0, 12, 1))
+    with open_store(tmp_path) as store:
+        producers = service(store)
+        assert produce(store, producers, idempotent_batch(7, 0, 12, 1)) == Duplicate(2, 2)
