@@ -15,18 +15,13 @@ Not implemented: preferred read replicas (always -1), diverging epochs, quotas.
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 
+from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.protocol.messages.fetch import (
-    FetchableTopicResponse,
-    FetchRequest,
-    FetchResponse,
-    PartitionData,
-)
-from rockafka.store import OffsetOutOfRangeError, StoreError, UnknownTopicIdError
+from rockafka.facade.protocol.messages.fetch import FetchRequest, FetchResponse
+from rockafka.store import MessageStore, OffsetOutOfRangeError, StoreError, UnknownTopicIdError
 
 from ..errors import store_error_code
 from .context import RequestContext
@@ -51,7 +46,7 @@ def _error(request: FetchRequest, code: ErrorCode) -> FetchResponse:
 
 
 @register(1, 4, 17, _error)
-def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | Awaitable[FetchResponse]:
+def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | list[bytes] | Awaitable[list[bytes]]:
     if request.session_id != 0:
         return FetchResponse(error_code=ErrorCode.FETCH_SESSION_ID_NOT_FOUND, session_id=0)
     targets = _resolve(ctx, request)
@@ -61,7 +56,7 @@ def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | Awaita
     return _long_poll(ctx, request, targets)
 
 
-async def _long_poll(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) -> FetchResponse:
+async def _long_poll(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) -> list[bytes]:
     deadline = time.monotonic() + request.max_wait_ms / 1000
     keys = [(t.name, t.partition) for t in targets if t.name is not None]
     while True:
@@ -87,46 +82,72 @@ def _resolve(ctx: RequestContext, request: FetchRequest) -> list[_Target]:
     return targets
 
 
-def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) -> tuple[FetchResponse, int, bool]:
-    """Read every target once: the response, its records' size, and whether a partition failed."""
+def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) -> tuple[list[bytes], int, bool]:
+    """Read every target once: the encoded response frame, its records' size, and whether a partition failed.
+
+    The stored batches go from the mapped CommitLog into the frame in one copy (the hot encoder's)."""
     store = ctx.broker.store
     committed = request.isolation_level == READ_COMMITTED
     budget = request.max_bytes
     total = 0
     failed = False
-    topics: dict[int, FetchableTopicResponse] = {}
+    by_topic: dict[int, list[hot.FetchPartitionResponse]] = {}
     for target in targets:
-        source = request.topics[target.topic_index]
-        topic = topics.get(target.topic_index)
-        if topic is None:
-            topic = topics[target.topic_index] = FetchableTopicResponse(
-                topic=source.topic, topic_id=source.topic_id if ctx.api_version >= 13 else uuid.UUID(int=0)
-            )
-        part = PartitionData(
-            partition_index=target.partition, aborted_transactions=[] if committed else None, records=b""
+        partition, size = _read_partition(store, target, committed, budget if total > 0 else None)
+        failed = failed or partition.error_code != ErrorCode.NONE
+        total += size
+        budget -= size
+        by_topic.setdefault(target.topic_index, []).append(partition)
+    topics = [
+        hot.FetchTopicResponse(
+            topic=request.topics[index].topic,
+            partitions=partitions,
+            topic_id=request.topics[index].topic_id if ctx.api_version >= 13 else hot.ZERO_UUID,
         )
-        topic.partitions.append(part)
-        if target.name is None:
-            part.error_code, failed = ErrorCode.UNKNOWN_TOPIC_ID, True
-            continue
-        try:
-            offsets = store.partition_offsets(target.name, target.partition)
-            part.high_watermark = part.last_stable_offset = offsets.high_watermark
-            part.log_start_offset = offsets.log_start_offset
-            if total > 0 and budget <= 0:
-                continue
-            limit = min(target.max_bytes, budget) if total > 0 else target.max_bytes
-            result = store.read(target.name, target.partition, target.fetch_offset, max(limit, 0))
-        except OffsetOutOfRangeError as exc:
-            part.error_code, failed = ErrorCode.OFFSET_OUT_OF_RANGE, True
-            part.high_watermark = part.last_stable_offset = exc.high_watermark
-            part.log_start_offset = exc.log_start_offset
-            continue
-        except StoreError as exc:
-            part.error_code, failed = store_error_code(exc), True
-            continue
-        if result.size_bytes and (total == 0 or result.size_bytes <= budget):
-            part.records = b"".join(result.batches)
-            total += result.size_bytes
-            budget -= result.size_bytes
-    return FetchResponse(error_code=ErrorCode.NONE, session_id=0, responses=list(topics.values())), total, failed
+        for index, partitions in by_topic.items()
+    ]
+    frame = hot.encode_fetch_response(ctx.api_version, hot.FetchResponse(responses=topics), ctx.correlation_id)
+    return [frame], total, failed
+
+
+def _read_partition(
+    store: MessageStore, target: _Target, committed: bool, budget: int | None
+) -> tuple[hot.FetchPartitionResponse, int]:
+    """One partition's answer and its records' size; ``budget`` None for the first data (always returned)."""
+    aborted: list[hot.AbortedTransaction] | None = [] if committed else None
+    if target.name is None:
+        return hot.FetchPartitionResponse(target.partition, ErrorCode.UNKNOWN_TOPIC_ID, aborted_transactions=aborted), 0
+    try:
+        offsets = store.partition_offsets(target.name, target.partition)
+        bounds = (offsets.high_watermark, offsets.high_watermark, offsets.log_start_offset)
+        if budget is not None and budget <= 0:
+            return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0
+        limit = target.max_bytes if budget is None else min(target.max_bytes, budget)
+        result = store.read(target.name, target.partition, target.fetch_offset, max(limit, 0))
+    except OffsetOutOfRangeError as exc:
+        bounds = (exc.high_watermark, exc.high_watermark, exc.log_start_offset)
+        return _partition(target, ErrorCode.OFFSET_OUT_OF_RANGE, bounds, aborted, ()), 0
+    except StoreError as exc:
+        return hot.FetchPartitionResponse(target.partition, store_error_code(exc), aborted_transactions=aborted), 0
+    if not result.size_bytes or (budget is not None and result.size_bytes > budget):
+        return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0
+    return _partition(target, ErrorCode.NONE, bounds, aborted, result.batches), result.size_bytes
+
+
+def _partition(
+    target: _Target,
+    code: ErrorCode,
+    bounds: tuple[int, int, int],
+    aborted: list[hot.AbortedTransaction] | None,
+    records: Sequence[memoryview],
+) -> hot.FetchPartitionResponse:
+    high_watermark, last_stable_offset, log_start_offset = bounds
+    return hot.FetchPartitionResponse(
+        partition_index=target.partition,
+        error_code=code,
+        high_watermark=high_watermark,
+        last_stable_offset=last_stable_offset,
+        log_start_offset=log_start_offset,
+        aborted_transactions=aborted,
+        records=records,
+    )
