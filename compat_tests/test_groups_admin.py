@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
 
 import pytest
 from confluent_kafka import ConsumerGroupState, ConsumerGroupTopicPartitions, KafkaException
@@ -16,25 +15,6 @@ from kafka.admin import KafkaAdminClient, MemberToRemove, NewTopic
 from kafka.errors import GroupSubscribedToTopicError, NoError, UnknownMemberIdError
 
 from .brokerproc import BrokerProcess
-from .groupscenario import GROUP_BROKER_SETTINGS
-
-
-@pytest.fixture(scope="module")
-def group_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
-    process = BrokerProcess(tmp_path_factory.mktemp("broker"), settings=dict(GROUP_BROKER_SETTINGS)).start()
-    try:
-        yield process
-    finally:
-        process.stop()
-
-
-@pytest.fixture
-def admin(group_broker: BrokerProcess) -> Iterator[KafkaAdminClient]:
-    client = KafkaAdminClient(bootstrap_servers=group_broker.bootstrap)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 @pytest.fixture

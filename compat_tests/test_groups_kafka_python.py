@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,31 +10,12 @@ from kafka.admin import KafkaAdminClient
 from .brokerproc import BrokerProcess
 from .groupscenario import (
     CONSUMER_SETTINGS,
-    GROUP_BROKER_SETTINGS,
     Scenario,
     python_worker,
     run_join_leave_scenario,
     run_membership_scenario,
     run_static_restart_scenario,
 )
-
-
-@pytest.fixture(scope="module")
-def group_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
-    process = BrokerProcess(tmp_path_factory.mktemp("broker"), settings=dict(GROUP_BROKER_SETTINGS)).start()
-    try:
-        yield process
-    finally:
-        process.stop()
-
-
-@pytest.fixture
-def admin(group_broker: BrokerProcess) -> Iterator[KafkaAdminClient]:
-    client = KafkaAdminClient(bootstrap_servers=group_broker.bootstrap)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 def scenario(broker: BrokerProcess, admin: KafkaAdminClient, logs: Path, assignor: str) -> Scenario:

@@ -6,7 +6,6 @@ kafkajs has no static membership and no cooperative rebalancing, so only the mem
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ from kafka.admin import KafkaAdminClient
 from .brokerproc import BrokerProcess
 from .groupscenario import (
     CONSUMER_SETTINGS,
-    GROUP_BROKER_SETTINGS,
     NODE_DIR,
     Scenario,
     kafkajs_worker,
@@ -27,24 +25,6 @@ pytestmark = pytest.mark.skipif(
     shutil.which("node") is None or not (NODE_DIR / "node_modules" / "kafkajs").is_dir(),
     reason="kafkajs is not installed: run `make compat-deps`",
 )
-
-
-@pytest.fixture(scope="module")
-def group_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
-    process = BrokerProcess(tmp_path_factory.mktemp("broker"), settings=dict(GROUP_BROKER_SETTINGS)).start()
-    try:
-        yield process
-    finally:
-        process.stop()
-
-
-@pytest.fixture
-def admin(group_broker: BrokerProcess) -> Iterator[KafkaAdminClient]:
-    client = KafkaAdminClient(bootstrap_servers=group_broker.bootstrap)
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 def scenario(broker: BrokerProcess, admin: KafkaAdminClient, logs: Path) -> Scenario:
