@@ -49,6 +49,16 @@ kcat:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kcat >/dev/null; \
 	  else echo "NOTE: kcat is not installed and this is not root: the kcat compat tests will be skipped"; fi; }
 
+# The clients' own upstream suites (local checkouts, never committed): see compat_tests/upstream/run.py
+AIOKAFKA_SRC ?= ../upstream-src/aiokafka
+KAFKA_PYTHON_SRC ?= ../upstream-src/kafka-python
+UPSTREAM_WORK ?= ../upstream-work
+UPSTREAM_ARGS ?=
+.PHONY: compat-upstream
+compat-upstream: compile
+	$(PY) -m compat_tests.upstream.run --aiokafka-src $(AIOKAFKA_SRC) --kafka-python-src $(KAFKA_PYTHON_SRC) \
+	  --workdir $(UPSTREAM_WORK) $(UPSTREAM_ARGS)
+
 test: compile compat-deps
 	$(PY) -m pytest $(PYTEST_ARGS)
 

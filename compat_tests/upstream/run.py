@@ -1,0 +1,192 @@
+"""Run aiokafka's and kafka-python's own broker tests against a fresh Rockafka, one suite after the other.
+
+::
+
+    python -m compat_tests.upstream.run --aiokafka-src ../upstream-src/aiokafka \\
+        --kafka-python-src ../upstream-src/kafka-python --workdir ../upstream-work
+
+The sources are local checkouts of aio-libs/aiokafka at tag v0.14.0 and dpkp/kafka-python at branch
+3.0 (its tests equal kafka-python 3.0.12's); they are never copied into this project. For each suite
+the runner copies only the tests into ``<workdir>/<suite>/src``, installs the client release from
+PyPI into ``<workdir>/venv-<suite>`` (kept between runs), starts a Rockafka subprocess on a fresh
+data directory with the settings the suite's own fixture would give Kafka (:mod:`.suites`), applies
+the external-broker overrides, runs pytest with a per-test timeout under an overall bound, and
+writes ``junit.xml``, ``pytest.log``, ``broker.log`` and ``summary.md`` into ``<workdir>/<suite>``,
+plus ``<workdir>/summary.md`` for the whole run. Run it with the project's venv (it starts the
+broker through :class:`rockafka.testing.Broker`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from rockafka.testing import Broker
+
+from . import summary
+from .suites import AIOKAFKA, KAFKA_PYTHON, SUITES, Suite, pytest_args
+
+HERE = Path(__file__).resolve().parent
+
+INFER_VERSION = """
+import sys
+from kafka.net.compat import KafkaNetClient
+client = KafkaNetClient(bootstrap_servers=sys.argv[1])
+try:
+    print(".".join(map(str, client.check_version(timeout_ms=10000))))
+finally:
+    client.close()
+"""
+
+
+def ensure_venv(workdir: Path, suite: Suite) -> Path:
+    """``<workdir>/venv-<suite>`` with the suite's requirements; rebuilt only when they change."""
+    venv = workdir / f"venv-{suite.name}"
+    python = venv / "bin" / "python"
+    stamp = venv / "requirements.txt"
+    wanted = "\n".join(suite.requirements) + "\n"
+    if python.exists() and stamp.exists() and stamp.read_text() == wanted:
+        return python
+    shutil.rmtree(venv, ignore_errors=True)
+    base = getattr(sys, "_base_executable", sys.executable)
+    subprocess.run([base, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", *suite.requirements], check=True)
+    stamp.write_text(wanted)
+    return python
+
+
+def copy_sources(source: Path, suite: Suite, scratch: Path) -> None:
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    for name in suite.copied:
+        origin = source / name
+        if not origin.exists():
+            raise SystemExit(f"{origin} is missing: is {source} a checkout of the {suite.name} repository?")
+        if origin.is_dir():
+            shutil.copytree(origin, scratch / name)
+        else:
+            shutil.copy2(origin, scratch / name)
+
+
+def prepare_aiokafka(scratch: Path) -> None:
+    """Append the fixture overrides and make the TLS certificates test_helpers reads."""
+    overrides = (HERE / "aiokafka_overrides.py").read_text()
+    with (scratch / "tests" / "conftest.py").open("a") as conftest:
+        conftest.write("\n\n# ---- Rockafka external-broker overrides (compat_tests/upstream) ----\n" + overrides)
+    certs = scratch / "tests" / "ssl_cert"
+    certs.mkdir()
+    with (scratch / "gen-ssl-certs.log").open("wb") as log:
+        subprocess.run(["bash", "../../gen-ssl-certs.sh"], cwd=certs, stdout=log, stderr=subprocess.STDOUT, check=True)
+
+
+def suite_env(suite: Suite, python: Path, bootstrap: str, scratch: Path, kafka_version: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH") and not k.startswith("KAFKA_")}
+    env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
+    if suite is AIOKAFKA:
+        env["ROCKAFKA_BOOTSTRAP"] = bootstrap
+        return env
+    if kafka_version is None:
+        inferred = subprocess.run(
+            [str(python), "-c", INFER_VERSION, bootstrap], capture_output=True, text=True, timeout=60, check=True
+        )
+        kafka_version = inferred.stdout.strip()
+    empty_root = scratch.parent / "empty-kafka-root"
+    empty_root.mkdir(exist_ok=True)
+    env.update(KAFKA_URI=f"tcp://{bootstrap}", KAFKA_VERSION=kafka_version, KAFKA_ROOT=str(empty_root))
+    return env
+
+
+def run_pytest(python: Path, args: list[str], cwd: Path, env: dict[str, str], log: Path, bound_s: int) -> str:
+    """Run pytest in its own process group; on overrunning ``bound_s`` kill that group. Returns how it ended."""
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [str(python), "-m", "pytest", *args],
+            cwd=cwd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            return f"exit code {process.wait(bound_s)}"
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            return f"killed after the overall bound of {bound_s} s"
+
+
+def final_line(log: Path) -> str:
+    lines = [line for line in log.read_text(errors="replace").splitlines() if line.startswith("=") and " in " in line]
+    return lines[-1].strip("= ") if lines else "(no pytest summary line)"
+
+
+def run_suite(suite: Suite, source: Path, workdir: Path, per_test_timeout_s: int, kafka_version: str | None) -> str:
+    base = workdir / suite.name
+    scratch = base / "src"
+    copy_sources(source, suite, scratch)
+    python = ensure_venv(workdir, suite)
+    if suite is AIOKAFKA:
+        prepare_aiokafka(scratch)
+    shutil.rmtree(base / "broker", ignore_errors=True)
+    junit, log = base / "junit.xml", base / "pytest.log"
+    junit.unlink(missing_ok=True)
+    broker = Broker(settings=dict(suite.broker_settings), data_dir=base / "broker" / "data", subprocess=True)
+    started = time.monotonic()
+    with broker:
+        env = suite_env(suite, python, broker.bootstrap, scratch, kafka_version)
+        args = pytest_args(suite, junit, per_test_timeout_s)
+        ended = run_pytest(python, args, scratch, env, log, suite.overall_timeout_s)
+    elapsed = time.monotonic() - started
+    header = [
+        f"## {suite.name}",
+        "",
+        f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; {elapsed:.0f} s; pytest {ended}",
+        f"- requirements: {' '.join(suite.requirements)}",
+        f"- broker settings: {', '.join(f'{k}={v}' for k, v in suite.broker_settings)}",
+        f"- KAFKA_VERSION: {env.get('KAFKA_VERSION', '-')}; per-test timeout {per_test_timeout_s} s",
+        f"- pytest: {final_line(log)}",
+        "",
+    ]
+    body = ["(no junit XML: see pytest.log)"]
+    if junit.exists():
+        cases = summary.read_cases(junit)
+        body = [summary.markdown_table(summary.per_file(cases)), "", *summary.not_passed(cases)]
+    text = "\n".join(header + body) + "\n"
+    (base / "summary.md").write_text(text)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--aiokafka-src", type=Path, help="checkout of aio-libs/aiokafka at v0.14.0")
+    parser.add_argument("--kafka-python-src", type=Path, help="checkout of dpkp/kafka-python at branch 3.0")
+    parser.add_argument("--workdir", type=Path, required=True, help="scratch directory (outside the project)")
+    parser.add_argument("--suite", choices=sorted(SUITES), action="append", help="run only these (default: both)")
+    parser.add_argument("--per-test-timeout", type=int, default=60)
+    parser.add_argument("--kafka-version", help="KAFKA_VERSION for kafka-python (default: what its client infers)")
+    options = parser.parse_args(argv)
+    sources = {AIOKAFKA.name: options.aiokafka_src, KAFKA_PYTHON.name: options.kafka_python_src}
+    chosen = [SUITES[name] for name in options.suite] if options.suite else [AIOKAFKA, KAFKA_PYTHON]
+    missing = [suite.name for suite in chosen if sources[suite.name] is None]
+    if missing:
+        parser.error(f"no source checkout given for {', '.join(missing)}")
+    workdir = options.workdir.resolve()
+    workdir.mkdir(parents=True, exist_ok=True)
+    texts = []
+    for suite in chosen:
+        text = run_suite(suite, sources[suite.name].resolve(), workdir, options.per_test_timeout, options.kafka_version)
+        print(text, flush=True)
+        texts.append(text)
+    (workdir / "summary.md").write_text("# Upstream suites against Rockafka\n\n" + "\n".join(texts))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
