@@ -6,6 +6,7 @@
 //
 // Bytes travel as base64 strings (null stays null). Commands, each with "bootstrap":
 //   produce     {topic, acks, codec, messages:[{key, value, headers:[[name, value]], partition, timestamp}]}
+//               (optional producer: kafkajs producer options, e.g. {idempotent: true})
 //               -> {offsets: [offset per message]} ([] for acks 0)
 //   listOffsets {topic, partition, at: "earliest" | "latest" | <timestamp ms>} -> {offset}
 //   fetch       {topic, partition, offset, count, isolationLevel, maxWaitMs, timeoutMs}
@@ -57,7 +58,7 @@ function headerPairs(headers) {
 }
 
 async function produce(kafka, cmd) {
-  const producer = kafka.producer({ allowAutoTopicCreation: true });
+  const producer = kafka.producer({ allowAutoTopicCreation: true, ...(cmd.producer || {}) });
   await producer.connect();
   try {
     const result = await producer.send({
