@@ -35,7 +35,7 @@ class KafkaPythonDriver:
         config: dict[str, Any] = {
             "acks": ACKS[acks],
             "compression_type": None if codec == "none" else codec,
-            # kafka-python's default is an idempotent producer, which needs InitProducerId (not served yet).
+            # Plain producer: the acks under test (idempotence needs acks=all; test_idempotence.py covers it).
             "enable_idempotence": False,
             "linger_ms": 5,
             **(settings or {}),
