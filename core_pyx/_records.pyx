@@ -143,3 +143,66 @@ def decode_records(payload, Py_ssize_t count, int64_t base_offset, int64_t base_
                                  log_append_time)
     finally:
         PyBuffer_Release(&view)
+
+
+def count_records(payload):
+    """How many records an uncompressed payload holds, walking only their lengths and offset deltas."""
+    cdef Py_buffer view
+    PyObject_GetBuffer(payload, &view, PyBUF_SIMPLE)
+    try:
+        return _count_records(<const unsigned char *>view.buf, view.len)
+    finally:
+        PyBuffer_Release(&view)
+
+
+cdef Py_ssize_t _count_records(const unsigned char *data, Py_ssize_t length) except -1:
+    cdef RecordCursor cur
+    cdef RecordCursor record
+    cdef int32_t size
+    cdef int32_t offset_delta
+    cdef int64_t timestamp_delta
+    cdef Py_ssize_t count = 0
+    cur.data = data
+    cur.pos = 0
+    cur.end = length
+    while cur.pos < cur.end:
+        rk_read_varint(&cur, &size)
+        if size < 1 or size > cur.end - cur.pos:
+            raise CorruptBatchError(f"record {count} claims {size} bytes, {cur.end - cur.pos} remain")
+        record.data = data
+        record.pos = cur.pos + 1  # past the attributes byte
+        record.end = cur.pos + size
+        rk_read_varlong(&record, &timestamp_delta)
+        rk_read_varint(&record, &offset_delta)
+        if offset_delta != count:
+            raise CorruptBatchError(f"record {count} has offset delta {offset_delta}")
+        _skip_fields(&record, count)
+        count += 1
+        cur.pos += size
+    return count
+
+
+cdef int _skip_bytes(RecordCursor *record, bint nullable) except -1:
+    cdef int32_t length
+    rk_read_varint(record, &length)
+    if length < (-1 if nullable else 0) or length > record.end - record.pos:
+        raise CorruptBatchError(f"record field of {length} bytes does not fit its record at byte {record.pos}")
+    if length > 0:
+        record.pos += length
+    return 0
+
+
+cdef int _skip_fields(RecordCursor *record, Py_ssize_t index) except -1:
+    """Key, value and headers of one record, checked for size only; the record must end exactly after them."""
+    cdef int32_t headers
+    _skip_bytes(record, True)
+    _skip_bytes(record, True)
+    rk_read_varint(record, &headers)
+    if headers < 0:
+        raise CorruptBatchError(f"record {index} has {headers} headers")
+    for _ in range(headers):
+        _skip_bytes(record, False)
+        _skip_bytes(record, True)
+    if record.pos != record.end:
+        raise CorruptBatchError(f"record {index} has {record.end - record.pos} bytes after its fields")
+    return 0

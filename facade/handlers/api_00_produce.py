@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Sequence
 from rockafka.core_pyx.compression import decompress
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
 from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
-from rockafka.core_pyx.records import decode_records
+from rockafka.core_pyx.records import count_records
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.produce import (
     BatchIndexAndErrorMessage,
@@ -173,8 +173,8 @@ def _check_records(records: memoryview, header: BatchHeader, index: int, code: E
     payload = records[header.position + RECORD_BATCH_OVERHEAD : header.position + header.size]
     try:
         plain = decompress(header.compression, payload) if header.compression else payload
-        decoded = decode_records(plain, header.record_count, 0, 0, None)
+        count = count_records(plain)
     except KernelError as exc:
         raise _Refused(code, f"the batch's records do not decode: {exc}", index) from None
-    if len(decoded) != header.record_count:
-        raise _Refused(code, f"batch holds {len(decoded)} records, its header says {header.record_count}", index)
+    if count != header.record_count:
+        raise _Refused(code, f"batch holds {count} records, its header says {header.record_count}", index)
