@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 OUTCOMES = ("passed", "failed", "errors", "skipped", "teardown_errors")
@@ -44,12 +44,18 @@ def file_of(classname: str) -> str:
 
 
 def read_cases(junit: Path) -> list[CaseResult]:
-    cases = []
+    """One result per test; a failed test's teardown error (a second ``<testcase>`` of the same id) is folded in."""
+    cases: dict[str, CaseResult] = {}
     for case in ET.parse(junit).getroot().iter("testcase"):
         classname = case.get("classname", "")
+        test_id = f"{classname}::{case.get('name')}"
         failure, error, skipped = case.find("failure"), case.find("error"), case.find("skipped")
         error_message = "" if error is None else error.get("message", "")
         teardown = error is not None and "teardown" in error_message
+        earlier = cases.get(test_id)
+        if earlier is not None and teardown:
+            cases[test_id] = replace(earlier, teardown_error=True)
+            continue
         if failure is not None:
             outcome, message = "failed", failure.get("message", "")
         elif error is not None and not teardown:
@@ -58,10 +64,8 @@ def read_cases(junit: Path) -> list[CaseResult]:
             outcome, message = "skipped", skipped.get("message", "")
         else:
             outcome, message = "passed", error_message
-        cases.append(
-            CaseResult(file_of(classname), f"{classname}::{case.get('name')}", outcome, teardown, message[:300])
-        )
-    return cases
+        cases[test_id] = CaseResult(file_of(classname), test_id, outcome, teardown, message[:300])
+    return list(cases.values())
 
 
 def per_file(cases: list[CaseResult]) -> dict[str, FileCounts]:
