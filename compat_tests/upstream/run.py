@@ -138,7 +138,7 @@ def run_suite(suite: Suite, source: Path, workdir: Path, per_test_timeout_s: int
     junit, log = base / "junit.xml", base / "pytest.log"
     junit.unlink(missing_ok=True)
     broker = Broker(settings=dict(suite.broker_settings), data_dir=base / "broker" / "data", subprocess=True)
-    started = time.monotonic()
+    started, started_at = time.monotonic(), datetime.datetime.now(datetime.UTC)
     with broker:
         env = suite_env(suite, python, broker.bootstrap, scratch, kafka_version)
         args = pytest_args(suite, junit, per_test_timeout_s)
@@ -147,7 +147,7 @@ def run_suite(suite: Suite, source: Path, workdir: Path, per_test_timeout_s: int
     header = [
         f"## {suite.name}",
         "",
-        f"- date: {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC; {elapsed:.0f} s; pytest {ended}",
+        f"- started: {started_at:%Y-%m-%d %H:%M} UTC; {elapsed:.0f} s; pytest {ended}",
         f"- requirements: {' '.join(suite.requirements)}",
         f"- broker settings: {', '.join(f'{k}={v}' for k, v in suite.broker_settings)}",
         f"- KAFKA_VERSION: {env.get('KAFKA_VERSION', '-')}; per-test timeout {per_test_timeout_s} s",
