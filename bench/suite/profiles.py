@@ -185,5 +185,6 @@ def profile_main(args: argparse.Namespace) -> int:
             status = 1
             continue
         (out / f"{path}.md").write_text(summary_markdown(path, name, collapsed, figure))
+        collapsed.with_suffix(".log").unlink(missing_ok=True)
         print(f"wrote {out / f'{path}.md'}")
     return status
