@@ -20,17 +20,24 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
+from rockafka.core_pyx.errors import KernelError
+from rockafka.core_pyx.reqheader import RequestHeader
+
 from .handlers import HANDLERS, ApiHandler
 from .handlers.context import ApiError, RequestContext
 from .protocol.api import API_VERSIONS_KEY
 from .protocol.error_codes import ErrorCode
 from .protocol.errors import EncodeError, FrameError
-from .protocol.framing import RequestError, decode_request, encode_response, unsupported_api_versions_response
+from .protocol.framing import (
+    RequestError,
+    decode_request,
+    encode_response,
+    read_request_header,
+    unsupported_api_versions_response,
+)
 from .server import BrokenRequestError, Buffers, ConnectionInfo, Outcome
 
 if TYPE_CHECKING:
-    from rockafka.core_pyx.reqheader import RequestHeader
-
     from .broker import Broker
 
 log = logging.getLogger(__name__)
@@ -44,34 +51,48 @@ class RequestDispatcher:
 
     def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
         try:
-            decoded = decode_request(frame)
+            header, body = self._decode(frame)
         except FrameError as exc:
             raise BrokenRequestError(str(exc)) from None
-        if isinstance(decoded, RequestError):
-            return self._refuse(decoded)
-        header = decoded.header
+        if isinstance(body, RequestError):
+            return self._refuse(body)
         handler = HANDLERS.get(header.api_key)
         if handler is None or not handler.min_version <= header.api_version <= handler.max_version:
             if header.api_key == API_VERSIONS_KEY:
                 return [encode_response(header, unsupported_api_versions_response(), 0)]
             raise BrokenRequestError(
-                f"{decoded.spec.name} v{header.api_version} is not served (client {header.client_id!r})"
+                f"API {header.api_key} v{header.api_version} is not served (client {header.client_id!r})"
             )
         ctx = RequestContext(self._broker, connection, header.api_version, header.correlation_id, header.client_id)
         try:
-            result = handler.handle(ctx, decoded.body)
+            result = handler.handle(ctx, body)
         except BrokenRequestError:
             raise
         except ApiError as exc:
-            result = _error_response(handler, decoded.body, exc.error_code)
+            result = _error_response(handler, body, exc.error_code)
         except Exception:
-            log.exception("%s v%d failed", decoded.spec.name, header.api_version)
-            result = _error_response(handler, decoded.body, ErrorCode.UNKNOWN_SERVER_ERROR)
+            log.exception("API %d v%d failed", header.api_key, header.api_version)
+            result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
         if result is None:
             return None
         if isinstance(result, Awaitable):
-            return _finish(handler, header, decoded.body, result)
-        return _encode(handler, header, decoded.body, result)
+            return _finish(handler, header, body, result)
+        return _encode(handler, header, body, result)
+
+    @staticmethod
+    def _decode(frame: bytes) -> tuple[RequestHeader, Any]:
+        """The header and the body (or the RequestError to answer), through a handler's hot decoder if it has one."""
+        header = read_request_header(frame)
+        handler = HANDLERS.get(header.api_key)
+        served = handler is not None and handler.min_version <= header.api_version <= handler.max_version
+        decode = handler.decode if served and handler is not None else None
+        if decode is not None:
+            try:
+                return header, decode(memoryview(frame)[header.body_offset :], header.api_version)
+            except KernelError as exc:
+                raise BrokenRequestError(f"API {header.api_key} v{header.api_version}: {exc}") from None
+        decoded = decode_request(frame)
+        return header, decoded.body if not isinstance(decoded, RequestError) else decoded
 
     def _refuse(self, failed: RequestError) -> Outcome:
         header = failed.header

@@ -3,9 +3,10 @@
 Version notes: v3+ carries only RecordBatch v2 (magic 2); a batch of another magic is refused with
 INVALID_RECORD (v8+) or CORRUPT_MESSAGE (older clients do not know 87), as is a batch whose CRC,
 lengths or counts are wrong, and a partition carrying other than exactly one batch.
-zstd needs v7+ (UNSUPPORTED_COMPRESSION_TYPE before). Every batch's records are decoded once
-(compressed ones after decompression) to check that they are exactly as many as its header says,
-as Kafka's validator iterates them: a batch declaring fewer or more records than it holds would
+zstd needs v7+ (UNSUPPORTED_COMPRESSION_TYPE before). Every batch's records are walked once in C
+(compressed ones after decompression; no record objects are made) to check that each record's fields
+fit it, that offset deltas run in order and that they are exactly as many as the header says, as
+Kafka's validator iterates them: a batch declaring fewer or more records than it holds would
 otherwise be stored with wrong offsets. acks must be -1, 0 or 1
 (INVALID_REQUIRED_ACKS); acks=0 gets no response, and a failure under acks=0 closes the connection,
 as Kafka does. Under ``rockafka.flush.mode=sync`` acks=1/-1 are answered once the batches are fsynced.
@@ -18,6 +19,8 @@ OUT_OF_ORDER_SEQUENCE_NUMBER, an older epoch INVALID_PRODUCER_EPOCH (as Kafka 2.
 a producer the partition does not know is accepted at any sequence (Kafka 2.5+, no UNKNOWN_PRODUCER_ID); a
 negative base sequence is INVALID_RECORD. Batches with producer id -1 (aiokafka and kafkajs send sequence 0
 with it) are never checked.
+The request body is read by the compiled hot decoder (``rockafka.core_pyx.hotcodec``): each partition's
+records stay a zero-copy view of the request frame until the store copies them into the CommitLog.
 Not implemented yet: transactions (transactional batches are stored like idempotent ones), LogAppendTime's
 timestamp bounds (message.timestamp.*.max.ms), quotas.
 """
@@ -29,13 +32,13 @@ from collections.abc import Awaitable, Sequence
 
 from rockafka.core_pyx.compression import decompress
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
+from rockafka.core_pyx.hotcodec import ProduceRequest, decode_produce_request
 from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
 from rockafka.core_pyx.records import count_records
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.produce import (
     BatchIndexAndErrorMessage,
     PartitionProduceResponse,
-    ProduceRequest,
     ProduceResponse,
     TopicProduceResponse,
 )
@@ -63,7 +66,7 @@ def _error(request: ProduceRequest, code: ErrorCode) -> ProduceResponse:
             TopicProduceResponse(
                 name=topic.name,
                 partition_responses=[
-                    PartitionProduceResponse(index=p.index, error_code=code, base_offset=-1)
+                    PartitionProduceResponse(index=p.partition_index, error_code=code, base_offset=-1)
                     for p in topic.partition_data
                 ],
             )
@@ -72,7 +75,7 @@ def _error(request: ProduceRequest, code: ErrorCode) -> ProduceResponse:
     )
 
 
-@register(0, 3, 11, _error)
+@register(0, 3, 11, _error, decode=decode_produce_request)
 def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Awaitable[ProduceResponse] | None:
     if request.acks not in (-1, 0, 1):
         return _error(request, ErrorCode.INVALID_REQUIRED_ACKS)
@@ -82,7 +85,7 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
     for topic in request.topic_data:
         partitions: list[PartitionProduceResponse] = []
         for data in topic.partition_data:
-            response = _produce_partition(ctx, topic.name, data.index, data.records, waits)
+            response = _produce_partition(ctx, topic.name, data.partition_index, data.records, waits)
             failed = failed or response.error_code != ErrorCode.NONE
             partitions.append(response)
         responses.append(TopicProduceResponse(name=topic.name, partition_responses=partitions))

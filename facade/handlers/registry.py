@@ -13,6 +13,7 @@ from typing import Any, Final
 from rockafka.facade.protocol.error_codes import ErrorCode
 
 HandleFunc = Callable[[Any, Any], Any]
+DecodeFunc = Callable[[memoryview, int], Any]
 ErrorResponseFunc = Callable[[Any, ErrorCode], Any]
 
 
@@ -21,6 +22,8 @@ class ApiHandler:
     """One API's handler: ``handle(ctx, request)`` returns a response, an awaitable of one, or None (no reply).
 
     ``error_response(request, error_code)`` builds the response Kafka sends when the whole request fails.
+    ``decode(body, version)``, when given, replaces the generated codec for the request body (a compiled hot
+    decoder); it raises a :class:`~rockafka.core_pyx.errors.KernelError` for a body that does not parse.
     """
 
     api_key: int
@@ -28,13 +31,19 @@ class ApiHandler:
     max_version: int
     handle: HandleFunc
     error_response: ErrorResponseFunc | None
+    decode: DecodeFunc | None = None
 
 
 HANDLERS: Final[dict[int, ApiHandler]] = {}
 
 
 def register(
-    api_key: int, min_version: int, max_version: int, error_response: ErrorResponseFunc | None = None
+    api_key: int,
+    min_version: int,
+    max_version: int,
+    error_response: ErrorResponseFunc | None = None,
+    *,
+    decode: DecodeFunc | None = None,
 ) -> Callable[[HandleFunc], HandleFunc]:
     """Class the decorated function as the handler of ``api_key`` for versions ``min_version..max_version``."""
 
@@ -43,7 +52,7 @@ def register(
             raise RuntimeError(f"API key {api_key} already has a handler ({HANDLERS[api_key].handle.__module__})")
         if min_version > max_version:
             raise RuntimeError(f"API key {api_key}: empty version range {min_version}..{max_version}")
-        HANDLERS[api_key] = ApiHandler(api_key, min_version, max_version, handle, error_response)
+        HANDLERS[api_key] = ApiHandler(api_key, min_version, max_version, handle, error_response, decode)
         return handle
 
     return decorate
