@@ -1,10 +1,10 @@
 """py-spy profiles of Rockafka's produce and fetch paths (``python -m bench.suite --profile``).
 
-A fresh broker runs one scenario (``produce-1KiB-acks1-none``, then ``consume-1KiB-assign`` for the fetch
-path); py-spy samples the broker process only during the scenario's timed window (never the prefill or
-the read-back), with native frames so the Cython kernels show. Kept beside the results in
-``results/profiles/``: the collapsed stacks (``<path>.collapsed.txt``, for speedscope or inferno) and
-``<path>.md``, the functions with the most samples, self and inclusive.
+A fresh broker runs each scenario (``produce-1KiB-acks1-none``, ``produce-1KiB-acks1-lz4``, then
+``consume-1KiB-assign`` for the fetch path); py-spy samples the broker process only during the scenario's
+timed window (never the prefill or the read-back), with native frames so the Cython kernels show. Kept
+beside the results in ``results/profiles/``: the collapsed stacks (``<path>.collapsed.txt``, for
+speedscope or inferno) and ``<path>.md``, the functions with the most samples, self and inclusive.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from bench.suite.runner import measure
 from bench.suite.scenarios import SCENARIOS
 from bench.suite.targets import start_rockafka
 
-PATHS = {"produce": "produce-1KiB-acks1-none", "fetch": "consume-1KiB-assign"}
+PATHS = {"produce": "produce-1KiB-acks1-none", "produce-lz4": "produce-1KiB-acks1-lz4", "fetch": "consume-1KiB-assign"}
 SAMPLE_RATE = 199
 TOP = 25
 
