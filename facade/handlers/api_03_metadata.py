@@ -25,6 +25,7 @@ from rockafka.facade.protocol.messages.metadata import (
 from rockafka.store import InvalidTopicError, StoreError, TopicInfo, UnknownTopicIdError
 
 from ..errors import store_error_code
+from .admin import advertised_listener
 from .authorized import CLUSTER_OPERATIONS, NOT_REQUESTED, TOPIC_OPERATIONS
 from .context import RequestContext
 from .registry import register
@@ -41,10 +42,7 @@ def _error(request: MetadataRequest, code: ErrorCode) -> MetadataResponse:
 @register(3, 0, 12, _error)
 def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
     broker = ctx.broker
-    listener = next(
-        (item for item in broker.config.advertised_listeners if item.name == ctx.connection.listener_name),
-        broker.config.advertised_listeners[0],
-    )
+    listener = advertised_listener(ctx)
     wants_all = request.topics is None or (ctx.api_version == 0 and not request.topics)
     topic_ops = TOPIC_OPERATIONS if request.include_topic_authorized_operations else NOT_REQUESTED
     if wants_all:

@@ -20,6 +20,7 @@ from rockafka.facade.protocol.messages.find_coordinator import (
     FindCoordinatorResponse,
 )
 
+from .admin import advertised_listener
 from .context import RequestContext
 from .registry import HANDLERS, register
 
@@ -57,10 +58,7 @@ def _find(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
     if key_type == GROUP_KEY_TYPE:
         ctx.broker.groups.coordinator_found()
     broker = ctx.broker
-    listener = next(
-        (item for item in broker.config.advertised_listeners if item.name == ctx.connection.listener_name),
-        broker.config.advertised_listeners[0],
-    )
+    listener = advertised_listener(ctx)
     return Coordinator(
         key=key, node_id=broker.node_id, host=listener.host, port=listener.port, error_code=0, error_message=None
     )
