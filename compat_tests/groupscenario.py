@@ -68,6 +68,14 @@ class Worker:
     def assignment_events(self) -> int:
         return sum(1 for e in self.snapshot() if e["event"] == "assigned")
 
+    def log_tail(self, limit: int = 6000) -> str:
+        """The worker's stderr tail and its last events, for a failure message."""
+        try:
+            stderr = self.log_path.read_text(errors="replace")[-limit:]
+        except OSError:
+            stderr = "(no worker log)"
+        return f"{stderr}\nlast events: {self.snapshot()[-5:]}"
+
     def consumed(self) -> set[tuple[int, int]]:
         return {(p, o) for e in self.snapshot() if e["event"] == "records" for p, o, _ in e["items"]}
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import signal
 import sys
 from collections.abc import Iterable
@@ -67,6 +68,7 @@ def run_kafka_python(settings: dict[str, Any]) -> None:
         heartbeat_interval_ms=settings["heartbeat_interval_ms"],
         partition_assignment_strategy=[assignors[settings["assignor"]]],
         max_poll_records=200,
+        reconnect_backoff_max_ms=1000,  # kafka-python 3 backs off up to 30 s; a broker restart is seconds
     )
     consumer.subscribe([settings["topic"]], listener=Listener())
     while not STOP["requested"]:
@@ -155,6 +157,7 @@ def run_confluent(settings: dict[str, Any]) -> None:
         "heartbeat.interval.ms": settings["heartbeat_interval_ms"],
         "partition.assignment.strategy": settings["assignor"],
         "topic.metadata.refresh.interval.ms": 2000,
+        "reconnect.backoff.max.ms": 1000,
     }
     if settings.get("instance_id"):
         config["group.instance.id"] = settings["instance_id"]
@@ -179,6 +182,7 @@ def run_confluent(settings: dict[str, Any]) -> None:
 
 def main() -> None:
     settings = json.loads(sys.argv[1])
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     signal.signal(signal.SIGTERM, _on_sigterm)
     client = settings["client"]
     if client == "kafka-python":

@@ -100,10 +100,12 @@ def test_a_stable_group_survives_a_restart_and_its_member_carries_on(
         producer = KafkaProducer(bootstrap_servers=restartable.bootstrap, enable_idempotence=False)
         sent = [producer.send(scenario.topic, b"after restart", partition=p).get(20) for p in range(12)]
         producer.close()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not {(m.partition, m.offset) for m in sent} <= member.consumed():
             time.sleep(0.2)
-        assert {(m.partition, m.offset) for m in sent} <= member.consumed(), "the member stopped consuming"
+        assert {(m.partition, m.offset) for m in sent} <= member.consumed(), (
+            f"the member stopped consuming; its log:\n{member.log_tail()}\nbroker log:\n{restartable.log_text()}"
+        )
         assert broker_assignments(admin, scenario.group) == before
         assert member.assignment_events() == assignments_seen, "the member had to rejoin"
     finally:
