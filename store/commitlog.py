@@ -132,7 +132,7 @@ class CommitLog:
     def __init__(self, directory: Path, segment_bytes: int, *, preallocate: bool) -> None:
         self.segment_bytes = segment_bytes
         self._preallocator = Preallocator() if preallocate else None
-        self._files = MappedFileQueue(directory, segment_bytes, preallocator=self._preallocator)
+        self._files = MappedFileQueue(directory, segment_bytes, preallocator=self._preallocator, keep_fd=True)
         self._lock = threading.Lock()
         self.write_offset = 0
         self.published_offset = 0

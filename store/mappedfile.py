@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import mmap
 import os
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
+
+from rockafka.core_pyx.filemap import FileMap
 
 from .jsonfile import fsync_directory
 
@@ -40,21 +42,25 @@ def name_to_offset(name: str) -> int | None:
 
 
 class MappedFile:
-    """One file of ``size`` bytes starting at global offset ``start``, mapped read-write."""
+    """One file of ``size`` bytes starting at global offset ``start``, mapped read-write.
 
-    __slots__ = ("_fd", "_mmap", "closed", "path", "size", "start", "view")
+    Only files written through ``pwritev`` (CommitLog segments) keep their descriptor open (``keep_fd``);
+    the others (ConsumeQueue, IndexFile) hold none once mapped, so ten thousand partitions do not use ten
+    thousand descriptors: they sync with ``msync`` and open the file briefly for the rare ``reserve``."""
 
-    def __init__(self, path: Path, start: int, size: int, fd: int, mapping: mmap.mmap) -> None:
+    __slots__ = ("_fd", "_map", "closed", "path", "size", "start", "view")
+
+    def __init__(self, path: Path, start: int, size: int, fd: int | None, mapping: FileMap) -> None:
         self.path = path
         self.start = start
         self.size = size
         self._fd = fd
-        self._mmap = mapping
-        self.view = memoryview(mapping)
+        self._map = mapping
+        self.view = mapping.view()
         self.closed = False
 
     @classmethod
-    def open(cls, path: Path, start: int, size: int, *, reserve: bool = False) -> MappedFile:
+    def open(cls, path: Path, start: int, size: int, *, reserve: bool = False, keep_fd: bool = False) -> MappedFile:
         """Open (creating, or extending a short file with zeros) and map ``path`` at exactly ``size`` bytes. A
         file created here has its directory fsynced, so its name survives a power loss with its data."""
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -66,11 +72,13 @@ class MappedFile:
                 _grow(fd, size, reserve)
                 if current == 0:
                     fsync_directory(path.parent)
-            mapping = mmap.mmap(fd, size, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ | mmap.PROT_WRITE)
+            mapping = FileMap(fd, size, writable=True)
         except BaseException:
             os.close(fd)
             raise
-        return cls(path, start, size, fd, mapping)
+        if not keep_fd:
+            os.close(fd)
+        return cls(path, start, size, fd if keep_fd else None, mapping)
 
     @classmethod
     def open_readonly(cls, path: Path, start: int) -> MappedFile:
@@ -78,14 +86,12 @@ class MappedFile:
         fd = os.open(path, os.O_RDONLY)
         try:
             size = os.fstat(fd).st_size
-            mapping = mmap.mmap(fd, size, flags=mmap.MAP_SHARED, prot=mmap.PROT_READ) if size else None
-        except BaseException:
+            if not size:
+                raise OSError(f"{path} is empty")
+            mapping = FileMap(fd, size, writable=False)
+        finally:
             os.close(fd)
-            raise
-        if mapping is None:
-            os.close(fd)
-            raise OSError(f"{path} is empty")
-        return cls(path, start, size, fd, mapping)
+        return cls(path, start, size, None, mapping)
 
     @property
     def end(self) -> int:
@@ -94,13 +100,27 @@ class MappedFile:
     @property
     def fd(self) -> int:
         """The file descriptor (for kernels that write through it; the owner's thread only)."""
+        if self._fd is None:
+            raise ValueError(f"{self.path} was opened without keeping its descriptor")
         return self._fd
+
+    @contextlib.contextmanager
+    def _descriptor(self) -> Iterator[int]:
+        if self._fd is not None:
+            yield self._fd
+            return
+        fd = os.open(self.path, os.O_RDWR)
+        try:
+            yield fd
+        finally:
+            os.close(fd)
 
     def write(self, position: int, size: int, *parts: Buffer) -> None:
         """Write ``parts`` (``size`` bytes in all) back to back at ``position`` through the file descriptor:
         one ``pwritev``, which the mapping sees at once. The kernel copies without the GIL, fresh pages of a
         pre-allocated file cost no page fault, and a full disk raises ENOSPC instead of SIGBUS in a mapping."""
-        written = os.pwritev(self._fd, parts, position)
+        with self._descriptor() as fd:
+            written = os.pwritev(fd, parts, position)
         if written != size:
             raise OSError(f"short write to {self.path}: {written} of {size} bytes")
 
@@ -110,23 +130,29 @@ class MappedFile:
         fault on an unwritten extent costs about a hundred times more on ext4.)"""
         length = min(length, self.size - position)
         if length > 0:
-            os.pwrite(self._fd, _ZEROS[:length], position)
+            with self._descriptor() as fd:
+                os.pwrite(fd, _ZEROS[:length], position)
 
     def sync(self) -> None:
-        """fdatasync the file (every dirty page of the mapping); a no-op once the file is closed."""
-        fd = self._fd
+        """Make the file's written bytes durable (``fdatasync``, or ``msync`` of the mapping for a file
+        without a descriptor); a no-op once the file is closed."""
         if self.closed:
             return
+        fd = self._fd
         try:
-            os.fdatasync(fd)
-        except OSError:
+            if fd is None:
+                self._map.flush()
+            else:
+                os.fdatasync(fd)
+        except (OSError, ValueError):
             if not self.closed:
                 raise
 
     def zero_from(self, position: int) -> None:
         """Discard every byte from ``position`` (file-relative) to the end: they read as zero afterwards."""
-        os.ftruncate(self._fd, position)
-        os.ftruncate(self._fd, self.size)
+        with self._descriptor() as fd:
+            os.ftruncate(fd, position)
+            os.ftruncate(fd, self.size)
 
     def close(self) -> None:
         if self.closed:
@@ -134,9 +160,9 @@ class MappedFile:
         self.closed = True
         with contextlib.suppress(BufferError):
             self.view.release()
-        with contextlib.suppress(BufferError):  # readers' slices still alive: unmapped when they go
-            self._mmap.close()
-        os.close(self._fd)
+        self._map.close()  # readers' slices still alive keep the pages mapped until they go
+        if self._fd is not None:
+            os.close(self._fd)
 
     def delete(self) -> None:
         self.close()
@@ -161,9 +187,11 @@ class Preallocator:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rockafka-prealloc")
         self._pending: dict[Path, Future[MappedFile]] = {}
 
-    def request(self, path: Path, start: int, size: int) -> None:
+    def request(self, path: Path, start: int, size: int, *, keep_fd: bool) -> None:
         if path not in self._pending:
-            self._pending[path] = self._executor.submit(MappedFile.open, path, start, size, reserve=True)
+            self._pending[path] = self._executor.submit(
+                MappedFile.open, path, start, size, reserve=True, keep_fd=keep_fd
+            )
 
     def take(self, path: Path) -> MappedFile | None:
         """The file made for ``path`` (waiting for it if still under way), or None if none was requested."""
@@ -181,9 +209,12 @@ class Preallocator:
 class MappedFileQueue:
     """Files of one size in one directory, ordered by start offset; not necessarily contiguous."""
 
-    def __init__(self, directory: Path, file_size: int, *, preallocator: Preallocator | None = None) -> None:
+    def __init__(
+        self, directory: Path, file_size: int, *, preallocator: Preallocator | None = None, keep_fd: bool = False
+    ) -> None:
         self.directory = directory
         self.file_size = file_size
+        self.keep_fd = keep_fd
         self.files: list[MappedFile] = []
         self._starts: list[int] = []
         self._preallocator = preallocator
@@ -205,7 +236,7 @@ class MappedFileQueue:
                 if path.stat().st_size:
                     self._insert(MappedFile.open_readonly(path, start))
             else:
-                self._insert(MappedFile.open(path, start, self.file_size))
+                self._insert(MappedFile.open(path, start, self.file_size, keep_fd=self.keep_fd))
 
     def _insert(self, file: MappedFile) -> None:
         index = bisect.bisect_left(self._starts, file.start)
@@ -233,11 +264,13 @@ class MappedFileQueue:
         path = self.directory / offset_to_name(start)
         file = self._preallocator.take(path) if self._preallocator else None
         if file is None:
-            file = MappedFile.open(path, start, self.file_size)
+            file = MappedFile.open(path, start, self.file_size, keep_fd=self.keep_fd)
         self._insert(file)
         if self._preallocator is not None:
             following = start + self.file_size
-            self._preallocator.request(self.directory / offset_to_name(following), following, self.file_size)
+            self._preallocator.request(
+                self.directory / offset_to_name(following), following, self.file_size, keep_fd=self.keep_fd
+            )
         return file
 
     def remove(self, file: MappedFile) -> None:

@@ -19,6 +19,7 @@ COMPILED_KERNELS = [
     "_reqheader",
     "_indexhash",
     "_logrecord",
+    "_filemap",
 ]
 
 

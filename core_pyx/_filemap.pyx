@@ -1,0 +1,81 @@
+# cython: language_level=3
+"""Compiled file-mapping kernel: a shared mapping that keeps no file descriptor (spec: ``_filemap_py``)."""
+
+import os
+
+from cpython.buffer cimport PyBuffer_FillInfo
+from libc.errno cimport errno
+from posix.mman cimport MAP_FAILED, MAP_SHARED, MS_SYNC, PROT_READ, PROT_WRITE, mmap, msync, munmap
+
+# The FileMap declaration comes from _filemap.pxd, included automatically.
+
+
+cdef class FileMap:
+    def __cinit__(self, int fd, Py_ssize_t size, *, bint writable):
+        cdef void *address
+        if size <= 0:
+            raise ValueError(f"a mapping needs a positive size, not {size}")
+        address = mmap(NULL, <size_t>size, PROT_READ | (PROT_WRITE if writable else 0), MAP_SHARED, fd, 0)
+        if address == MAP_FAILED:
+            code = errno
+            raise OSError(code, os.strerror(code))
+        self._address = <char *>address
+        self._size = size
+        self._writable = writable
+        self._exports = 0
+        self._closed = False
+
+    def __dealloc__(self):
+        if self._address != NULL:
+            munmap(self._address, <size_t>self._size)
+            self._address = NULL
+
+    def __len__(self):
+        return self._size
+
+    @property
+    def size(self):
+        return self._size
+
+    @property
+    def closed(self):
+        return self._closed
+
+    def view(self):
+        if self._closed:
+            raise ValueError("the mapping is closed")
+        return memoryview(self)
+
+    def flush(self):
+        cdef int result
+        if self._closed or self._address == NULL:
+            return
+        with nogil:
+            result = msync(self._address, <size_t>self._size, MS_SYNC)
+        if result != 0:
+            code = errno
+            raise OSError(code, os.strerror(code))
+
+    def close(self):
+        if self._closed:
+            return
+        self._closed = True
+        if self._exports == 0:
+            self._unmap()
+
+    cdef int _unmap(self) except -1:
+        if self._address != NULL:
+            munmap(self._address, <size_t>self._size)
+            self._address = NULL
+        return 0
+
+    def __getbuffer__(self, Py_buffer *buffer, int flags):
+        if self._closed:
+            raise BufferError("the mapping is closed")
+        PyBuffer_FillInfo(buffer, self, self._address, self._size, not self._writable, flags)
+        self._exports += 1
+
+    def __releasebuffer__(self, Py_buffer *buffer):
+        self._exports -= 1
+        if self._closed and self._exports == 0:
+            self._unmap()

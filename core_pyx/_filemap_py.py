@@ -1,0 +1,59 @@
+"""Pure-Python twin of the file-mapping kernel: a shared mapping of a file's first ``size`` bytes.
+
+``FileMap(fd, size, writable=...)`` maps bytes [0, size) of the open file ``fd`` with ``MAP_SHARED``,
+read-write or read-only. The caller may close ``fd`` at once: the compiled twin keeps no descriptor,
+which is the point of this kernel (a store with ten thousand partitions maps ten thousand ConsumeQueue
+files, and Python's ``mmap`` keeps a duplicated descriptor for each). This twin is built on ``mmap``, so
+it holds that duplicate until closed.
+
+- ``view()`` returns a ``memoryview`` over the whole mapping (read-only for a read-only map).
+- ``flush()`` writes the mapping's dirty pages to the file and waits (``msync(MS_SYNC)``, which on
+  Linux syncs the data like ``fdatasync`` of that range); a no-op once closed.
+- ``close()`` ends the mapping. Views still alive keep it mapped until the last one is released (reads
+  through them stay valid, nothing is unmapped under a reader); no new view can be taken.
+- ``size`` / ``len()`` is the mapped length; ``closed`` tells whether ``close()`` was called.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+
+
+class FileMap:
+    __slots__ = ("_closed", "_mmap", "_size")
+
+    def __init__(self, fd: int, size: int, *, writable: bool) -> None:
+        if size <= 0:
+            raise ValueError(f"a mapping needs a positive size, not {size}")
+        protection = mmap.PROT_READ | (mmap.PROT_WRITE if writable else 0)
+        self._mmap = mmap.mmap(fd, size, flags=mmap.MAP_SHARED, prot=protection)
+        self._size = size
+        self._closed = False
+
+    def __len__(self) -> int:
+        return self._size
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def view(self) -> memoryview:
+        if self._closed:
+            raise ValueError("the mapping is closed")
+        return memoryview(self._mmap)
+
+    def flush(self) -> None:
+        if not self._closed:
+            self._mmap.flush()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(BufferError):  # views still alive: unmapped when the last one goes
+            self._mmap.close()

@@ -1,0 +1,103 @@
+"""The file-mapping kernel: both twins map, write, flush and close alike; the compiled one keeps no descriptor."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from rockafka.core_pyx import is_compiled, twins
+
+TWINS = twins("_filemap")
+
+
+@pytest.fixture(params=sorted(TWINS), ids=lambda name: name)
+def impl(request: pytest.FixtureRequest) -> ModuleType:
+    return TWINS[request.param]
+
+
+def open_file(path: Path, size: int) -> int:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    os.ftruncate(fd, size)
+    return fd
+
+
+def open_descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_compiled_twin_is_present() -> None:
+    assert "compiled" in TWINS and is_compiled(TWINS["compiled"])
+
+
+def test_view_writes_reach_the_file_after_the_descriptor_is_closed(impl: ModuleType, tmp_path: Path) -> None:
+    path = tmp_path / "file"
+    fd = open_file(path, 8192)
+    mapping = impl.FileMap(fd, 8192, writable=True)
+    os.close(fd)
+    view = mapping.view()
+    view[4096:4101] = b"hello"
+    mapping.flush()
+    assert len(mapping) == mapping.size == 8192
+    assert path.read_bytes()[4096:4101] == b"hello"
+    view.release()
+    mapping.close()
+    assert mapping.closed
+
+
+def test_a_read_only_mapping_refuses_writes(impl: ModuleType, tmp_path: Path) -> None:
+    path = tmp_path / "file"
+    path.write_bytes(b"abc" * 100)
+    fd = os.open(path, os.O_RDONLY)
+    mapping = impl.FileMap(fd, 300, writable=False)
+    os.close(fd)
+    view = mapping.view()
+    assert view.readonly and bytes(view[:3]) == b"abc"
+    with pytest.raises(TypeError):
+        view[0:1] = b"x"
+    view.release()
+    mapping.close()
+
+
+def test_a_live_view_outlasts_close_and_no_new_view_is_given(impl: ModuleType, tmp_path: Path) -> None:
+    fd = open_file(tmp_path / "file", 4096)
+    mapping = impl.FileMap(fd, 4096, writable=True)
+    os.close(fd)
+    reader = mapping.view()[10:20]
+    reader[:] = b"0123456789"
+    mapping.close()
+    mapping.close()  # twice is harmless
+    assert bytes(reader) == b"0123456789"  # still mapped under the reader
+    with pytest.raises(ValueError, match="closed"):
+        mapping.view()
+    mapping.flush()  # a no-op once closed
+    reader.release()
+
+
+def test_a_non_positive_size_is_refused(impl: ModuleType, tmp_path: Path) -> None:
+    fd = open_file(tmp_path / "file", 0)
+    try:
+        with pytest.raises(ValueError, match="positive size"):
+            impl.FileMap(fd, 0, writable=True)
+    finally:
+        os.close(fd)
+
+
+def test_a_bad_descriptor_raises_oserror(impl: ModuleType) -> None:
+    with pytest.raises(OSError):
+        impl.FileMap(10_000, 4096, writable=True)
+
+
+def test_the_compiled_mapping_holds_no_descriptor(tmp_path: Path) -> None:
+    compiled = TWINS["compiled"]
+    before = open_descriptors()
+    mappings = []
+    for number in range(50):
+        fd = open_file(tmp_path / f"file{number}", 4096)
+        mappings.append(compiled.FileMap(fd, 4096, writable=True))
+        os.close(fd)
+    assert open_descriptors() == before
+    for mapping in mappings:
+        mapping.close()
