@@ -21,12 +21,14 @@ from .errors import (
     UnknownTopicIdError,
     UnknownTopicOrPartitionError,
 )
-from .message_store import AppendListener, MessageStore
+from .message_store import MessageStore
 from .results import (
+    AbortedTransaction,
     AppendResult,
     CommittedOffset,
     KeyedRecord,
     OffsetCommit,
+    OpenTransaction,
     PartitionOffsets,
     ReadResult,
     RecoveryReport,
@@ -35,8 +37,10 @@ from .results import (
     TopicInfo,
     TopicPartition,
 )
+from .writer import AppendListener
 
 __all__ = [
+    "AbortedTransaction",
     "AppendListener",
     "AppendResult",
     "CommittedOffset",
@@ -50,6 +54,7 @@ __all__ = [
     "MessageStore",
     "OffsetCommit",
     "OffsetOutOfRangeError",
+    "OpenTransaction",
     "PartitionOffsets",
     "ReadResult",
     "RecordTooLargeError",

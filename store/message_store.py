@@ -22,20 +22,17 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
 from rockafka.core_pyx.errors import KernelError
-from rockafka.core_pyx.logrecord import HEADER_SIZE
 
 from . import keyquery
 from . import partition as partition_reads
 from .checkpoint import Checkpoint, StoreLock, mark_clean, mark_running
-from .commitlog import CommitLog, StoredBatch
+from .commitlog import CommitLog
 from .config import StoreConfig, TopicSettings
 from .consumequeue import ConsumeQueue, DirtyFiles
 from .dispatcher import Dispatcher
 from .errors import (
     InvalidPartitionsError,
-    InvalidRecordsError,
     OffsetOutOfRangeError,
-    RecordTooLargeError,
     StorageError,
     StoreClosedError,
     StoreError,
@@ -48,10 +45,12 @@ from .layout import StoreLayout
 from .offsets import OffsetStore
 from .recovery import recover
 from .results import (
+    AbortedTransaction,
     AppendResult,
     CommittedOffset,
     KeyedRecord,
     OffsetCommit,
+    OpenTransaction,
     PartitionOffsets,
     ReadResult,
     RecoveryReport,
@@ -62,6 +61,9 @@ from .results import (
 )
 from .retention import Retention, RetentionPolicy
 from .topics import LogStartOffsets, TopicTable
+from .transactions import TransactionTracker
+from .txnlog import TransactionLog
+from .writer import AppendListener, Route, Writer
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -71,7 +73,6 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 R = TypeVar("R")
 PartitionKey = tuple[bytes, int]
-AppendListener = Callable[[AppendResult], None]
 
 
 def _wall_clock_ms() -> int:
@@ -103,9 +104,8 @@ class MessageStore:
         self._layout = StoreLayout(config.root_dir)
         self._closed = False
         self._failure: BaseException | None = None
-        self._listeners: list[AppendListener] = []
         self._queues: dict[PartitionKey, ConsumeQueue] = {}
-        self._routes: dict[tuple[str, int], tuple[PartitionKey, ConsumeQueue, TopicSettings]] = {}
+        self._routes: dict[tuple[str, int], Route] = {}
         self._dirty = DirtyFiles()
         self.recovery_report: RecoveryReport | None = None
 
@@ -149,13 +149,18 @@ class MessageStore:
         if config.index_enabled:
             slots, entries = geometry.index_slot_count, geometry.index_entry_count
             self._index = IndexService(layout.index, slots, entries, self._commitlog)
-        self._dispatcher = Dispatcher(self._queues, self._index)
+        self._txn_log = TransactionLog(layout.config, config.offsets_compact_bytes)
+        self._transactions = TransactionTracker(self._txn_log, self._commitlog)
+        self._transactions.load()
+        self._dispatcher = Dispatcher(self._queues, self._index, self._transactions)
         self._checkpoint = Checkpoint(layout.checkpoint)
         self.recovery_report = recover(
             commitlog=self._commitlog, queues=self._queues, dispatcher=self._dispatcher,
             checkpoint=self._checkpoint.read(), log_starts=self._log_starts, index=self._index,
             topics=self._topics, clean=not crashed,
         )  # fmt: skip
+        bounds = {key: (self._log_start(key, queue), queue.next_offset) for key, queue in self._queues.items()}
+        self._transactions.recovered(self.recovery_report.end_offset, bounds)
         self._offsets = OffsetStore(layout.config, config.offsets_compact_bytes)
         self._offsets.load()
         self._group_metadata = GroupMetadataLog(layout.config, config.offsets_compact_bytes)
@@ -166,18 +171,24 @@ class MessageStore:
             sync_mode=config.flush_mode == "sync", interval_ms=config.flush_interval_ms,
             checkpoint_interval_ms=config.checkpoint_interval_ms, commitlog=self._commitlog,
             consume_queue_files=self._dirty, checkpoint=self._checkpoint,
-            offsets_log=SyncedLogs(self._offsets, self._group_metadata, self._producer_state),
+            offsets_log=SyncedLogs(self._offsets, self._group_metadata, self._producer_state, self._txn_log),
             index_offset=self._index_durable_offset, on_error=self._record_failure,
         )  # fmt: skip
         self._retention = Retention(
             policy=RetentionPolicy.of(config), commitlog=self._commitlog, queues=self._queues, topics=self._topics,
             log_starts=self._log_starts, index=self._index, log_start=self._log_start, clock=self._clock,
         )  # fmt: skip
+        self._writer = Writer(
+            self._commitlog, self._dispatcher, durable=self._durable, log_start=self._log_start, clock=self._clock
+        )
         self._flusher.start()
         self._dispatcher.start_index()
 
     def _new_queue(self, topic_id: bytes, number: int) -> ConsumeQueue:
         return ConsumeQueue(self._layout.consume_queue(topic_id, number), self._units_per_file, self._dirty)
+
+    def _durable(self) -> Future[None] | None:
+        return self._flusher.request() if self.config.flush_mode == "sync" else None
 
     def _index_durable_offset(self) -> int:
         return self._index.durable_offset if self._index is not None else 0
@@ -214,7 +225,8 @@ class MessageStore:
             self._lock.release()
 
     def _close_files(self) -> None:
-        for attribute in ("_offsets", "_group_metadata", "_producer_state", "_index", "_commitlog", "_checkpoint"):
+        services = ("_offsets", "_group_metadata", "_producer_state", "_txn_log", "_index", "_commitlog", "_checkpoint")
+        for attribute in services:
             service = getattr(self, attribute, None)
             if service is not None:
                 service.close()
@@ -264,6 +276,7 @@ class MessageStore:
         for number in range(topic.partitions):
             self._queues.pop((topic.topic_id.bytes, number)).delete()
         self._log_starts.forget_topic(topic.topic_id.bytes)
+        self._transactions.forget_topic(topic.topic_id.bytes)
         self._offsets.delete_topic(name)
         return topic
 
@@ -311,7 +324,7 @@ class MessageStore:
             raise UnknownTopicOrPartitionError(f"topic {topic!r} has no partition {number}")
         return info, key, queue
 
-    def _route(self, topic: str, number: int) -> tuple[PartitionKey, ConsumeQueue, TopicSettings]:
+    def _route(self, topic: str, number: int) -> Route:
         """What an append needs of a partition, cached until the next topic change."""
         route = self._routes.get((topic, number))
         if route is None:
@@ -331,47 +344,14 @@ class MessageStore:
         Each batch's base offset is written in place in the mapped CommitLog; LogAppendTime topics get the
         broker time as maxTimestamp (CRC recomputed). Append listeners run before this returns.
         """
-        key, queue, settings = self._route(topic, partition)
-        view = memoryview(records).cast("B")
-        self._check_batches(view, batches, settings)
-        now = self._clock()
-        append_time = now if settings.log_append_time else None
-        base = queue.next_offset
-        size = 0
-        for header in batches:
-            stored: StoredBatch = self._commitlog.append(
-                view[header.position : header.position + header.size], topic_id=key[0], partition=partition,
-                base_offset=queue.next_offset, record_count=header.last_offset_delta + 1, store_timestamp=now,
-                log_append_time=append_time,
-            )  # fmt: skip
-            self._dispatcher.dispatch(stored)
-            size += header.size
-        self._commitlog.publish()
-        durable = self._flusher.request() if self.config.flush_mode == "sync" else None
-        result = AppendResult(
-            topic, partition, base, queue.next_offset - 1, append_time, self._log_start(key, queue), size, durable
-        )
-        for listener in tuple(self._listeners):
-            listener(result)
-        return result
-
-    def _check_batches(self, view: memoryview, batches: Sequence[BatchHeader], settings: TopicSettings) -> None:
-        if not batches:
-            raise InvalidRecordsError("an append needs at least one batch")
-        for header in batches:
-            if header.position < 0 or header.position + header.size > len(view) or header.last_offset_delta < 0:
-                raise InvalidRecordsError(f"batch header at {header.position} does not fit the records buffer")
-            if header.size > settings.max_message_bytes:
-                raise RecordTooLargeError(f"batch of {header.size} bytes exceeds max.message.bytes")
-            if header.size + HEADER_SIZE > self._commitlog.max_record_size:
-                raise RecordTooLargeError(f"batch of {header.size} bytes does not fit a CommitLog segment")
+        return self._writer.append(topic, partition, self._route(topic, partition), records, batches)
 
     def add_append_listener(self, listener: AppendListener) -> None:
         """Call ``listener(result)`` on the appending thread after every append (to wake parked fetches)."""
-        self._listeners.append(listener)
+        self._writer.listeners.append(listener)
 
     def remove_append_listener(self, listener: AppendListener) -> None:
-        self._listeners.remove(listener)
+        self._writer.listeners.remove(listener)
 
     @_guarded
     def read(
@@ -427,6 +407,7 @@ class MessageStore:
             raise OffsetOutOfRangeError(before_offset, log_start, high_watermark)
         if target > log_start:
             self._log_starts.set_many({key: target})
+            self._transactions.prune(key, target)
         return max(target, log_start)
 
     @_guarded
@@ -447,6 +428,48 @@ class MessageStore:
             topic=info, key=key, window=window, limit=limit,
         )  # fmt: skip
 
+    # --- transactions (see ``transactions.py``; the batches tell the store what is open) ---
+
+    @_guarded
+    def write_transaction_marker(
+        self, topic: str, partition: int, *, producer_id: int, producer_epoch: int, coordinator_epoch: int,
+        commit: bool,
+    ) -> AppendResult:  # fmt: skip
+        """Append a COMMIT or ABORT marker (``control.py``), ending ``producer_id``'s transaction on the partition."""
+        return self._writer.append_marker(
+            topic, partition, self._route(topic, partition), producer_id=producer_id, producer_epoch=producer_epoch,
+            coordinator_epoch=coordinator_epoch, commit=commit,
+        )  # fmt: skip
+
+    @_guarded
+    def last_stable_offset(self, topic: str, partition: int) -> int:
+        """The first offset of the oldest open transaction (never below the log start), else the high watermark."""
+        _, key, queue = self._partition(topic, partition)
+        first = self._transactions.first_unstable(key)
+        if first is None:
+            return queue.next_offset
+        return max(min(first, queue.next_offset), self._log_start(key, queue))
+
+    @_guarded
+    def aborted_transactions(
+        self, topic: str, partition: int, start_offset: int, end_offset: int
+    ) -> tuple[AbortedTransaction, ...]:
+        """The aborted transactions whose records overlap [start_offset, end_offset), in marker order."""
+        _, key, _ = self._partition(topic, partition)
+        return self._transactions.aborted(key, start_offset, end_offset)
+
+    @_guarded
+    def open_transactions(self, topic: str, partition: int) -> tuple[OpenTransaction, ...]:
+        """The partition's open transactions, oldest first."""
+        _, key, _ = self._partition(topic, partition)
+        return self._transactions.open_transactions(key)
+
+    @_guarded
+    def coordinator_epochs(self, topic: str, partition: int) -> dict[int, int]:
+        """Producer id -> the coordinator epoch of its last marker on the partition (DescribeProducers)."""
+        _, key, _ = self._partition(topic, partition)
+        return self._transactions.coordinator_epochs(key)
+
     # --- durability and retention ---
 
     @_guarded
@@ -456,8 +479,12 @@ class MessageStore:
 
     @_guarded
     def enforce_retention(self) -> RetentionReport:
-        """Apply per-topic retention and the global CommitLog policy once (see ``retention.py``)."""
-        return self._retention.run()
+        """Apply per-topic retention and the global CommitLog policy once (see ``retention.py``); aborted
+        transactions that end below a partition's new log start offset are dropped."""
+        report = self._retention.run()
+        for key, queue in self._queues.items():
+            self._transactions.prune(key, self._log_start(key, queue))
+        return report
 
     # --- consumer offsets ---
 
@@ -465,7 +492,7 @@ class MessageStore:
     def commit_offsets(self, group: str, commits: Iterable[OffsetCommit]) -> Future[None] | None:
         """Record committed offsets; under sync flush, a future completed once they are fsynced."""
         self._offsets.commit(group, commits, self._clock())
-        return self._flusher.request() if self.config.flush_mode == "sync" else None
+        return self._durable()
 
     @_guarded
     def fetch_offsets(
@@ -499,7 +526,7 @@ class MessageStore:
     def save_group_metadata(self, group: str, document: Document) -> Future[None] | None:
         """Replace ``group``'s metadata document (a JSON object); under sync flush, a future completed once fsynced."""
         self._group_metadata.put(group, document)
-        return self._flusher.request() if self.config.flush_mode == "sync" else None
+        return self._durable()
 
     @_guarded
     def delete_group_metadata(self, group: str) -> bool:

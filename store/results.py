@@ -136,3 +136,21 @@ class RecoveryReport:
     #: Partitions whose ConsumeQueue was damaged and rebuilt from the CommitLog.
     rebuilt_partitions: tuple[TopicPartition, ...]
     removed_index_files: int
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTransaction:
+    """A transaction open on a partition: its producer and the offset of its first batch there."""
+
+    producer_id: int
+    producer_epoch: int
+    first_offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class AbortedTransaction:
+    """An aborted transaction on a partition (Fetch's AbortedTransactions entry): its records start at
+    ``first_offset`` and end before its ABORT marker."""
+
+    producer_id: int
+    first_offset: int

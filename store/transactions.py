@@ -1,0 +1,217 @@
+"""The transaction tracker: per partition, the open transactions, the aborted ranges and the markers' epochs.
+
+It learns everything from the batches the dispatcher stores, on the appending thread (and from the same
+dispatch during recovery): a transactional batch (attributes bit 4) of a producer with no open transaction on
+the partition opens one at its base offset; a control batch (bit 5) holding a marker (``control.py``) ends the
+producer's transaction there, and an ABORT of an open transaction adds the aborted range [its first offset, the
+marker's offset]. A marker for a producer with no open transaction ends nothing (Kafka writes such markers;
+no records are aborted, so no range is added). Each change is one frame of ``txnlog.py``, written before the
+record is published; batches below the log's ``applied_below`` were learnt before and are skipped, so
+re-dispatching the CommitLog tail after a restart or a crash rebuilds exactly the state of the records that
+survived.
+
+Queries (all by partition key (topic id bytes, partition)):
+
+- ``first_unstable``: the first offset of the oldest open transaction (the facade clamps it to the log start
+  offset and the high watermark to make the last stable offset);
+- ``aborted``: the aborted ranges overlapping [start, end), found by a binary search on the ranges' last
+  offsets (kept sorted) and a scan bounded by the longest range seen;
+- ``open_transactions`` and ``coordinator_epochs`` (each producer's last marker's coordinator epoch).
+
+Retention drops aborted ranges that end below the log start offset (``prune``); a deleted topic's state goes
+with ``forget_topic``. Neither writes a frame: a reload prunes again from the recovered partitions' bounds.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+from rockafka.core_pyx.recordbatch import CONTROL_BIT
+
+from .commitlog import CommitLog, StoredBatch
+from .control import read_marker
+from .results import AbortedTransaction, OpenTransaction
+from .txnlog import Begin, End, Event, TransactionLog
+
+PartitionKey = tuple[bytes, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Open:
+    transaction: OpenTransaction
+    physical: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Aborted:
+    last_offset: int
+    first_offset: int
+    producer_id: int
+    physical: int
+
+
+@dataclass(slots=True)
+class _PartitionTransactions:
+    open: dict[int, _Open] = field(default_factory=dict)
+    aborted: list[_Aborted] = field(default_factory=list)  # sorted by last_offset
+    lasts: list[int] = field(default_factory=list)  # the aborted ranges' last offsets, for bisect
+    longest: int = 0  # the largest last_offset - first_offset among the aborted ranges
+    epochs: dict[int, tuple[int, int]] = field(default_factory=dict)  # producer id -> (coordinator epoch, physical)
+
+    def add_aborted(self, entry: _Aborted) -> None:
+        at = bisect.bisect_right(self.lasts, entry.last_offset)
+        self.lasts.insert(at, entry.last_offset)
+        self.aborted.insert(at, entry)
+        self.longest = max(self.longest, entry.last_offset - entry.first_offset)
+
+    def prune(self, log_start: int) -> None:
+        cut = bisect.bisect_left(self.lasts, log_start)
+        if cut:
+            del self.lasts[:cut], self.aborted[:cut]
+
+
+class TransactionTracker:
+    def __init__(self, log: TransactionLog, commitlog: CommitLog) -> None:
+        self._log = log
+        self._commitlog = commitlog
+        self._partitions: dict[PartitionKey, _PartitionTransactions] = {}
+        self._applied_below = 0
+
+    # --- load and recovery ---
+
+    def load(self) -> None:
+        """Read the log (before recovery re-dispatches the CommitLog tail)."""
+        events, self._applied_below = self._log.load()
+        for event in events:
+            self._apply(event)
+
+    def recovered(self, end: int, bounds: Mapping[PartitionKey, tuple[int, int]]) -> None:
+        """After recovery cut the CommitLog at ``end``: forget what records past it taught, keep only the
+        partitions of ``bounds`` (key -> (log start offset, next offset)) and what lies inside their bounds."""
+        if self._applied_below > end:
+            events, _ = self._log.load()
+            self._partitions.clear()
+            for event in events:
+                if event.physical < end:
+                    self._apply(event)
+            self._applied_below = end
+            self._log.rewrite(self._state_events(), end)
+        for key in [key for key in self._partitions if key not in bounds]:
+            del self._partitions[key]
+        for key, state in self._partitions.items():
+            log_start, next_offset = bounds[key]
+            state.prune(log_start)
+            for producer_id in [p for p, o in state.open.items() if o.transaction.first_offset >= next_offset]:
+                del state.open[producer_id]
+        if self._log.wants_compaction:
+            self.compact()
+
+    # --- learning from stored batches (the dispatcher, on the appending thread) ---
+
+    def observe(self, batch: StoredBatch) -> None:
+        """A transactional batch was stored (its ConsumeQueue unit written)."""
+        if batch.physical_offset < self._applied_below:
+            return
+        key = (batch.topic_id, batch.partition)
+        state = self._partitions.get(key)
+        if batch.attributes & CONTROL_BIT:
+            view = self._commitlog.batch_view(batch.physical_offset, batch.size)
+            marker = None if view is None else read_marker(view)
+            if marker is None:
+                return
+            current = state.open.get(batch.producer_id) if state is not None else None
+            first = current.transaction.first_offset if current is not None else -1
+            self._record(End(
+                batch.topic_id, batch.partition, batch.producer_id, batch.producer_epoch, marker.commit,
+                marker.coordinator_epoch, first, batch.base_offset, batch.physical_offset,
+            ))  # fmt: skip
+        elif batch.producer_id >= 0 and (state is None or batch.producer_id not in state.open):
+            self._record(Begin(
+                batch.topic_id, batch.partition, batch.producer_id, batch.producer_epoch, batch.base_offset,
+                batch.physical_offset,
+            ))  # fmt: skip
+
+    def _record(self, event: Event) -> None:
+        self._apply(event)
+        self._log.append(event)
+        self._applied_below = event.physical + 1
+        if self._log.wants_compaction:
+            self.compact()
+
+    def _apply(self, event: Event) -> None:
+        state = self._partitions.setdefault((event.topic_id, event.partition), _PartitionTransactions())
+        if isinstance(event, Begin):
+            transaction = OpenTransaction(event.producer_id, event.producer_epoch, event.first_offset)
+            state.open[event.producer_id] = _Open(transaction, event.physical)
+            return
+        state.open.pop(event.producer_id, None)
+        state.epochs[event.producer_id] = (event.coordinator_epoch, event.physical)
+        if not event.commit and event.first_offset >= 0:
+            state.add_aborted(_Aborted(event.marker_offset, event.first_offset, event.producer_id, event.physical))
+
+    # --- compaction ---
+
+    def compact(self) -> None:
+        self._log.rewrite(self._state_events(), self._applied_below)
+
+    def _state_events(self) -> Iterator[Event]:
+        """Frames that rebuild the current state: the aborted ranges, the last coordinator epochs, the open ones."""
+        for (topic_id, partition), state in self._partitions.items():
+            for a in state.aborted:
+                yield End(topic_id, partition, a.producer_id, -1, False, -1, a.first_offset, a.last_offset, a.physical)
+            for producer_id, (epoch, physical) in state.epochs.items():
+                yield End(topic_id, partition, producer_id, -1, True, epoch, -1, -1, physical)
+            for o in state.open.values():
+                t = o.transaction
+                yield Begin(topic_id, partition, t.producer_id, t.producer_epoch, t.first_offset, o.physical)
+
+    # --- queries ---
+
+    def first_unstable(self, key: PartitionKey) -> int | None:
+        """The first offset of the partition's oldest open transaction; None when none is open."""
+        state = self._partitions.get(key)
+        if state is None or not state.open:
+            return None
+        return min(o.transaction.first_offset for o in state.open.values())
+
+    def open_transactions(self, key: PartitionKey) -> tuple[OpenTransaction, ...]:
+        state = self._partitions.get(key)
+        if state is None:
+            return ()
+        return tuple(sorted((o.transaction for o in state.open.values()), key=lambda t: t.first_offset))
+
+    def aborted(self, key: PartitionKey, start: int, end: int) -> tuple[AbortedTransaction, ...]:
+        """The aborted ranges overlapping [start, end), in the order of their markers."""
+        state = self._partitions.get(key)
+        if state is None or start >= end:
+            return ()
+        found: list[AbortedTransaction] = []
+        stop = end + state.longest  # a range ending at or past this starts at or past ``end``
+        for index in range(bisect.bisect_left(state.lasts, start), len(state.aborted)):
+            entry = state.aborted[index]
+            if entry.last_offset >= stop:
+                break
+            if entry.first_offset < end:
+                found.append(AbortedTransaction(entry.producer_id, entry.first_offset))
+        return tuple(found)
+
+    def coordinator_epochs(self, key: PartitionKey) -> dict[int, int]:
+        state = self._partitions.get(key)
+        return {} if state is None else {pid: epoch for pid, (epoch, _) in state.epochs.items()}
+
+    # --- retention and topic deletion ---
+
+    def prune(self, key: PartitionKey, log_start: int) -> None:
+        """Drop the aborted ranges that end below ``log_start``."""
+        state = self._partitions.get(key)
+        if state is not None:
+            state.prune(log_start)
+
+    def forget_topic(self, topic_id: bytes) -> None:
+        for key in [key for key in self._partitions if key[0] == topic_id]:
+            del self._partitions[key]
+
+    def close(self) -> None:
+        self._log.close()

@@ -1,0 +1,108 @@
+"""The write path of every partition: batches (a client's, or a transaction marker) to the CommitLog and on.
+
+One append, on the broker's loop thread: each batch is written behind its CommitLog header with the next
+offsets of its partition (its base offset patched in place; LogAppendTime topics get the broker time as
+maxTimestamp, the CRC recomputed), dispatched (ConsumeQueue unit, transaction events; ``dispatcher.py``),
+then the CommitLog's write position is published, a durability future is taken under the sync flush policy,
+and the append listeners run (parked fetches wake) before the ``AppendResult`` is returned.
+
+The writer is handed what it uses; it never reaches back into the ``MessageStore`` facade.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future
+from typing import TYPE_CHECKING
+
+from rockafka.core_pyx.logrecord import HEADER_SIZE
+
+from .commitlog import CommitLog, StoredBatch
+from .config import TopicSettings
+from .consumequeue import ConsumeQueue
+from .control import marker_batch
+from .dispatcher import Dispatcher
+from .errors import InvalidRecordsError, RecordTooLargeError
+from .results import AppendResult
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+    from rockafka.core_pyx.recordbatch import BatchHeader
+
+PartitionKey = tuple[bytes, int]
+Route = tuple[PartitionKey, ConsumeQueue, TopicSettings]
+AppendListener = Callable[[AppendResult], None]
+
+
+class Writer:
+    def __init__(
+        self,
+        commitlog: CommitLog,
+        dispatcher: Dispatcher,
+        *,
+        durable: Callable[[], Future[None] | None],
+        log_start: Callable[[PartitionKey, ConsumeQueue], int],
+        clock: Callable[[], int],
+    ) -> None:
+        self._commitlog = commitlog
+        self._dispatcher = dispatcher
+        self._durable = durable
+        self._log_start = log_start
+        self._clock = clock
+        self.listeners: list[AppendListener] = []
+
+    def append(
+        self, topic: str, partition: int, route: Route, records: Buffer, batches: Sequence[BatchHeader]
+    ) -> AppendResult:
+        """Store already-validated batches (``validate_batches`` headers of ``records``), assigning offsets."""
+        view = memoryview(records).cast("B")
+        self._check_batches(view, batches, route[2])
+        pieces = [(view[h.position : h.position + h.size], h.last_offset_delta + 1) for h in batches]
+        return self._write(topic, partition, route, pieces, self._clock())
+
+    def append_marker(
+        self, topic: str, partition: int, route: Route, *, producer_id: int, producer_epoch: int,
+        coordinator_epoch: int, commit: bool,
+    ) -> AppendResult:  # fmt: skip
+        """Store one transaction marker (``control.py``) stamped with the broker time."""
+        now = self._clock()
+        batch = marker_batch(
+            producer_id=producer_id, producer_epoch=producer_epoch, coordinator_epoch=coordinator_epoch,
+            commit=commit, timestamp=now,
+        )  # fmt: skip
+        return self._write(topic, partition, route, [(memoryview(batch), 1)], now)
+
+    def _write(
+        self, topic: str, partition: int, route: Route, pieces: Iterable[tuple[memoryview, int]], now: int
+    ) -> AppendResult:
+        key, queue, settings = route
+        append_time = now if settings.log_append_time else None
+        base = queue.next_offset
+        size = 0
+        for batch, count in pieces:
+            stored: StoredBatch = self._commitlog.append(
+                batch, topic_id=key[0], partition=partition, base_offset=queue.next_offset, record_count=count,
+                store_timestamp=now, log_append_time=append_time,
+            )  # fmt: skip
+            self._dispatcher.dispatch(stored)
+            size += len(batch)
+        self._commitlog.publish()
+        result = AppendResult(
+            topic, partition, base, queue.next_offset - 1, append_time, self._log_start(key, queue), size,
+            self._durable(),
+        )  # fmt: skip
+        for listener in tuple(self.listeners):
+            listener(result)
+        return result
+
+    def _check_batches(self, view: memoryview, batches: Sequence[BatchHeader], settings: TopicSettings) -> None:
+        if not batches:
+            raise InvalidRecordsError("an append needs at least one batch")
+        for header in batches:
+            if header.position < 0 or header.position + header.size > len(view) or header.last_offset_delta < 0:
+                raise InvalidRecordsError(f"batch header at {header.position} does not fit the records buffer")
+            if header.size > settings.max_message_bytes:
+                raise RecordTooLargeError(f"batch of {header.size} bytes exceeds max.message.bytes")
+            if header.size + HEADER_SIZE > self._commitlog.max_record_size:
+                raise RecordTooLargeError(f"batch of {header.size} bytes does not fit a CommitLog segment")
