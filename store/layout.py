@@ -10,7 +10,7 @@
       consumequeue/<topic id hex>/<partition>/<20-digit byte position>
       index/<yyyyMMddHHmmssSSS>
       config/topics.json  config/logStartOffsets.json  config/consumerOffset.json  config/consumerOffsets.log
-      (each JSON file with its .bak)
+      config/transactions.log  (and the group and producer documents' logs; each JSON file with its .bak)
 
 The geometry recorded in ``store.json`` wins over ``StoreConfig`` on every later open: files already
 written in one geometry cannot be addressed in another.
