@@ -1,0 +1,216 @@
+"""``format("rockafka")``: Spark's Kafka source and sink over the Kafka protocol, for Rockafka or any Kafka.
+
+::
+
+    spark.readStream.format("rockafka").option("kafka.bootstrap.servers", "127.0.0.1:9092")
+        .option("subscribe", "orders").option("startingOffsets", "earliest").load()
+    df.write.format("rockafka").option("kafka.bootstrap.servers", "127.0.0.1:9092").option("topic", "out").save()
+
+**Source.** Spark's Kafka source schema (:mod:`.schema`), option names (:mod:`.options`,
+``kafkaConsumer.pollTimeoutMs`` too) and offsets JSON (:mod:`.offsets`), so a job ports by changing the
+format string. Each task reads one offset range with a kafka-python consumer (:mod:`.wire`). A stream's
+offsets live in Spark's checkpoint: after a restart Spark replays the last planned batch with the same
+offsets, so reads are exactly-once.
+
+**Sink.** The columns of Spark's Kafka sink: ``value`` (binary or string, required), ``key`` (binary or
+string), ``topic`` (string; the ``topic`` option wins over it), ``partition`` (int; null lets the producer's
+partitioner choose), ``headers`` (``array<struct<key:string,value:binary>>``), plus ``timestamp``
+(timestamp; null or absent: the producer's clock), which Spark's sink does not take and migrations need.
+Each task produces with ``acks=all`` and waits for every acknowledgement before it reports success: the
+sink is at-least-once (a retried task or replayed batch produces again), as Spark's Kafka sink is.
+Batch writes only append (``mode("append")``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceArrowWriter,
+    DataSourceReader,
+    DataSourceStreamArrowWriter,
+    DataSourceStreamReader,
+    DataSourceStreamWriter,
+    DataSourceWriter,
+    InputPartition,
+    WriterCommitMessage,
+)
+from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
+
+from .errors import OptionError, PipelineError
+from .offsets import Bounds, OffsetRange, TimeLookup
+from .options import flag, fold, positive_int, read_settings
+from .planning import OffsetPlanner, StreamPlanner
+from .schema import kafka_schema
+from .wire import OffsetOracle, client_config, producer, read_range
+
+DEFAULT_POLL_TIMEOUT_MS = 120_000
+SEND_CHUNK = 10_000
+
+
+class _WirePlanning(OffsetPlanner):
+    def __init__(self, options: dict[str, str], *, streaming: bool) -> None:
+        self.settings = read_settings(options, streaming=streaming)
+        self.config = client_config(options, "consumer")
+        self.timeout_ms = positive_int(options, "kafkaConsumer.pollTimeoutMs") or DEFAULT_POLL_TIMEOUT_MS
+        self.oracle = OffsetOracle(self.config)
+
+    def _bounds(self) -> Bounds:
+        selection = self.settings.selection
+        counts = {} if selection.assign else self.oracle.partition_counts()
+        return self.oracle.bounds(selection.partitions(counts))
+
+    def _by_time(self) -> TimeLookup:
+        return self.oracle.offsets_for_times
+
+    def _tasks(self, ranges: list[OffsetRange]) -> list[InputPartition]:
+        return [InputPartition(r) for r in ranges]
+
+    def read(self, partition: InputPartition) -> Iterator[Any]:
+        if isinstance(partition.value, OffsetRange):
+            yield from read_range(self.config, partition.value, self.settings.include_headers, self.timeout_ms)
+
+
+class KafkaBatchReader(_WirePlanning, DataSourceReader):
+    def partitions(self) -> list[InputPartition]:
+        try:
+            return self.batch_tasks()
+        finally:
+            self.oracle.close()
+
+
+class KafkaStreamReader(_WirePlanning, StreamPlanner, DataSourceStreamReader, SupportsTriggerAvailableNow):
+    def stop(self) -> None:
+        self.oracle.close()
+
+
+@dataclass
+class Produced(WriterCommitMessage):
+    records: int
+
+
+class _Sink:
+    """What every writer task needs: the producer settings and how to read the DataFrame's columns."""
+
+    def __init__(self, options: dict[str, str], schema: Any) -> None:
+        self.config = client_config(options, "producer")
+        self.topic = options.get("topic")
+        types = {field.name.lower(): field.dataType.simpleString() for field in schema.fields}
+        if "value" not in types:
+            raise OptionError("the sink needs a value column (binary or string)")
+        if self.topic is None and "topic" not in types:
+            raise OptionError("the sink needs a topic column or the topic option")
+        expected = {
+            "value": ("binary", "string"),
+            "key": ("binary", "string"),
+            "topic": ("string",),
+            "partition": ("int",),
+            "timestamp": ("timestamp",),
+            "headers": ("array<struct<key:string,value:binary>>",),
+        }
+        for name, allowed in expected.items():
+            if name in types and types[name] not in allowed:
+                raise OptionError(f"sink column {name} must be {' or '.join(allowed)}, not {types[name]}")
+        self.columns = {name: types[name] for name in expected if name in types}
+
+    def produce(self, batches: Iterator[Any]) -> Produced:
+        client = producer(self.config)
+        futures: list[Any] = []
+        count = 0
+        for batch in batches:
+            for send in _rows(batch, self.columns, self.topic):
+                futures.append(client.send(**send))
+                if len(futures) >= SEND_CHUNK:
+                    count += _settle(client, futures)
+        count += _settle(client, futures)
+        return Produced(count)
+
+
+def _rows(batch: Any, columns: Mapping[str, str], topic: str | None) -> Iterator[dict[str, Any]]:
+    """The producer's ``send`` arguments of each row of an Arrow batch."""
+    import pyarrow as pa
+
+    data = {name: batch.column(batch.schema.get_field_index(name)) for name in columns}
+    if "timestamp" in data:
+        data["timestamp"] = data["timestamp"].cast(pa.int64())
+    lists = {name: column.to_pylist() for name, column in data.items()}
+    for i in range(batch.num_rows):
+        send: dict[str, Any] = {"topic": topic or lists["topic"][i], "value": _bytes(lists["value"][i])}
+        if "key" in lists:
+            send["key"] = _bytes(lists["key"][i])
+        if "partition" in lists:
+            send["partition"] = lists["partition"][i]
+        if "timestamp" in lists and lists["timestamp"][i] is not None:
+            send["timestamp_ms"] = lists["timestamp"][i] // 1000
+        if "headers" in lists and lists["headers"][i]:
+            send["headers"] = [(h["key"], h["value"]) for h in lists["headers"][i]]
+        if send["topic"] is None:
+            raise PipelineError("a row has a null topic and the topic option is not set")
+        yield send
+
+
+def _bytes(value: bytes | str | None) -> bytes | None:
+    return value.encode() if isinstance(value, str) else value
+
+
+def _settle(client: Any, futures: list[Any]) -> int:
+    """Flush and wait for every send; the first failure fails the task."""
+    client.flush()
+    for future in futures:
+        try:
+            future.get(timeout=0)
+        except Exception as exc:
+            raise PipelineError(f"producing failed: {exc}") from exc
+    count = len(futures)
+    futures.clear()
+    return count
+
+
+class KafkaBatchWriter(DataSourceArrowWriter):
+    def __init__(self, sink: _Sink) -> None:
+        self.sink = sink
+
+    def write(self, iterator: Iterator[Any]) -> WriterCommitMessage:
+        return self.sink.produce(iterator)
+
+
+class KafkaStreamWriter(DataSourceStreamArrowWriter):
+    def __init__(self, sink: _Sink) -> None:
+        self.sink = sink
+
+    def write(self, iterator: Iterator[Any]) -> WriterCommitMessage:
+        return self.sink.produce(iterator)
+
+    def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
+        """Nothing left to do: every task waited for its acknowledgements (at-least-once)."""
+
+    def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
+        """Records already produced stay (at-least-once); the batch is replayed from the checkpoint."""
+
+
+class RockafkaDataSource(DataSource):
+    """Registered as ``rockafka``."""
+
+    @classmethod
+    def name(cls) -> str:
+        return "rockafka"
+
+    def schema(self) -> str:
+        return kafka_schema(flag(fold(self.options), "includeHeaders", False))
+
+    def reader(self, schema: Any) -> DataSourceReader:
+        return KafkaBatchReader(fold(self.options), streaming=False)
+
+    def streamReader(self, schema: Any) -> DataSourceStreamReader:
+        return KafkaStreamReader(fold(self.options), streaming=True)
+
+    def writer(self, schema: Any, overwrite: bool) -> DataSourceWriter:
+        if overwrite:
+            raise OptionError("the rockafka sink only appends: use mode('append')")
+        return KafkaBatchWriter(_Sink(fold(self.options), schema))
+
+    def streamWriter(self, schema: Any, overwrite: bool) -> DataSourceStreamWriter:
+        return KafkaStreamWriter(_Sink(fold(self.options), schema))
