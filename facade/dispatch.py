@@ -12,6 +12,13 @@ Outcomes, as Kafka behaves:
   exception is logged and answered with UNKNOWN_SERVER_ERROR where the API has an error response;
 - a handler that raises :class:`BrokenRequestError` (a failed acks=0 produce) closes the connection;
 - a response that cannot be encoded (a handler bug) is logged and answered like a failed request.
+
+Security, before a handler runs: on a SASL listener the connection's :class:`SaslSession` admits only
+ApiVersions/SaslHandshake/SaslAuthenticate until the client has authenticated (anything else closes the
+connection, as Kafka does), takes the raw tokens of the legacy exchange (after SaslHandshake v0) and closes
+the connection when its session has expired or a refusal has been answered. The APIs that Kafka authorizes
+on the cluster alone (:data:`~.handlers.authorized.CLUSTER_APIS`) are checked here; every other check is
+the handler's (``ctx.check``/``ctx.authorize``).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.reqheader import RequestHeader
 
 from .handlers import HANDLERS, ApiHandler
+from .handlers.authorized import CLUSTER_APIS
 from .handlers.context import ApiError, RequestContext
 from .protocol.api import API_VERSIONS_KEY
 from .protocol.error_codes import ErrorCode
@@ -35,6 +43,10 @@ from .protocol.framing import (
     read_request_header,
     unsupported_api_versions_response,
 )
+from .security.acl import ResourceType
+from .security.errors import IllegalSaslStateError, SaslAuthenticationError
+from .security.sasl import SaslSession, SaslState
+from .security.service import SASL_PROTOCOLS, SecurityService
 from .server import BrokenRequestError, Buffers, ConnectionInfo, Outcome
 
 if TYPE_CHECKING:
@@ -46,10 +58,20 @@ log = logging.getLogger(__name__)
 class RequestDispatcher:
     """The :class:`~rockafka.facade.server.Dispatcher` of a broker."""
 
-    def __init__(self, broker: Broker) -> None:
+    def __init__(self, broker: Broker, security: SecurityService | None = None) -> None:
         self._broker = broker
+        if security is None and broker is not None:
+            security = SecurityService(broker.config)
+        self.security = security
 
     def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
+        sasl = connection.sasl
+        if sasl is None and connection.security_protocol in SASL_PROTOCOLS:
+            sasl = connection.sasl = None if self.security is None else self.security.session(connection.listener_name)
+        if sasl is not None:
+            if sasl.state is SaslState.LEGACY:
+                return _legacy_token(sasl, frame, connection)
+            _admit(sasl, frame)
         try:
             header, body = self._decode(frame)
         except FrameError as exc:
@@ -63,9 +85,11 @@ class RequestDispatcher:
             raise BrokenRequestError(
                 f"API {header.api_key} v{header.api_version} is not served (client {header.client_id!r})"
             )
-        ctx = RequestContext(self._broker, connection, header.api_version, header.correlation_id, header.client_id)
+        ctx = RequestContext(
+            self._broker, connection, header.api_version, header.correlation_id, header.client_id, self.security
+        )
         try:
-            result = handler.handle(ctx, body)
+            result = self._handle(handler, ctx, body)
         except BrokenRequestError:
             raise
         except ApiError as exc:
@@ -77,7 +101,17 @@ class RequestDispatcher:
             return None
         if isinstance(result, Awaitable):
             return _finish(handler, header, body, result)
-        return _encode(handler, header, body, result)
+        buffers = _encode(handler, header, body, result)
+        if sasl is not None and sasl.close_reason is not None:
+            raise BrokenRequestError(sasl.close_reason, response=buffers)
+        return buffers
+
+    @staticmethod
+    def _handle(handler: ApiHandler, ctx: RequestContext, body: Any) -> Any:
+        operation = CLUSTER_APIS.get(handler.api_key)
+        if operation is not None and not ctx.authorize(operation, ResourceType.CLUSTER):
+            return _error_response(handler, body, ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
+        return handler.handle(ctx, body)
 
     @staticmethod
     def _decode(frame: bytes) -> tuple[RequestHeader, Any]:
@@ -99,6 +133,31 @@ class RequestDispatcher:
         if header.api_key == API_VERSIONS_KEY and failed.error_code == ErrorCode.UNSUPPORTED_VERSION:
             return [encode_response(header, unsupported_api_versions_response(), 0)]
         raise BrokenRequestError(f"request from {header.client_id!r} refused: {failed.error}")
+
+
+def _admit(sasl: SaslSession, frame: bytes) -> None:
+    """Close the connection for a request the SASL exchange does not admit now, or after the session expired."""
+    if sasl.authenticated:
+        if sasl.expired():
+            raise BrokenRequestError("SASL session expired (connections.max.reauth.ms): re-authentication was due")
+        return
+    if len(frame) > sasl.settings.max_receive_size:
+        raise BrokenRequestError(f"a {len(frame)}-byte frame before SASL authentication (sasl.server.max.receive.size)")
+    try:
+        sasl.admit(read_request_header(frame).api_key)
+    except (IllegalSaslStateError, FrameError) as exc:
+        raise BrokenRequestError(str(exc)) from None
+
+
+def _legacy_token(sasl: SaslSession, frame: bytes, connection: ConnectionInfo) -> Buffers:
+    """A raw SASL token (after SaslHandshake v0): the answer is a raw, size-prefixed token; failure closes."""
+    try:
+        answer = sasl.legacy_token(frame)
+    except (SaslAuthenticationError, IllegalSaslStateError) as exc:
+        raise BrokenRequestError(f"SASL authentication failed: {exc}") from None
+    if sasl.authenticated and sasl.principal is not None:
+        connection.principal = sasl.principal
+    return [len(answer).to_bytes(4, "big") + answer]
 
 
 async def _finish(handler: ApiHandler, header: RequestHeader, body: Any, pending: Awaitable[Any]) -> Buffers | None:

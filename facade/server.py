@@ -7,7 +7,12 @@ Responses leave in request order, as Kafka clients pipeline requests and match t
 everything ready after one read is written with one ``writelines`` call.
 
 A frame that cannot be split (negative or oversized length prefix), or that the dispatcher declares
-broken, closes this connection only. Reading pauses while too many responses are outstanding.
+broken, closes this connection only; a dispatcher may give a last response to write before closing
+(a refused SASL client is told why). Reading pauses while too many responses are outstanding.
+
+On a TLS listener the connection is made once the handshake is done: a client certificate, when verified,
+names the connection's principal (``User:<subject>``, Kafka's default principal builder); SASL listeners
+set the principal when the client authenticates (see ``facade/security/sasl.py``).
 """
 
 from __future__ import annotations
@@ -17,10 +22,15 @@ import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from rockafka.core_pyx.errors import FrameError
 from rockafka.core_pyx.framing import FrameSplitter
+
+from .security.principal import ANONYMOUS, certificate_principal
+
+if TYPE_CHECKING:
+    from .security.sasl import SaslSession
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +40,12 @@ Outcome = Buffers | Awaitable[Buffers | None] | None
 
 
 class BrokenRequestError(Exception):
-    """Raised by a dispatcher for a request that cannot be answered: the connection is closed."""
+    """Raised by a dispatcher for a request that cannot be answered: the connection is closed, after
+    ``response`` (when given) has been written."""
+
+    def __init__(self, message: str, response: Buffers | None = None) -> None:
+        super().__init__(message)
+        self.response = response
 
 
 @dataclass(slots=True)
@@ -40,8 +55,12 @@ class ConnectionInfo:
     peer: str
     listener_name: str
     security_protocol: str = "PLAINTEXT"
-    principal: str = "User:ANONYMOUS"
+    principal: str = ANONYMOUS
     attributes: dict[str, object] = field(default_factory=dict)
+    host: str = ""
+    """The client's IP address, as ACL host entries name it."""
+    sasl: SaslSession | None = None
+    """The SASL exchange of a SASL listener's connection (created by the dispatcher on the first request)."""
 
 
 class Dispatcher(Protocol):
@@ -79,6 +98,10 @@ class KafkaConnection(asyncio.Protocol):
         self._transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass asyncio's
         peer = transport.get_extra_info("peername")
         self.info.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.info.host = str(peer[0]) if isinstance(peer, tuple) else ""
+        ssl_object = transport.get_extra_info("ssl_object")
+        if ssl_object is not None and self._security_protocol == "SSL":
+            self.info.principal = certificate_principal(ssl_object.getpeercert())
 
     def data_received(self, data: bytes) -> None:
         if self._closing:
@@ -99,6 +122,8 @@ class KafkaConnection(asyncio.Protocol):
             outcome = self._dispatcher.dispatch(frame, self.info)
         except BrokenRequestError as exc:
             log.warning("closing connection from %s: %s", self.info.peer, exc)
+            if exc.response is not None:
+                self._pending.append(exc.response)
             self._close_after_pending()
             return False
         if outcome is None:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .definitions import BROKER_CONFIGS, IGNORED_BROKER_SETTINGS, Value
+from .definitions import BROKER_CONFIGS, IGNORED_BROKER_SETTINGS, LISTENER_SCOPED, MECHANISM_SCOPED, ConfigDef, Value
 from .errors import ConfigError, InvalidConfigError, UnknownConfigError
 from .values import parse_value
 
@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 ENV_PREFIX = "ROCKAFKA_"
 RETENTION_SETTINGS = (("log.retention.ms", 1), ("log.retention.minutes", 60_000), ("log.retention.hours", 3_600_000))
+LISTENER_PREFIX = "listener.name."
 _LISTENER = re.compile(r"^(?P<name>[A-Za-z0-9_]+)://(?P<host>\[[^\]]*\]|[^:/\[\]]*):(?P<port>\d+)$")
 
 
@@ -108,6 +109,16 @@ class BrokerConfig:
             for item in self.listeners
         ]
 
+    def for_listener(
+        self, listener_name: builtins.str, name: builtins.str, mechanism: builtins.str | None = None
+    ) -> Value:
+        """``name`` as one listener sees it: ``listener.name.<listener>.<mechanism>.<name>`` (for the settings
+        Kafka scopes by mechanism), else ``listener.name.<listener>.<name>``, else the broker-wide value."""
+        prefix = f"{LISTENER_PREFIX}{listener_name.lower()}."
+        if mechanism is not None and (scoped := f"{prefix}{mechanism.lower()}.{name}") in self.values:
+            return self.values[scoped]
+        return self.values.get(prefix + name, self.values[name])
+
     @property
     def retention_ms(self) -> builtins.int:
         """The broker-wide retention: log.retention.ms, else minutes, else hours (Kafka's precedence)."""
@@ -179,7 +190,7 @@ def load_broker_config(
         if name in IGNORED_BROKER_SETTINGS:
             log.info("setting %s (%s) has no effect on a single-node broker; ignored", name, origin)
             return
-        definition = BROKER_CONFIGS.get(name)
+        definition = BROKER_CONFIGS.get(name) or listener_scoped_definition(name)
         if definition is None:
             raise UnknownConfigError(name, origin)
         values[name] = parse_value(definition, text)
@@ -204,6 +215,17 @@ def load_broker_config(
     config = BrokerConfig(values, sources)
     _check_consistency(config)
     return config
+
+
+def listener_scoped_definition(name: str) -> ConfigDef | None:
+    """The definition behind ``listener.name.<listener>.[<mechanism>.]<setting>``, or None for another name."""
+    if not name.startswith(LISTENER_PREFIX):
+        return None
+    _, _, scoped = name[len(LISTENER_PREFIX) :].partition(".")
+    if scoped in LISTENER_SCOPED:
+        return BROKER_CONFIGS[scoped]
+    _, _, setting = scoped.partition(".")
+    return BROKER_CONFIGS[setting] if setting in MECHANISM_SCOPED else None
 
 
 def _check_consistency(config: BrokerConfig) -> None:

@@ -81,17 +81,61 @@ def one_of(*choices: str) -> Check:
     return check
 
 
-BOOL, STR, INT, LONG, DOUBLE, LIST = (
+BOOL, STR, INT, LONG, DOUBLE, LIST, PASSWORD = (
     ConfigType.BOOLEAN,
     ConfigType.STRING,
     ConfigType.INT,
     ConfigType.LONG,
     ConfigType.DOUBLE,
     ConfigType.LIST,
+    ConfigType.PASSWORD,
 )
 NON_NEGATIVE = at_least(0)
 RETENTION = at_least(-1)
 COMPRESSION_TYPES = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
+
+AUTHORIZER_CLASSES: Final = (
+    "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+    "kafka.security.authorizer.AclAuthorizer",
+    "kafka.security.auth.SimpleAclAuthorizer",
+)
+"""Kafka's ACL authorizers: naming any of them turns on Rockafka's ACL authorizer (the same model)."""
+SASL_MECHANISMS: Final = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")
+TLS_VERSIONS: Final = ("TLSv1.2", "TLSv1.3")
+
+SECURITY_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
+    ConfigDef("ssl.keystore.type", STR, "PEM", one_of("PEM", "JKS", "PKCS12")),
+    ConfigDef("ssl.keystore.location", STR, None),
+    ConfigDef("ssl.keystore.password", PASSWORD, None),
+    ConfigDef("ssl.key.password", PASSWORD, None),
+    ConfigDef("ssl.keystore.certificate.chain", PASSWORD, None),
+    ConfigDef("ssl.keystore.key", PASSWORD, None),
+    ConfigDef("ssl.truststore.type", STR, "PEM", one_of("PEM", "JKS", "PKCS12")),
+    ConfigDef("ssl.truststore.location", STR, None),
+    ConfigDef("ssl.truststore.password", PASSWORD, None),
+    ConfigDef("ssl.truststore.certificates", PASSWORD, None),
+    ConfigDef("ssl.client.auth", STR, "none", one_of("required", "requested", "none")),
+    ConfigDef("ssl.enabled.protocols", LIST, list(TLS_VERSIONS), one_of(*TLS_VERSIONS)),
+    ConfigDef("ssl.protocol", STR, "TLSv1.3", one_of("TLS", *TLS_VERSIONS)),
+    ConfigDef("ssl.cipher.suites", LIST, None),
+    ConfigDef("ssl.principal.mapping.rules", STR, "DEFAULT", one_of("DEFAULT")),
+    ConfigDef("sasl.enabled.mechanisms", LIST, list(SASL_MECHANISMS), one_of(*SASL_MECHANISMS)),
+    ConfigDef("sasl.jaas.config", PASSWORD, None),
+    ConfigDef("sasl.server.max.receive.size", INT, 524288, at_least(1)),
+    ConfigDef("connections.max.reauth.ms", LONG, 0, NON_NEGATIVE),
+    ConfigDef("authorizer.class.name", STR, "", one_of("", *AUTHORIZER_CLASSES)),
+    ConfigDef("super.users", STR, None),
+    ConfigDef("allow.everyone.if.no.acl.found", BOOL, False),
+)
+"""Security settings; every ``ssl.*``, ``sasl.*`` and ``connections.max.reauth.ms`` one may also be set for
+one listener as ``listener.name.<listener, lower case>.<setting>`` (see :data:`LISTENER_SCOPED`)."""
+
+LISTENER_SCOPED: Final = frozenset(
+    d.name for d in SECURITY_CONFIG_DEFS if d.name.startswith(("ssl.", "sasl.", "connections.max.reauth"))
+)
+"""Settings Kafka lets a listener override; ``sasl.jaas.config`` and ``connections.max.reauth.ms`` are also
+scoped by mechanism: ``listener.name.<listener>.<mechanism, lower case>.<setting>``."""
+MECHANISM_SCOPED: Final = frozenset({"sasl.jaas.config", "connections.max.reauth.ms"})
 
 BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("node.id", INT, 0, NON_NEGATIVE, doc="this broker's id (Kafka's default -1 means unset; 0 here)"),
@@ -151,6 +195,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("producer.id.expiration.ms", INT, 86400000, at_least(1)),
     ConfigDef("connections.max.idle.ms", LONG, 600000),
     ConfigDef("fetch.max.bytes", INT, 57671680, at_least(1024)),
+    *SECURITY_CONFIG_DEFS,
     ConfigDef("rockafka.flush.mode", STR, "async", one_of("async", "sync"), doc="async or sync (group commit)"),
     ConfigDef("rockafka.flush.interval.ms", INT, 500, at_least(1), doc="background flush interval in async mode"),
     ConfigDef("rockafka.consumequeue.units.per.file", INT, 300000, at_least(16)),
@@ -256,6 +301,29 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "rockafka.index.slots": "hash slots per IndexFile",
     "rockafka.index.entries": "entries per IndexFile",
     "listener.security.protocol.map": "security protocol of each listener name",
+    "ssl.keystore.type": "PEM only (JKS and PKCS12 are refused at start: convert them to PEM); see docs/security.md",
+    "ssl.keystore.location": "PEM file holding the broker's private key and certificate chain",
+    "ssl.keystore.password": "keystore password (PEM keystores have none; ssl.key.password decrypts the key)",
+    "ssl.key.password": "password of an encrypted private key in ssl.keystore.location or ssl.keystore.key",
+    "ssl.keystore.certificate.chain": "the broker's certificate chain as PEM text (instead of a keystore file)",
+    "ssl.keystore.key": "the broker's private key as PEM text (with ssl.keystore.certificate.chain)",
+    "ssl.truststore.type": "PEM only: the CA certificates that sign client certificates",
+    "ssl.truststore.location": "PEM file of trusted CA certificates (client authentication)",
+    "ssl.truststore.password": "truststore password (PEM truststores have none)" + no_effect("PEM"),
+    "ssl.truststore.certificates": "trusted CA certificates as PEM text (instead of ssl.truststore.location)",
+    "ssl.client.auth": "client certificates: required, requested (verified if sent) or none",
+    "ssl.enabled.protocols": "TLS versions accepted (TLSv1.2, TLSv1.3)",
+    "ssl.protocol": "TLS protocol family" + no_effect("ssl.enabled.protocols decides"),
+    "ssl.cipher.suites": "TLS 1.2 cipher suites in OpenSSL's names (TLS 1.3 suites are OpenSSL's defaults)",
+    "ssl.principal.mapping.rules": "only DEFAULT: the principal is User:<the certificate subject, RFC 2253>",
+    "sasl.enabled.mechanisms": "SASL mechanisms offered: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512",
+    "sasl.jaas.config": 'PLAIN users as a PlainLoginModule JAAS line (user_<name>="<password>"); broker-wide '
+    "fallback of listener.name.<l>.plain.sasl.jaas.config",
+    "sasl.server.max.receive.size": "largest frame accepted before a SASL client has authenticated",
+    "connections.max.reauth.ms": "SASL session lifetime: 0 keeps sessions forever; else clients must re-authenticate",
+    "authorizer.class.name": "a Kafka ACL authorizer class name turns ACL authorization on; empty: off",
+    "super.users": "principals allowed everything, separated by ';' (User:admin;User:ops)",
+    "allow.everyone.if.no.acl.found": "allow access to a resource that no ACL names",
     "cleanup.policy": "delete: old batches go by retention (compact is not implemented)",
     "compression.type_topic": "recompression of produced batches: producer keeps them as sent" + NOT_APPLIED,
     "delete.retention.ms": "how long delete tombstones stay in a compacted topic" + NOT_APPLIED,
@@ -314,6 +382,10 @@ IGNORED_BROKER_SETTINGS: Final = frozenset(
         "queued.max.requests",
         "background.threads",
         "metadata.log.dir",
+        "ssl.endpoint.identification.algorithm",
+        "security.inter.broker.protocol",
+        "sasl.mechanism.inter.broker.protocol",
+        "sasl.mechanism.controller.protocol",
     }
 )
 """Kafka broker settings that mean nothing to a single-node broker: accepted, logged, not applied."""

@@ -23,10 +23,17 @@ def parse_value(definition: ConfigDef, text: str | None) -> Value:
     try:
         value = _parse(kind, raw)
     except ValueError:
-        raise InvalidConfigError(definition.name, text, f"is not a valid {kind.name.lower()}") from None
+        raise InvalidConfigError(
+            definition.name, _shown(definition, text), f"is not a valid {kind.name.lower()}"
+        ) from None
     if definition.check is not None and (problem := definition.check(value)) is not None:
-        raise InvalidConfigError(definition.name, text, problem)
+        raise InvalidConfigError(definition.name, _shown(definition, text), problem)
     return value
+
+
+def _shown(definition: ConfigDef, text: str) -> str:
+    """A value as an error message may show it: a password never is."""
+    return "[hidden]" if definition.type is ConfigType.PASSWORD else text
 
 
 def _parse(kind: ConfigType, raw: str) -> Value:

@@ -7,6 +7,11 @@ clients retry and find it. v10+ carries topic ids; a request may name a topic by
 The advertised address is that of the listener the request came in on. ``__consumer_offsets`` is
 listed as an internal topic once group coordination has been used (see ``facade/group/service.py``).
 Not implemented: racks (always null), offline replicas (never any on one node).
+
+Authorization, as Kafka: a list of every topic shows only the topics the principal may DESCRIBE; a topic
+asked for by name (or id) without DESCRIBE is answered TOPIC_AUTHORIZATION_FAILED (no name for an id);
+auto-creation needs CREATE on the cluster or the topic, else TOPIC_AUTHORIZATION_FAILED. The authorized
+operations fields come from the principal's ACLs.
 """
 
 from __future__ import annotations
@@ -22,11 +27,12 @@ from rockafka.facade.protocol.messages.metadata import (
     MetadataResponsePartition,
     MetadataResponseTopic,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import InvalidTopicError, StoreError, TopicInfo, UnknownTopicIdError
 
 from ..errors import store_error_code
 from .admin import advertised_listener
-from .authorized import CLUSTER_OPERATIONS, NOT_REQUESTED, TOPIC_OPERATIONS
+from .authorized import operations
 from .context import RequestContext
 from .registry import register
 
@@ -44,10 +50,14 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
     broker = ctx.broker
     listener = advertised_listener(ctx)
     wants_all = request.topics is None or (ctx.api_version == 0 and not request.topics)
-    topic_ops = TOPIC_OPERATIONS if request.include_topic_authorized_operations else NOT_REQUESTED
+    topic_ops = request.include_topic_authorized_operations
     if wants_all:
         listed = (*broker.store.list_topics(), *broker.groups.internal_topics())
-        topics = [_describe(info, topic_ops, broker.node_id) for info in listed]
+        topics = [
+            _describe(ctx, info, topic_ops)
+            for info in listed
+            if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, info.name)
+        ]
     else:
         may_create = broker.config.bool("auto.create.topics.enable") and (
             ctx.api_version < 4 or request.allow_auto_topic_creation
@@ -58,26 +68,35 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
         cluster_id=broker.cluster_id,
         controller_id=broker.node_id,
         topics=topics,
-        cluster_authorized_operations=(
-            CLUSTER_OPERATIONS if request.include_cluster_authorized_operations else NOT_REQUESTED
+        cluster_authorized_operations=operations(
+            ctx, request.include_cluster_authorized_operations, ResourceType.CLUSTER
         ),
     )
 
 
 def _lookup(
-    ctx: RequestContext, name: str | None, topic_id: uuid.UUID, may_create: bool, topic_ops: int
+    ctx: RequestContext, name: str | None, topic_id: uuid.UUID, may_create: bool, topic_ops: bool
 ) -> MetadataResponseTopic:
     store = ctx.broker.store
+    by_id = name is None
     if name is None:
         try:
             name = store.topic_name(topic_id)
         except UnknownTopicIdError:
             return MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=topic_id)
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name):
+        denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+        return MetadataResponseTopic(error_code=denied, name=None if by_id else name, topic_id=topic_id)
     info = ctx.broker.groups.internal_topic(name) or ctx.broker.topic_or_none(name)
     if info is not None:
-        return _describe(info, topic_ops, ctx.broker.node_id)
+        return _describe(ctx, info, topic_ops)
     if not may_create:
         return MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name=name)
+    if not (
+        ctx.authorize(AclOperation.CREATE, ResourceType.CLUSTER)
+        or ctx.authorize(AclOperation.CREATE, ResourceType.TOPIC, name)
+    ):
+        return MetadataResponseTopic(error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name)
     try:
         created = ctx.broker.auto_create_topic(name)
     except InvalidTopicError:
@@ -87,7 +106,8 @@ def _lookup(
     return MetadataResponseTopic(error_code=ErrorCode.LEADER_NOT_AVAILABLE, name=name, topic_id=created.topic_id)
 
 
-def _describe(info: TopicInfo, topic_ops: int, node_id: int) -> MetadataResponseTopic:
+def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> MetadataResponseTopic:
+    node_id = ctx.broker.node_id
     partitions = [
         MetadataResponsePartition(
             error_code=ErrorCode.NONE,
@@ -106,5 +126,5 @@ def _describe(info: TopicInfo, topic_ops: int, node_id: int) -> MetadataResponse
         topic_id=info.topic_id,
         is_internal=info.name in INTERNAL_TOPICS,
         partitions=partitions,
-        topic_authorized_operations=topic_ops,
+        topic_authorized_operations=operations(ctx, topic_ops, ResourceType.TOPIC, info.name),
     )

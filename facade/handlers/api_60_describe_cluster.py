@@ -1,7 +1,7 @@
 """DescribeCluster v0-1: this broker (at the address of the listener asked), the cluster id, the controller.
 
-The one broker is also the controller. Cluster authorized operations are every cluster operation when
-asked for (no ACLs yet), INT32_MIN otherwise, as Kafka sends them.
+The one broker is also the controller. Cluster authorized operations are the principal's (from its ACLs;
+every cluster operation when authorization is off) when asked for, INT32_MIN otherwise, as Kafka sends them.
 
 Version notes: v1 adds ``endpoint_type``: 1 (brokers) is answered; 2 (controllers) gets
 UNSUPPORTED_ENDPOINT_TYPE, as a Kafka broker answers it (a client asking for controllers must
@@ -17,9 +17,10 @@ from rockafka.facade.protocol.messages.describe_cluster import (
     DescribeClusterRequest,
     DescribeClusterResponse,
 )
+from rockafka.facade.security.acl import ResourceType
 
 from .admin import advertised_listener
-from .authorized import CLUSTER_OPERATIONS, NOT_REQUESTED
+from .authorized import operations
 from .context import RequestContext
 from .registry import register
 
@@ -49,7 +50,7 @@ def handle(ctx: RequestContext, request: DescribeClusterRequest) -> DescribeClus
         cluster_id=broker.cluster_id,
         controller_id=broker.node_id,
         brokers=[DescribeClusterBroker(broker_id=broker.node_id, host=listener.host, port=listener.port, rack=None)],
-        cluster_authorized_operations=(
-            CLUSTER_OPERATIONS if request.include_cluster_authorized_operations else NOT_REQUESTED
+        cluster_authorized_operations=operations(
+            ctx, request.include_cluster_authorized_operations, ResourceType.CLUSTER
         ),
     )

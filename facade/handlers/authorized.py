@@ -1,22 +1,49 @@
-"""Kafka's ACL operation bitfields, as Metadata and DescribeCluster report authorized operations.
+"""Kafka's ACL operation bitfields (Metadata, DescribeCluster, DescribeGroups) and the cluster-only APIs.
 
-Until ACLs exist every principal may do everything, so the fields carry every operation that applies
-to the resource type (Kafka's AclOperation codes: READ 3, WRITE 4, CREATE 5, DELETE 6, ALTER 7,
-DESCRIBE 8, CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11, IDEMPOTENT_WRITE 12,
-CREATE_TOKENS 13, DESCRIBE_TOKENS 14). When a client does not ask, Kafka sends INT32_MIN.
+Bitfields set bit ``1 << code`` for each AclOperation code (READ 3, WRITE 4, CREATE 5, DELETE 6, ALTER 7,
+DESCRIBE 8, CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11, IDEMPOTENT_WRITE 12). The constants
+below are every supported operation of a resource type, which is what a principal has when authorization
+is off; :func:`operations` asks the authorizer. When a client does not ask, Kafka sends INT32_MIN.
+
+:data:`CLUSTER_APIS` lists the APIs that Kafka authorizes by one operation on the cluster resource; the
+dispatcher checks them before the handler runs and answers CLUSTER_AUTHORIZATION_FAILED through the API's
+error response.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
+from rockafka.facade.security.acl import CLUSTER_NAME, AclOperation, ResourceType
+from rockafka.facade.security.authorizer import SUPPORTED_OPERATIONS
+
+from .context import RequestContext
+
 NOT_REQUESTED: Final = -(1 << 31)
 
 
-def _bits(*operations: int) -> int:
-    return sum(1 << op for op in operations)
+def _bits(resource_type: ResourceType) -> int:
+    return sum(1 << op for op in SUPPORTED_OPERATIONS[resource_type])
 
 
-TOPIC_OPERATIONS: Final = _bits(3, 4, 5, 6, 7, 8, 10, 11)
-CLUSTER_OPERATIONS: Final = _bits(5, 7, 8, 9, 10, 11, 12, 13, 14)
-GROUP_OPERATIONS: Final = _bits(3, 6, 8)
+TOPIC_OPERATIONS: Final = _bits(ResourceType.TOPIC)
+CLUSTER_OPERATIONS: Final = _bits(ResourceType.CLUSTER)
+GROUP_OPERATIONS: Final = _bits(ResourceType.GROUP)
+
+CLUSTER_APIS: Final[dict[int, AclOperation]] = {
+    29: AclOperation.DESCRIBE,  # DescribeAcls
+    30: AclOperation.ALTER,  # CreateAcls
+    31: AclOperation.ALTER,  # DeleteAcls
+    34: AclOperation.ALTER,  # AlterReplicaLogDirs
+    35: AclOperation.DESCRIBE,  # DescribeLogDirs
+    43: AclOperation.ALTER,  # ElectLeaders
+    45: AclOperation.ALTER,  # AlterPartitionReassignments
+    46: AclOperation.DESCRIBE,  # ListPartitionReassignments
+    50: AclOperation.DESCRIBE,  # DescribeUserScramCredentials
+    51: AclOperation.ALTER,  # AlterUserScramCredentials
+}
+
+
+def operations(ctx: RequestContext, requested: bool, resource_type: ResourceType, name: str = CLUSTER_NAME) -> int:
+    """The authorized-operations field: the principal's bitfield if the client asked, INT32_MIN otherwise."""
+    return ctx.authorized_operations(resource_type, name) if requested else NOT_REQUESTED

@@ -1,0 +1,66 @@
+"""DeleteAcls v0-3: remove the ACL bindings each filter matches, persisted before the answer.
+
+Version notes: v0 has no pattern type (LITERAL); v1 adds it; v2 is the first flexible version. Each filter
+result lists the bindings it removed; a filter with an UNKNOWN element is INVALID_REQUEST (that filter
+only). Needs ALTER on the cluster (checked by the dispatcher). Without an authorizer: SECURITY_DISABLED.
+"""
+
+from __future__ import annotations
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.delete_acls import (
+    DeleteAclsFilterResult,
+    DeleteAclsMatchingAcl,
+    DeleteAclsRequest,
+    DeleteAclsResponse,
+)
+from rockafka.facade.security.acl import AclBindingFilter
+
+from .acls import NO_AUTHORIZER, wire_filter
+from .context import ApiError, RequestContext
+from .registry import register
+
+
+def _error(request: DeleteAclsRequest, code: ErrorCode) -> DeleteAclsResponse:
+    return DeleteAclsResponse(
+        filter_results=[DeleteAclsFilterResult(error_code=code, error_message=code.name) for _ in request.filters]
+    )
+
+
+@register(31, 0, 3, _error)
+def handle(ctx: RequestContext, request: DeleteAclsRequest) -> DeleteAclsResponse:
+    if ctx.authorizer is None or ctx.security is None:
+        return DeleteAclsResponse(
+            filter_results=[
+                DeleteAclsFilterResult(error_code=ErrorCode.SECURITY_DISABLED, error_message=NO_AUTHORIZER)
+                for _ in request.filters
+            ]
+        )
+    parsed: list[AclBindingFilter | ApiError] = []
+    for item in request.filters:
+        try:
+            parsed.append(wire_filter(item))
+        except ApiError as exc:
+            parsed.append(exc)
+    removed = iter(ctx.security.acls.remove([f for f in parsed if isinstance(f, AclBindingFilter)]))
+    results = []
+    for item in parsed:
+        if isinstance(item, ApiError):
+            results.append(DeleteAclsFilterResult(error_code=item.error_code, error_message=item.message))
+            continue
+        matching = [
+            DeleteAclsMatchingAcl(
+                error_code=ErrorCode.NONE,
+                error_message=None,
+                resource_type=b.pattern.resource_type,
+                resource_name=b.pattern.name,
+                pattern_type=b.pattern.pattern_type,
+                principal=b.entry.principal,
+                host=b.entry.host,
+                operation=b.entry.operation,
+                permission_type=b.entry.permission,
+            )
+            for b in next(removed)
+        ]
+        results.append(DeleteAclsFilterResult(error_code=ErrorCode.NONE, error_message=None, matching_acls=matching))
+    return DeleteAclsResponse(filter_results=results)

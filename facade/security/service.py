@@ -1,0 +1,86 @@
+"""The broker's security, built once from its settings: per-listener TLS and SASL, SCRAM credentials, ACLs.
+
+Handlers reach it as ``ctx.security``; most need only ``ctx.authorize``/``ctx.check`` (see
+``facade/handlers/context.py``). The authorizer is on when ``authorizer.class.name`` names one of Kafka's
+ACL authorizers; without it every principal may do everything and the ACL APIs answer SECURITY_DISABLED.
+"""
+
+from __future__ import annotations
+
+import logging
+import ssl
+from dataclasses import dataclass
+
+from rockafka.facade.config import BrokerConfig, Listener
+
+from .acl_store import AclStore
+from .authorizer import Authorizer, parse_super_users
+from .credentials import CredentialStore
+from .errors import SecuritySetupError
+from .plain import SCRAM_LOGIN_MODULE, parse_jaas, plain_users
+from .sasl import SaslSession, SaslSettings
+from .tls import server_ssl_context
+
+log = logging.getLogger(__name__)
+
+SASL_PROTOCOLS = frozenset({"SASL_PLAINTEXT", "SASL_SSL"})
+TLS_PROTOCOLS = frozenset({"SSL", "SASL_SSL"})
+
+
+@dataclass(frozen=True, slots=True)
+class ListenerSecurity:
+    """What one listener asks of its clients."""
+
+    listener: Listener
+    ssl_context: ssl.SSLContext | None
+    sasl: SaslSettings | None
+
+
+class SecurityService:
+    """Per-listener TLS contexts and SASL settings, the SCRAM credential store and the ACL authorizer."""
+
+    def __init__(self, config: BrokerConfig) -> None:
+        self.config = config
+        self.credentials = CredentialStore(config.data_dir)
+        self.acls = AclStore(config.data_dir)
+        self.authorizer: Authorizer | None = None
+        if config.str("authorizer.class.name"):
+            super_users = parse_super_users(config.values.get("super.users"))  # type: ignore[arg-type]
+            self.authorizer = Authorizer(self.acls, super_users, config.bool("allow.everyone.if.no.acl.found"))
+        self.listeners = {item.name: self._listener(item) for item in config.listeners}
+
+    def session(self, listener_name: str) -> SaslSession | None:
+        """A new connection's SASL session (None on a listener without SASL)."""
+        security = self.listeners.get(listener_name)
+        if security is None or security.sasl is None:
+            return None
+        return SaslSession(security.sasl, self.credentials.lookup)
+
+    def _listener(self, listener: Listener) -> ListenerSecurity:
+        protocol = listener.security_protocol
+        context = server_ssl_context(self.config, listener.name) if protocol in TLS_PROTOCOLS else None
+        sasl = self._sasl_settings(listener) if protocol in SASL_PROTOCOLS else None
+        return ListenerSecurity(listener, context, sasl)
+
+    def _sasl_settings(self, listener: Listener) -> SaslSettings:
+        config, name = self.config, listener.name
+        mechanisms = config.for_listener(name, "sasl.enabled.mechanisms")
+        offered = tuple(mechanisms) if isinstance(mechanisms, list) else ()
+        if not offered:
+            raise SecuritySetupError(f"listener {name}: sasl.enabled.mechanisms is empty")
+        users: dict[str, str] = {}
+        for mechanism in offered:
+            jaas = config.for_listener(name, "sasl.jaas.config", mechanism)
+            if not jaas:
+                continue
+            modules = parse_jaas(str(jaas))
+            if mechanism == "PLAIN":
+                users = plain_users(modules)
+            elif not any(module.class_name == SCRAM_LOGIN_MODULE for module in modules):
+                log.warning("listener %s: the %s JAAS line has no ScramLoginModule; ignored", name, mechanism)
+        if "PLAIN" in offered and not users:
+            log.warning("listener %s offers PLAIN but no PLAIN user is configured (sasl.jaas.config)", name)
+        reauth = {m: config.for_listener(name, "connections.max.reauth.ms", m) for m in offered}
+        max_receive = config.for_listener(name, "sasl.server.max.receive.size")
+        assert isinstance(max_receive, int)
+        return SaslSettings(offered, users, {m: int(v) for m, v in reauth.items() if isinstance(v, int)}, max_receive)
