@@ -62,6 +62,7 @@ class BrokerApp:
         store.add_append_listener(broker.waiters.on_append)
         broker.groups.start()
         broker.producers.start()
+        broker.transactions.start()
         self.broker = broker
         dispatcher = RequestDispatcher(broker)
         max_frame = self.config.int("socket.request.max.bytes")
@@ -118,6 +119,7 @@ class BrokerApp:
         if self.broker is not None:
             self.broker.waiters.wake_all()
             self.broker.groups.shutdown()
+            self.broker.transactions.shutdown()
         deadline = time.monotonic() + DRAIN_TIMEOUT_S
         while any(not c.idle for c in self._connections) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)

@@ -1,4 +1,5 @@
-"""The broker's shared state, handed to every handler: settings, store, identity, parked fetches, groups, producers."""
+"""The broker's shared state, handed to every handler: settings, store, identity, parked fetches, groups, producers,
+transactions."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from .config import BrokerConfig, ConfigSource, describe_topic_config
 from .config.broker import read_properties
 from .group import GroupService
 from .producers import ProducerService
+from .transactions import TransactionCoordinator
 from .waiters import PartitionWaiters
 
 log = logging.getLogger(__name__)
@@ -38,10 +40,13 @@ class Broker:
     waiters: PartitionWaiters = field(default_factory=PartitionWaiters)
     groups: GroupService = field(init=False)
     producers: ProducerService = field(init=False)
+    transactions: TransactionCoordinator = field(init=False)
 
     def __post_init__(self) -> None:
         self.groups = GroupService(self.config, self.store, self.cluster_id)
         self.producers = ProducerService(self.config, self.store)
+        self.transactions = TransactionCoordinator(self.config, self.store, self.producers)
+        self.groups.offsets.pending_transactional = self.transactions.pending_offsets
 
     @property
     def node_id(self) -> int:

@@ -192,6 +192,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("transactional.id.expiration.ms", INT, 604800000, at_least(1)),
     ConfigDef("transaction.max.timeout.ms", INT, 900000, at_least(1)),
     ConfigDef("transaction.abort.timed.out.transaction.cleanup.interval.ms", INT, 10000, at_least(1)),
+    ConfigDef("transaction.remove.expired.transaction.cleanup.interval.ms", INT, 3600000, at_least(1)),
     ConfigDef("producer.id.expiration.ms", INT, 86400000, at_least(1)),
     ConfigDef("connections.max.idle.ms", LONG, 600000),
     ConfigDef("fetch.max.bytes", INT, 57671680, at_least(1024)),
@@ -292,8 +293,10 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "offset.metadata.max.bytes": "longest metadata string an offset commit may carry (OFFSET_METADATA_TOO_LARGE above)",
     "transactional.id.expiration.ms": "idle time after which a transactional id is forgotten",
     "transaction.max.timeout.ms": "longest transaction timeout a producer may ask for",
-    "transaction.abort.timed.out.transaction.cleanup.interval.ms": "how often timed-out transactions are aborted"
-    + NOT_APPLIED,
+    "transaction.abort.timed.out.transaction.cleanup.interval.ms": "how often transactions past their timeout are "
+    "aborted (fencing their producer)",
+    "transaction.remove.expired.transaction.cleanup.interval.ms": "how often transactional ids idle for "
+    "transactional.id.expiration.ms are removed",
     "producer.id.expiration.ms": "idle time after which an idempotent producer's state is forgotten",
     "connections.max.idle.ms": "idle time after which a connection is closed" + NOT_APPLIED,
     "fetch.max.bytes": "largest fetch response the broker builds" + NOT_APPLIED,

@@ -13,7 +13,14 @@ Offsets live in the store's offset store (``store/offsets.py``); this module add
   stored as "" (Kafka's "no metadata"). The answer waits until the commit is durable under sync flush.
 - **OffsetFetch**: partitions without a committed offset answer offset -1, leader epoch -1, metadata "";
   "all topics" lists only committed partitions. With ``require_stable``, a partition whose commit is still
-  being made durable answers UNSTABLE_OFFSET_COMMIT (retriable); without it, the newest value is returned.
+  being made durable, or for which a transaction holds an offset not yet committed (TxnOffsetCommit,
+  ``pending_transactional``), answers UNSTABLE_OFFSET_COMMIT (retriable); without it, the newest committed
+  value is returned.
+- **TxnOffsetCommit** (``check_txn_commit``; the offsets are held by the transaction coordinator until the
+  transaction commits): as Kafka's group coordinator, lenient where OffsetCommit is strict: a group that does
+  not exist is accepted, a member id of "" and a generation of -1 are not checked; otherwise a static member
+  must be itself (FENCED_INSTANCE_ID), a named member must be in the group (UNKNOWN_MEMBER_ID), a generation
+  given must be the group's (ILLEGAL_GENERATION).
 - **OffsetDelete**: GROUP_ID_NOT_FOUND for a group that has neither members nor offsets; a group with
   members keeps the offsets of topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC), and a group with
   members whose protocol type is not ``consumer`` refuses (NON_EMPTY_GROUP), as its subscription is unknown.
@@ -30,7 +37,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.errors import DecodeError
@@ -67,6 +74,8 @@ class OffsetManager:
         self._internal_topics = internal_topics
         #: Commits accepted but not yet durable, per group (require_stable answers UNSTABLE_OFFSET_COMMIT).
         self._in_flight: dict[str, Counter[TopicPartition]] = {}
+        #: A group's partitions with offsets a transaction holds (the broker wires in the transaction coordinator).
+        self.pending_transactional: Callable[[str], Collection[TopicPartition]] = lambda group_id: ()
 
     # --- OffsetCommit ---
 
@@ -166,10 +175,11 @@ class OffsetManager:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE, []
         keys = list(partitions) if partitions is not None else sorted(stored, key=lambda k: (k.topic, k.partition))
         in_flight = self._in_flight.get(group_id, Counter()) if require_stable else Counter()
+        held = self.pending_transactional(group_id) if require_stable else ()
         fetched = []
         for key in keys:
             committed = stored.get(key)
-            if in_flight[key] > 0:
+            if in_flight[key] > 0 or key in held:
                 fetched.append(FetchedOffset(key.topic, key.partition, -1, -1, "", ErrorCode.UNSTABLE_OFFSET_COMMIT))
             elif committed is None:
                 fetched.append(FetchedOffset(key.topic, key.partition, -1, -1, ""))
@@ -177,6 +187,35 @@ class OffsetManager:
                 epoch = -1 if committed.leader_epoch is None else committed.leader_epoch
                 fetched.append(FetchedOffset(key.topic, key.partition, committed.offset, epoch, committed.metadata))
         return ErrorCode.NONE, fetched
+
+    # --- TxnOffsetCommit ---
+
+    def check_txn_commit(
+        self, group_id: str, member_id: str, group_instance_id: str | None, generation_id: int
+    ) -> ErrorCode:
+        """The group's verdict on a TxnOffsetCommit (see the module docstring)."""
+        if not self._coordinator.active:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        group = self._coordinator.groups.get(group_id)
+        if group is None:
+            return ErrorCode.NONE
+        if group.state is GroupState.DEAD:
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        if group_instance_id is not None:
+            error = group.validate_member(member_id, group_instance_id)
+            if error is ErrorCode.FENCED_INSTANCE_ID:
+                return error
+        if member_id != UNKNOWN_MEMBER_ID and member_id not in group.members:
+            return ErrorCode.UNKNOWN_MEMBER_ID
+        if generation_id >= 0 and generation_id != group.generation_id:
+            return ErrorCode.ILLEGAL_GENERATION
+        return ErrorCode.NONE
+
+    def topic_exists(self, topic: str) -> bool:
+        return self._topic_exists(topic)
+
+    def metadata_too_large(self, metadata: str) -> bool:
+        return len(metadata.encode()) > self._metadata_max_bytes
 
     # --- OffsetDelete ---
 

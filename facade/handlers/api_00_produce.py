@@ -19,10 +19,17 @@ OUT_OF_ORDER_SEQUENCE_NUMBER, an older epoch INVALID_PRODUCER_EPOCH (as Kafka 2.
 a producer the partition does not know is accepted at any sequence (Kafka 2.5+, no UNKNOWN_PRODUCER_ID); a
 negative base sequence is INVALID_RECORD. Batches with producer id -1 (aiokafka and kafkajs send sequence 0
 with it) are never checked.
+Transactions: a transactional batch (attribute bit 0x10) is appended only within its producer's Ongoing
+transaction and to a partition AddPartitionsToTxn added to it (Kafka's produce-side verification, asked of
+``rockafka.facade.transactions``): a request with transactional batches and no transactional id is refused whole
+with TRANSACTIONAL_ID_AUTHORIZATION_FAILED; a producer id other than the transactional id's answers
+INVALID_PRODUCER_ID_MAPPING, another epoch INVALID_PRODUCER_EPOCH (the producer was fenced), a partition not in
+the ongoing transaction (or no transaction ongoing) INVALID_TXN_STATE, and a transaction being completed
+NOT_ENOUGH_REPLICAS (retriable, as Kafka maps CONCURRENT_TRANSACTIONS for Produce). Clients may not write control
+batches (INVALID_RECORD). Idempotent, non-transactional batches are not affected.
 The request body is read by the compiled hot decoder (``rockafka.core_pyx.hotcodec``): each partition's
 records stay a zero-copy view of the request frame until the store copies them into the CommitLog.
-Not implemented yet: transactions (transactional batches are stored like idempotent ones), LogAppendTime's
-timestamp bounds (message.timestamp.*.max.ms), quotas.
+Not implemented yet: LogAppendTime's timestamp bounds (message.timestamp.*.max.ms), quotas.
 """
 
 from __future__ import annotations
@@ -51,6 +58,9 @@ from .context import RequestContext
 from .registry import register
 
 ZSTD = 4
+#: Byte offset of the int16 attributes in a record batch, and the transactional bit of its low byte.
+ATTRIBUTES_AT = 21
+TRANSACTIONAL = 0x10
 
 
 class _Refused(Exception):
@@ -79,13 +89,17 @@ def _error(request: ProduceRequest, code: ErrorCode) -> ProduceResponse:
 def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Awaitable[ProduceResponse] | None:
     if request.acks not in (-1, 0, 1):
         return _error(request, ErrorCode.INVALID_REQUIRED_ACKS)
+    if request.transactional_id is None and _has_transactional_batches(request):
+        return _error(request, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
     waits: list[asyncio.Future[None]] = []
     responses: list[TopicProduceResponse] = []
     failed = False
     for topic in request.topic_data:
         partitions: list[PartitionProduceResponse] = []
         for data in topic.partition_data:
-            response = _produce_partition(ctx, topic.name, data.partition_index, data.records, waits)
+            response = _produce_partition(
+                ctx, request.transactional_id, topic.name, data.partition_index, data.records, waits
+            )
             failed = failed or response.error_code != ErrorCode.NONE
             partitions.append(response)
         responses.append(TopicProduceResponse(name=topic.name, partition_responses=partitions))
@@ -109,12 +123,17 @@ async def _after_durable(waits: Sequence[asyncio.Future[None]], answer: ProduceR
 
 
 def _produce_partition(
-    ctx: RequestContext, topic: str, partition: int, records: object, waits: list[asyncio.Future[None]]
-) -> PartitionProduceResponse:
+    ctx: RequestContext, transactional_id: str | None, topic: str, partition: int, records: object,
+    waits: list[asyncio.Future[None]],
+) -> PartitionProduceResponse:  # fmt: skip
     try:
         if records is None:
             raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried no records")
         batches = _validate(records, ctx.api_version)  # type: ignore[arg-type]
+        if batches[0].is_transactional:
+            refused = ctx.broker.transactions.check_produce(transactional_id, topic, partition, batches[0])
+            if refused is not None:
+                raise _Refused(refused.error, refused.message)
         verdict = ctx.broker.producers.check(topic, partition, batches[0])
         if isinstance(verdict, Duplicate):
             return _duplicate(ctx, topic, partition, verdict)
@@ -142,6 +161,15 @@ def _produce_partition(
     )
 
 
+def _has_transactional_batches(request: ProduceRequest) -> bool:
+    for topic in request.topic_data:
+        for data in topic.partition_data:
+            records = data.records
+            if records is not None and len(records) > ATTRIBUTES_AT + 1 and records[ATTRIBUTES_AT + 1] & TRANSACTIONAL:
+                return True
+    return False
+
+
 def _duplicate(ctx: RequestContext, topic: str, partition: int, verdict: Duplicate) -> PartitionProduceResponse:
     """A retried batch already written: success with its original base offset, as Kafka answers."""
     log_start = ctx.broker.store.partition_offsets(topic, partition).log_start_offset
@@ -166,6 +194,8 @@ def _validate(records: memoryview, version: int) -> list[BatchHeader]:
     if len(batches) != 1:
         raise _Refused(invalid_record, f"Produce v3+ must carry exactly one record batch, not {len(batches)}")
     for index, header in enumerate(batches):
+        if header.is_control:
+            raise _Refused(invalid_record, "clients may not write control batches", index)
         if header.compression == ZSTD and version < 7:
             raise _Refused(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v7 or later", index)
         _check_records(records, header, index, invalid_record)

@@ -9,16 +9,13 @@ mapping is saved (fsynced) before the answer. The timeout must be within ``trans
 (INVALID_TRANSACTION_TIMEOUT). v2 is the first flexible version; v3 adds the producer id and epoch the
 producer already has (for a bump or a retry of one).
 
-Not implemented yet: transactions. AddPartitionsToTxn, AddOffsetsToTxn, EndTxn and TxnOffsetCommit are not
-advertised, so a transactional producer gets its producer id and epoch here, then fails clearly at its
-first AddPartitionsToTxn (clients report the API as unsupported by the broker).
+A transactional id with a transaction in progress is handled by the transaction coordinator
+(``rockafka.facade.transactions``): an Ongoing transaction is aborted with a bumped epoch (fencing the producer
+that holds it) and the request answered CONCURRENT_TRANSACTIONS, which clients retry; PrepareCommit/PrepareAbort
+answer CONCURRENT_TRANSACTIONS.
 """
 
 from __future__ import annotations
-
-import asyncio
-from collections.abc import Awaitable
-from concurrent.futures import Future
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.init_producer_id import InitProducerIdRequest, InitProducerIdResponse
@@ -35,10 +32,8 @@ def _error(request: InitProducerIdRequest, code: ErrorCode) -> InitProducerIdRes
 
 
 @register(22, 0, 5, _error)
-def handle(
-    ctx: RequestContext, request: InitProducerIdRequest
-) -> InitProducerIdResponse | Awaitable[InitProducerIdResponse]:
-    outcome = ctx.broker.producers.init_producer_id(
+async def handle(ctx: RequestContext, request: InitProducerIdRequest) -> InitProducerIdResponse:
+    outcome = await ctx.broker.transactions.init_producer_id(
         request.transactional_id, request.transaction_timeout_ms, request.producer_id, request.producer_epoch
     )
     if isinstance(outcome, InitRefused):
@@ -46,18 +41,5 @@ def handle(
         if code == ErrorCode.PRODUCER_FENCED and ctx.api_version < PRODUCER_FENCED_FROM:
             code = ErrorCode.INVALID_PRODUCER_EPOCH
         return _error(request, code)
-    answer = InitProducerIdResponse(error_code=ErrorCode.NONE, producer_id=outcome.producer_id,
-                                    producer_epoch=outcome.epoch)  # fmt: skip
-    if outcome.durable is None:
-        return answer
-    return _after_durable(outcome.durable, answer, request)
-
-
-async def _after_durable(
-    durable: Future[None], answer: InitProducerIdResponse, request: InitProducerIdRequest
-) -> InitProducerIdResponse:
-    try:
-        await asyncio.wrap_future(durable)
-    except Exception:
-        return _error(request, ErrorCode.KAFKA_STORAGE_ERROR)
-    return answer
+    return InitProducerIdResponse(error_code=ErrorCode.NONE, producer_id=outcome.producer_id,
+                                  producer_epoch=outcome.epoch)  # fmt: skip

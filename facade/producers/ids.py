@@ -12,9 +12,11 @@ an idempotent producer's epoch on its own). An empty transactional id is INVALID
 without an epoch or the reverse is INVALID_REQUEST.
 
 Transactional ids keep ``TransactionalIdState`` (producer id, previous producer id, epoch, last epoch,
-timeout, last update), one document ``txn:<id>`` each. The timeout must be in 1..``transaction.max.timeout.ms``
+timeout, last update), inside the transaction coordinator's document ``txn:<id>`` (see
+``rockafka.facade.transactions.metadata``). The timeout must be in 1..``transaction.max.timeout.ms``
 (INVALID_TRANSACTION_TIMEOUT). Then, as Kafka's ``TransactionCoordinator.prepareInitProducerIdTransit`` and
-``TransactionMetadata.prepareIncrementProducerEpoch`` (no transaction is ever ongoing here):
+``TransactionMetadata.prepareIncrementProducerEpoch`` (for a transactional id in Empty, CompleteCommit or
+CompleteAbort; the coordinator aborts an Ongoing transaction first):
 
 =================================================================  ==============================================
 request (expected = the v3+ producer id and epoch, if given)        outcome
@@ -160,7 +162,7 @@ def init_transactional(
         return TransactionalIdState(
             transactional_id, new_producer_id(), NO_PRODUCER_ID, 0, NO_EPOCH, timeout_ms, now_ms
         )
-    if expected is not None and not _known_producer(current, expected):
+    if expected is not None and not known_producer(current, expected):
         return InitRefused(
             ErrorCode.PRODUCER_FENCED,
             f"producer id {expected.producer_id} is not {transactional_id!r}'s ({current.producer_id})",
@@ -183,7 +185,8 @@ def init_transactional(
     )
 
 
-def _known_producer(current: TransactionalIdState, expected: ProducerIdAndEpoch) -> bool:
+def known_producer(current: TransactionalIdState, expected: ProducerIdAndEpoch) -> bool:
+    """The v3+ producer id given with InitProducerId may take the id over (else PRODUCER_FENCED)."""
     return (
         current.epoch == NO_EPOCH
         or expected.producer_id == current.producer_id

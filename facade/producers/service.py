@@ -4,12 +4,14 @@ What the broker holds (``Broker.producers``). InitProducerId calls ``init_produc
 ``check`` before appending a batch with a producer id >= 0 and ``record`` after. Everything runs on the
 broker's event loop thread, so a check and its append are never interleaved with another producer's.
 
-Durability (see ``ids.py`` and ``state.py`` for the documents): a new producer id block and every
-transactional id change are saved before the answer goes out (awaiting the fsync); partition snapshots
+Transactional ids (their producer ids, epochs and transactions) belong to the transaction coordinator
+(``rockafka.facade.transactions``), which takes its producer ids from ``allocate_producer_id``.
+
+Durability (see ``ids.py`` and ``state.py`` for the documents): a new producer id block is saved before the
+answer carrying its first id goes out (awaiting the fsync); partition snapshots
 are saved every ``SNAPSHOT_INTERVAL_S`` for partitions that changed, and on shutdown; ``start`` rebuilds
 each partition from its snapshot and the stored batches after it. Expiry, in the same periodic pass:
-producers idle on a partition for ``producer.id.expiration.ms`` (by their last batch timestamp, as Kafka),
-transactional ids not initialised for ``transactional.id.expiration.ms``.
+producers idle on a partition for ``producer.id.expiration.ms`` (by their last batch timestamp, as Kafka).
 """
 
 from __future__ import annotations
@@ -28,17 +30,7 @@ from rockafka.core_pyx.recordbatch import BatchHeader, read_batch_header
 from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
 
 from ..config import BrokerConfig
-from .ids import (
-    BLOCK_KEY,
-    DOCUMENT_VERSION,
-    TXN_PREFIX,
-    InitRefused,
-    ProducerIdAllocator,
-    ProducerIdAndEpoch,
-    TransactionalIdState,
-    check_request,
-    init_transactional,
-)
+from .ids import BLOCK_KEY, DOCUMENT_VERSION, AllocatedId, ProducerIdAllocator
 from .sequence import Accepted, Verdict
 from .state import PartitionProducers, incoming, snapshot_key
 
@@ -72,11 +64,8 @@ class ProducerService:
     def __init__(self, config: BrokerConfig, store: MessageStore, clock: Callable[[], int] = _wall_clock_ms) -> None:
         self._store = store
         self._clock = clock
-        self._max_timeout_ms = config.int("transaction.max.timeout.ms")
         self._producer_expiration_ms = config.int("producer.id.expiration.ms")
-        self._txn_expiration_ms = config.int("transactional.id.expiration.ms")
         self._partitions: dict[tuple[str, int], PartitionProducers] = {}
-        self._transactional: dict[str, TransactionalIdState] = {}
         self._allocator = ProducerIdAllocator(0, self._save_block)
         self._task: asyncio.Task[None] | None = None
 
@@ -86,10 +75,6 @@ class ProducerService:
         """Read the saved documents and rebuild every partition's producers (see ``state.py``)."""
         documents = self._store.producer_documents()
         self._allocator = ProducerIdAllocator(ProducerIdAllocator.block_start(documents), self._save_block)
-        for key, document in documents.items():
-            if key.startswith(TXN_PREFIX):
-                name = key.removeprefix(TXN_PREFIX)
-                self._transactional[name] = TransactionalIdState.from_document(name, document)
         report = self._rebuild_all(documents)
         self.expire()
         return report
@@ -119,35 +104,14 @@ class ProducerService:
 
     # --- InitProducerId ---
 
-    def init_producer_id(
-        self, transactional_id: str | None, timeout_ms: int, producer_id: int, epoch: int
-    ) -> InitGranted | InitRefused:
-        refused = check_request(transactional_id, timeout_ms, producer_id, epoch, self._max_timeout_ms)
-        if refused is not None:
-            return refused
-        if transactional_id is None:
-            allocated = self._allocator.allocate()
-            return InitGranted(allocated.producer_id, 0, allocated.durable)
-        durables: list[Future[None]] = []
+    def init_idempotent(self) -> InitGranted:
+        """An idempotent producer (transactional id null): a new producer id with epoch 0, on every call."""
+        allocated = self._allocator.allocate()
+        return InitGranted(allocated.producer_id, 0, allocated.durable)
 
-        def new_producer_id() -> int:
-            allocated = self._allocator.allocate()
-            if allocated.durable is not None:
-                durables.append(allocated.durable)
-            return allocated.producer_id
-
-        expected = None if producer_id == -1 else ProducerIdAndEpoch(producer_id, epoch)
-        current = self._transactional.get(transactional_id)
-        outcome = init_transactional(current, transactional_id, expected, timeout_ms, self._clock(), new_producer_id)
-        if isinstance(outcome, InitRefused):
-            return outcome
-        self._transactional[transactional_id] = outcome
-        saved = self._store.save_producer_document(TXN_PREFIX + transactional_id, outcome.document(), durable=True)
-        durable = saved if saved is not None else (durables[0] if durables else None)
-        return InitGranted(outcome.producer_id, outcome.epoch, durable)
-
-    def transactional_state(self, transactional_id: str) -> TransactionalIdState | None:
-        return self._transactional.get(transactional_id)
+    def allocate_producer_id(self) -> AllocatedId:
+        """A producer id never handed out before (``durable`` completes once its block is fsynced)."""
+        return self._allocator.allocate()
 
     def _save_block(self, next_block_start: int) -> Future[None] | None:
         document = {"version": DOCUMENT_VERSION, "next_block_start": next_block_start}
@@ -205,15 +169,9 @@ class ProducerService:
         return saved
 
     def expire(self) -> int:
-        """Forget idle producers and transactional ids; returns how many went."""
+        """Forget idle producers; returns how many went."""
         now = self._clock()
-        expired = sum(table.expire(now, self._producer_expiration_ms) for table in self._partitions.values())
-        for name, state in list(self._transactional.items()):
-            if now - state.updated_ms >= self._txn_expiration_ms:
-                del self._transactional[name]
-                self._store.delete_producer_document(TXN_PREFIX + name)
-                expired += 1
-        return expired
+        return sum(table.expire(now, self._producer_expiration_ms) for table in self._partitions.values())
 
     def _rebuild_all(self, documents: Mapping[str, Mapping[str, Any]]) -> RebuildReport:
         from_snapshot = replayed = 0

@@ -1,4 +1,4 @@
-"""``ProducerService`` over a real store: ids across reopen, the transactional mapping, state rebuilt after a
+"""``ProducerService`` over a real store: ids across reopen, state rebuilt after a
 clean close (snapshot + tail) and after a crash (no close), expiry, and topics deleted and made again."""
 
 from __future__ import annotations
@@ -57,33 +57,17 @@ def granted(outcome: InitGranted | InitRefused) -> InitGranted:
 def test_producer_ids_never_repeat_across_reopen_and_crash(tmp_path: Path) -> None:
     store = open_store(tmp_path)
     producers = service(store)
-    first = [granted(producers.init_producer_id(None, 0, -1, -1)).producer_id for _ in range(3)]
+    first = [granted(producers.init_idempotent()).producer_id for _ in range(3)]
     assert first == [0, 1, 2]
     store.close()
     crashed = open_store(tmp_path)
-    second = granted(service(crashed).init_producer_id(None, 0, -1, -1))
+    second = granted(service(crashed).init_idempotent())
     assert (second.producer_id, second.epoch) == (1000, 0)
     # no close: as after kill -9
     crashed._lock.release()
     with open_store(tmp_path) as store:
-        third = granted(service(store).init_producer_id(None, 0, 5, 0)).producer_id
+        third = granted(service(store).init_idempotent()).producer_id
     assert third == 2000
-
-
-def test_the_transactional_mapping_survives_reopen_and_fences(tmp_path: Path) -> None:
-    with open_store(tmp_path) as store:
-        producers = service(store)
-        one = granted(producers.init_producer_id("tx", 60_000, -1, -1))
-        two = granted(producers.init_producer_id("tx", 60_000, -1, -1))
-        assert (two.producer_id, two.epoch) == (one.producer_id, 1)
-    with open_store(tmp_path) as store:
-        producers = service(store)
-        fenced = producers.init_producer_id("tx", 60_000, one.producer_id, 0)
-        assert isinstance(fenced, InitRefused) and fenced.error == ErrorCode.PRODUCER_FENCED
-        bumped = granted(producers.init_producer_id("tx", 60_000, one.producer_id, 1))
-        assert (bumped.producer_id, bumped.epoch) == (one.producer_id, 2)
-        too_long = producers.init_producer_id("tx", 900_001, -1, -1)
-        assert isinstance(too_long, InitRefused) and too_long.error == ErrorCode.INVALID_TRANSACTION_TIMEOUT
 
 
 def test_a_duplicate_is_answered_with_its_original_offset_and_not_written(tmp_path: Path) -> None:
@@ -145,15 +129,6 @@ def test_idle_producers_expire(tmp_path: Path) -> None:
         table = later.producers("t", 0)
         assert table is not None and table.entries == {}
         assert produce(store, later, idempotent_batch(7, 0, 40, 1)) == 12
-
-
-def test_idle_transactional_ids_expire(tmp_path: Path) -> None:
-    with open_store(tmp_path) as store:
-        granted(service(store).init_producer_id("tx", 60_000, -1, -1))
-    with open_store(tmp_path) as store:
-        later = service(store, clock_ms=NOW + 10**10, **{"transactional.id.expiration.ms": "1000"})
-        assert later.transactional_state("tx") is None
-        assert "txn:tx" not in store.producer_documents()
 
 
 def test_a_topic_made_again_starts_without_producers(tmp_path: Path) -> None:

@@ -1,0 +1,106 @@
+"""AddPartitionsToTxn v0-5: add partitions to a producer's ongoing transaction (``rockafka.facade.transactions``).
+
+Version notes: v0-3 carry one transaction (``v3_and_below_*``) and answer per topic and partition; v2 may
+answer PRODUCER_FENCED (v0-1 get INVALID_PRODUCER_EPOCH instead); v3 is the first flexible version; v4+ batch
+several transactions (``transactions``, a top-level error code and ``results_by_transaction``; Kafka sends them
+between brokers) and add ``verify_only``: each partition answers NONE if it is in the ongoing transaction, else
+INVALID_TXN_STATE, and nothing is added; v5 only widens the errors (TRANSACTION_ABORTABLE, never answered here).
+
+Per-partition errors, as Kafka's request handler gives them: if any partition is of a topic the broker does not
+have (or beyond its partition count), those answer UNKNOWN_TOPIC_OR_PARTITION, the others
+OPERATION_NOT_ATTEMPTED, and nothing is added; otherwise every partition answers the coordinator's one error
+(INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED, CONCURRENT_TRANSACTIONS, COORDINATOR_NOT_AVAILABLE or NONE
+once the transaction is saved).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.add_partitions_to_txn import (
+    AddPartitionsToTxnPartitionResult,
+    AddPartitionsToTxnRequest,
+    AddPartitionsToTxnResponse,
+    AddPartitionsToTxnResult,
+    AddPartitionsToTxnTopic,
+    AddPartitionsToTxnTopicResult,
+    AddPartitionsToTxnTransaction,
+)
+from rockafka.store import TopicPartition
+
+from .context import RequestContext
+from .registry import register
+
+BATCHED_FROM = 4
+PRODUCER_FENCED_FROM = 2
+
+ErrorOf = Callable[[TopicPartition], ErrorCode]
+
+
+def _error(request: AddPartitionsToTxnRequest, code: ErrorCode) -> AddPartitionsToTxnResponse:
+    if request.transactions:
+        return AddPartitionsToTxnResponse(error_code=code)
+    return AddPartitionsToTxnResponse(
+        results_by_topic_v3_and_below=_results(request.v3_and_below_topics, lambda _: code)
+    )
+
+
+@register(24, 0, 5, _error)
+async def handle(ctx: RequestContext, request: AddPartitionsToTxnRequest) -> AddPartitionsToTxnResponse:
+    if ctx.api_version >= BATCHED_FROM:
+        results = [
+            AddPartitionsToTxnResult(
+                transactional_id=txn.transactional_id, topic_results=_results(txn.topics, await _one(ctx, txn))
+            )
+            for txn in request.transactions
+        ]
+        return AddPartitionsToTxnResponse(error_code=ErrorCode.NONE, results_by_transaction=results)
+    single = AddPartitionsToTxnTransaction(
+        transactional_id=request.v3_and_below_transactional_id,
+        producer_id=request.v3_and_below_producer_id,
+        producer_epoch=request.v3_and_below_producer_epoch,
+        topics=request.v3_and_below_topics,
+    )
+    return AddPartitionsToTxnResponse(results_by_topic_v3_and_below=_results(single.topics, await _one(ctx, single)))
+
+
+async def _one(ctx: RequestContext, txn: AddPartitionsToTxnTransaction) -> ErrorOf:
+    """How each partition of one transaction is answered."""
+    partitions = [TopicPartition(topic.name, index) for topic in txn.topics for index in topic.partitions]
+    unknown = {tp for tp in partitions if not _exists(ctx, tp)}
+    if unknown:
+        return lambda tp: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if tp in unknown else ErrorCode.OPERATION_NOT_ATTEMPTED
+    coordinator = ctx.broker.transactions
+    if not txn.transactional_id:
+        return lambda _: ErrorCode.INVALID_REQUEST
+    if txn.verify_only:
+        verdicts = coordinator.verify_partitions(txn.transactional_id, txn.producer_id, txn.producer_epoch, partitions)
+        if isinstance(verdicts, dict):
+            return lambda tp: verdicts.get(tp, ErrorCode.INVALID_TXN_STATE)
+        error = verdicts
+    else:
+        error = await coordinator.add_partitions(txn.transactional_id, txn.producer_id, txn.producer_epoch, partitions)
+    if error is ErrorCode.PRODUCER_FENCED and ctx.api_version < PRODUCER_FENCED_FROM:
+        error = ErrorCode.INVALID_PRODUCER_EPOCH
+    return lambda _: error
+
+
+def _exists(ctx: RequestContext, tp: TopicPartition) -> bool:
+    topic = ctx.broker.topic_or_none(tp.topic)
+    return topic is not None and 0 <= tp.partition < topic.partitions
+
+
+def _results(topics: Sequence[AddPartitionsToTxnTopic], error_of: ErrorOf) -> list[AddPartitionsToTxnTopicResult]:
+    return [
+        AddPartitionsToTxnTopicResult(
+            name=topic.name,
+            results_by_partition=[
+                AddPartitionsToTxnPartitionResult(
+                    partition_index=index, partition_error_code=error_of(TopicPartition(topic.name, index))
+                )
+                for index in topic.partitions
+            ],
+        )
+        for topic in topics
+    ]
