@@ -19,12 +19,12 @@ from . import handlers as _handlers  # noqa: F401  (registers every API handler)
 from .broker import Broker, load_cluster_id, store_config
 from .config import BrokerConfig, Listener
 from .dispatch import RequestDispatcher
+from .security import SecurityError, SecurityService
 from .server import KafkaConnection
 
 log = logging.getLogger(__name__)
 
 DRAIN_TIMEOUT_S = 10.0
-SUPPORTED_PROTOCOLS = frozenset({"PLAINTEXT"})
 
 
 class StartupError(Exception):
@@ -48,11 +48,10 @@ class BrokerApp:
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
-        for listener in self.config.listeners:
-            if listener.security_protocol not in SUPPORTED_PROTOCOLS:
-                raise StartupError(
-                    f"listener {listener.url}: security protocol {listener.security_protocol} is not supported yet"
-                )
+        try:
+            security = SecurityService(self.config)
+        except SecurityError as exc:
+            raise StartupError(str(exc)) from None
         try:
             store = MessageStore.open(store_config(self.config))
         except Exception as exc:
@@ -64,7 +63,7 @@ class BrokerApp:
         broker.producers.start()
         broker.transactions.start()
         self.broker = broker
-        dispatcher = RequestDispatcher(broker)
+        dispatcher = RequestDispatcher(broker, security)
         max_frame = self.config.int("socket.request.max.bytes")
         loop = asyncio.get_running_loop()
         try:
@@ -74,6 +73,7 @@ class BrokerApp:
                     host=listener.host or None,
                     port=listener.port,
                     reuse_address=True,
+                    ssl=security.listeners[listener.name].ssl_context,
                 )
                 self._servers.append(server)
                 port = server.sockets[0].getsockname()[1]
