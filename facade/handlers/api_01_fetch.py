@@ -1,8 +1,12 @@
 """Fetch v4-17: whole stored batches per partition, long-polling until ``min_bytes`` or ``max_wait_ms``.
 
-Version notes: v4+ has isolation_level (read_committed reads up to the last stable offset, which
-equals the high watermark until transactions exist) and aborted transactions (null for
-read_uncommitted, a list for read_committed). v5+ reports the log start offset. v7+ fetch sessions
+Version notes: v4+ has isolation_level and the last stable offset (LSO: the first offset of the partition's
+oldest open transaction, else the high watermark), reported for both isolation levels as Kafka does.
+read_committed returns whole batches below the LSO only, and the aborted transactions (producer id, first
+offset) overlapping [fetch offset, offset after the returned batches) so the client can drop their records;
+read_uncommitted returns every batch and null aborted transactions (as Kafka; a list there would make
+clients skip records). A parked read_committed fetch wakes on every append to its partitions, transaction
+markers included, and answers once the LSO has let enough through. v5+ reports the log start offset. v7+ fetch sessions
 are answered sessionless (session id 0), which every client accepts; a request naming an existing
 session id gets FETCH_SESSION_ID_NOT_FOUND. v13+ addresses topics by id (UNKNOWN_TOPIC_ID when
 unknown). A fetch offset in the middle of a batch returns the whole batch; the first batch is
@@ -119,18 +123,24 @@ def _read_partition(
         return hot.FetchPartitionResponse(target.partition, ErrorCode.UNKNOWN_TOPIC_ID, aborted_transactions=aborted), 0
     try:
         offsets = store.partition_offsets(target.name, target.partition)
-        bounds = (offsets.high_watermark, offsets.high_watermark, offsets.log_start_offset)
+        stable = store.last_stable_offset(target.name, target.partition)
+        bounds = (offsets.high_watermark, stable, offsets.log_start_offset)
         if budget is not None and budget <= 0:
             return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0
         limit = target.max_bytes if budget is None else min(target.max_bytes, budget)
-        result = store.read(target.name, target.partition, target.fetch_offset, max(limit, 0))
+        result = store.read(
+            target.name, target.partition, target.fetch_offset, max(limit, 0), max_offset=stable if committed else None
+        )
+        if not result.size_bytes or (budget is not None and result.size_bytes > budget):
+            return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0
+        if committed:
+            found = store.aborted_transactions(target.name, target.partition, target.fetch_offset, result.next_offset)
+            aborted = [hot.AbortedTransaction(t.producer_id, t.first_offset) for t in found]
     except OffsetOutOfRangeError as exc:
         bounds = (exc.high_watermark, exc.high_watermark, exc.log_start_offset)
         return _partition(target, ErrorCode.OFFSET_OUT_OF_RANGE, bounds, aborted, ()), 0
     except StoreError as exc:
         return hot.FetchPartitionResponse(target.partition, store_error_code(exc), aborted_transactions=aborted), 0
-    if not result.size_bytes or (budget is not None and result.size_bytes > budget):
-        return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0
     return _partition(target, ErrorCode.NONE, bounds, aborted, result.batches), result.size_bytes
 
 

@@ -1,10 +1,11 @@
 """ListOffsets v0-9: earliest, latest, by timestamp, max timestamp, per partition.
 
-Special timestamps: -2 earliest (the log start offset), -1 latest (the high watermark; the last stable
-offset for read_committed, equal until transactions exist), -3 the record with the largest timestamp
-(v7+), -4 the local log start (v8+; the log start here, nothing is tiered), -5 the last tiered offset
-(v9+; none: offset -1). Any other timestamp finds the exact first record whose timestamp is at or
-after it, inside its batch; when there is none the answer is offset -1 and timestamp -1 (KIP-79).
+Special timestamps: -2 earliest (the log start offset), -1 latest (the high watermark; for isolation
+level read_committed, v2+, the last stable offset: the first offset of the oldest open transaction), -3
+the record with the largest timestamp (v7+), -4 the local log start (v8+; the log start here, nothing is
+tiered), -5 the last tiered offset (v9+; none: offset -1). Any other timestamp finds the exact first record
+whose timestamp is at or after it, inside its batch; when there is none the answer is offset -1 and
+timestamp -1 (KIP-79).
 v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports leader epoch 0.
 """
 
@@ -25,6 +26,7 @@ from .context import RequestContext
 from .registry import register
 
 LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED = -1, -2, -3, -4, -5
+READ_COMMITTED = 1
 MIN_VERSION_FOR = {MAX_TIMESTAMP: 7, EARLIEST_LOCAL: 8, LATEST_TIERED: 9}
 
 
@@ -46,23 +48,26 @@ def _error(request: ListOffsetsRequest, code: ErrorCode) -> ListOffsetsResponse:
 @register(2, 0, 9, _error)
 def handle(ctx: RequestContext, request: ListOffsetsRequest) -> ListOffsetsResponse:
     store = ctx.broker.store
+    committed = ctx.api_version >= 2 and request.isolation_level == READ_COMMITTED
     topics = [
         ListOffsetsTopicResponse(
             name=topic.name,
-            partitions=[_one(store, topic.name, part, ctx.api_version) for part in topic.partitions],
+            partitions=[_one(store, topic.name, part, ctx.api_version, committed) for part in topic.partitions],
         )
         for topic in request.topics
     ]
     return ListOffsetsResponse(topics=topics)
 
 
-def _one(store: MessageStore, topic: str, part: ListOffsetsPartition, version: int) -> ListOffsetsPartitionResponse:
+def _one(
+    store: MessageStore, topic: str, part: ListOffsetsPartition, version: int, committed: bool
+) -> ListOffsetsPartitionResponse:
     answer = ListOffsetsPartitionResponse(partition_index=part.partition_index, error_code=ErrorCode.NONE)
     if part.timestamp in MIN_VERSION_FOR and version < MIN_VERSION_FOR[part.timestamp]:
         answer.error_code = ErrorCode.UNSUPPORTED_VERSION
         return answer
     try:
-        found = _lookup(store, topic, part.partition_index, part.timestamp)
+        found = _lookup(store, topic, part.partition_index, part.timestamp, committed)
     except StoreError as exc:
         answer.error_code = store_error_code(exc)
         return answer
@@ -76,7 +81,9 @@ def _one(store: MessageStore, topic: str, part: ListOffsetsPartition, version: i
     return answer
 
 
-def _lookup(store: MessageStore, topic: str, partition: int, timestamp: int) -> TimestampOffset | None:
+def _lookup(store: MessageStore, topic: str, partition: int, timestamp: int, committed: bool) -> TimestampOffset | None:
+    if timestamp == LATEST and committed:
+        return TimestampOffset(store.last_stable_offset(topic, partition), -1)
     if timestamp in (LATEST, EARLIEST, EARLIEST_LOCAL):
         offsets = store.partition_offsets(topic, partition)
         offset = offsets.high_watermark if timestamp == LATEST else offsets.log_start_offset
