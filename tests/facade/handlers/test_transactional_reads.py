@@ -8,6 +8,7 @@ real TCP connection, decoding the responses as a client does.
 from __future__ import annotations
 
 import asyncio
+import socket
 import struct
 import uuid
 from collections.abc import Awaitable, Callable
@@ -39,9 +40,12 @@ READ_UNCOMMITTED, READ_COMMITTED = 0, 1
 class Connection:
     """One client connection: requests out, responses in, correlation ids checked."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, topic_id: uuid.UUID) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, topic_id: uuid.UUID, port: int
+    ) -> None:
         self._reader, self._writer = reader, writer
         self.topic_id = topic_id
+        self.port = port
         self._correlation = 0
 
     async def call(self, request: ApiMessage, response: type[M], version: int) -> M:
@@ -56,18 +60,25 @@ class Connection:
 Scenario = Callable[[Broker, Connection], Awaitable[None]]
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def run(tmp_path: Path, scenario: Scenario) -> None:
     async def main() -> None:
         overrides = [f"{k}={v}" for k, v in TEST_SETTINGS.items()]
-        overrides += ["listeners=PLAINTEXT://127.0.0.1:0", f"log.dirs={tmp_path / 'data'}", "num.partitions=1"]
+        port = free_port()  # advertised to clients, so not 0
+        overrides += [f"listeners=PLAINTEXT://127.0.0.1:{port}", f"log.dirs={tmp_path / 'data'}", "num.partitions=1"]
         app = BrokerApp(load_broker_config(None, overrides, environ={}))
         await app.start()
         try:
             assert app.broker is not None
             topic_id = app.broker.store.create_topic("t", 2).topic_id
-            reader, writer = await asyncio.open_connection("127.0.0.1", app.bound[0].port)
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
             try:
-                await asyncio.wait_for(scenario(app.broker, Connection(reader, writer, topic_id)), 60)
+                await asyncio.wait_for(scenario(app.broker, Connection(reader, writer, topic_id, port)), 60)
             finally:
                 writer.close()
         finally:
