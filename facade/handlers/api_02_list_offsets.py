@@ -5,7 +5,7 @@ level read_committed, v2+, the last stable offset: the first offset of the oldes
 the record with the largest timestamp (v7+), -4 the local log start (v8+; the log start here, nothing is
 tiered), -5 the last tiered offset (v9+; none: offset -1). Any other timestamp finds the exact first record
 whose timestamp is at or after it, inside its batch; when there is none the answer is offset -1 and
-timestamp -1 (KIP-79).
+timestamp -1 (KIP-79). For read_committed, a record found by time (or -3) at or past the LSO is no answer.
 v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports leader epoch 0.
 """
 
@@ -88,8 +88,12 @@ def _lookup(store: MessageStore, topic: str, partition: int, timestamp: int, com
         offsets = store.partition_offsets(topic, partition)
         offset = offsets.high_watermark if timestamp == LATEST else offsets.log_start_offset
         return TimestampOffset(offset, -1)
-    if timestamp == MAX_TIMESTAMP:
-        return store.max_timestamp(topic, partition)
     if timestamp == LATEST_TIERED:
         return None
-    return store.offset_for_timestamp(topic, partition, timestamp)
+    if timestamp == MAX_TIMESTAMP:
+        found = store.max_timestamp(topic, partition)
+    else:
+        found = store.offset_for_timestamp(topic, partition, timestamp)
+    if found is not None and committed and found.offset >= store.last_stable_offset(topic, partition):
+        return None  # read_committed: a record a consumer could not fetch yet is not an answer (as Kafka)
+    return found

@@ -217,3 +217,18 @@ def test_a_deleted_topic_takes_its_transactions_along(store: MessageStore) -> No
     store.delete_topic("t")
     store.create_topic("t", 1)
     assert store.open_transactions("t", 0) == () and store.last_stable_offset("t", 0) == 0
+
+
+def test_a_marker_on_a_log_append_time_topic_is_restamped_and_still_read(tmp_path: Path) -> None:
+    with MessageStore.open(small_config(tmp_path / "s"), clock=lambda: 777_000) as store:
+        store.create_topic("lat", 1, {"message.timestamp.type": "LogAppendTime"})
+        put(store, "lat", 0, txn_batch(4, 1))
+        result = store.write_transaction_marker(
+            "lat", 0, producer_id=4, producer_epoch=0, coordinator_epoch=2, commit=False
+        )
+        assert result.log_append_time_ms == 777_000
+        (stored,) = store.read("lat", 0, 1, 1 << 20).batches
+        header = validate_batch(stored)  # the CRC was recomputed
+        assert header.max_timestamp == 777_000 and header.attributes == 0x30 | 0x08
+        assert read_marker(stored) == Marker(False, 2)
+        assert store.aborted_transactions("lat", 0, 0, 2) == (AbortedTransaction(4, 0),)

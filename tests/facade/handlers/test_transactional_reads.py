@@ -233,6 +233,29 @@ def test_list_offsets_latest_honours_the_isolation_level(tmp_path: Path, version
     run(tmp_path, scenario)
 
 
+def test_list_offsets_by_time_for_read_committed_stays_below_the_lso(tmp_path: Path) -> None:
+    async def scenario(broker: Broker, conn: Connection) -> None:
+        put(broker.store, build_batch([(b"a", b"1")], timestamps=[500]))  # 0
+        put(broker.store, txn_batch(5, 2))  # 1-2 at 1000 and 1001, open
+
+        async def lookup(timestamp: int, isolation: int) -> int:
+            partitions = [lo.ListOffsetsPartition(partition_index=0, timestamp=timestamp)]
+            request = lo.ListOffsetsRequest(
+                replica_id=-1, isolation_level=isolation, topics=[lo.ListOffsetsTopic(name="t", partitions=partitions)]
+            )
+            response = await conn.call(request, lo.ListOffsetsResponse, 7)
+            (partition,) = response.topics[0].partitions
+            assert partition.error_code == ErrorCode.NONE
+            return partition.offset
+
+        assert [await lookup(t, READ_UNCOMMITTED) for t in (400, 1001, -3)] == [0, 2, 2]
+        assert [await lookup(t, READ_COMMITTED) for t in (400, 1001, -3, -2)] == [0, -1, -1, 0]
+        marker(broker.store, 5, commit=True)
+        assert [await lookup(t, READ_COMMITTED) for t in (1001, -3)] == [2, 3]  # the marker is the newest
+
+    run(tmp_path, scenario)
+
+
 # --- DescribeProducers ---
 
 
