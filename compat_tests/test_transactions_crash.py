@@ -112,7 +112,8 @@ def test_transactions_across_kill_9(crashing_broker: BrokerProcess) -> None:
         broker.restart(crash=True)
 
         assert end_offsets(bootstrap, OUT, 2, committed=False) == [9, 5]
-        assert end_offsets(bootstrap, OUT, 2, committed=True) == [0, 0]
+        # partition 0 stops at the abandoned transaction (0) or, once its timeout aborted it, at the survivor's (4)
+        assert end_offsets(bootstrap, OUT, 2, committed=True) in ([0, 0], [4, 0])
         assert transaction_state(bootstrap, "survivor") == "Ongoing"
         producer.commit_transaction(30)
         assert committed_offsets(bootstrap, GROUP, SOURCE, 1) == [42]
