@@ -5,8 +5,9 @@ Each active producer: its id and epoch, last sequence and last batch timestamp (
 ``facade/producers``; -1 when it has none there), the coordinator epoch of its last transaction marker on the
 partition (-1 before any), and the first offset of its open transaction there (-1 when none is open).
 Producers with an open transaction but no idempotence state left (expired) are listed from the transaction
-alone, as Kafka keeps them while their transaction is open. A topic or partition that does not exist gets
-UNKNOWN_TOPIC_OR_PARTITION for that partition, with no message, as Kafka answers.
+alone, as Kafka keeps them while their transaction is open. As Kafka answers: a topic the principal may not
+READ gets TOPIC_AUTHORIZATION_FAILED for each partition asked; a topic or partition that does not exist gets
+UNKNOWN_TOPIC_OR_PARTITION for that partition, with no message.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rockafka.facade.protocol.messages.describe_producers import (
     ProducerState,
     TopicResponse,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError
 
 from ..errors import store_error_code
@@ -41,12 +43,16 @@ def _error(request: DescribeProducersRequest, code: ErrorCode) -> DescribeProduc
 
 @register(61, 0, 0, _error)
 def handle(ctx: RequestContext, request: DescribeProducersRequest) -> DescribeProducersResponse:
-    topics = [
-        TopicResponse(
-            name=topic.name, partitions=[_partition(ctx, topic.name, index) for index in topic.partition_indexes]
-        )
-        for topic in request.topics
-    ]
+    topics = []
+    for topic in request.topics:
+        if ctx.authorize(AclOperation.READ, ResourceType.TOPIC, topic.name):
+            partitions = [_partition(ctx, topic.name, index) for index in topic.partition_indexes]
+        else:
+            denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            partitions = [
+                PartitionResponse(partition_index=index, error_code=denied) for index in topic.partition_indexes
+            ]
+        topics.append(TopicResponse(name=topic.name, partitions=partitions))
     return DescribeProducersResponse(throttle_time_ms=0, topics=topics)
 
 

@@ -66,11 +66,12 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def run(tmp_path: Path, scenario: Scenario) -> None:
+def run(tmp_path: Path, scenario: Scenario, settings: dict[str, str] | None = None) -> None:
     async def main() -> None:
         overrides = [f"{k}={v}" for k, v in TEST_SETTINGS.items()]
         port = free_port()  # advertised to clients, so not 0
         overrides += [f"listeners=PLAINTEXT://127.0.0.1:{port}", f"log.dirs={tmp_path / 'data'}", "num.partitions=1"]
+        overrides += [f"{k}={v}" for k, v in (settings or {}).items()]
         app = BrokerApp(load_broker_config(None, overrides, environ={}))
         await app.start()
         try:
@@ -302,3 +303,16 @@ def test_describe_producers_reports_idempotence_and_transaction_state(tmp_path: 
         assert described[("t", 1)] == (0, [])  # no idempotence state and nothing open: not active
 
     run(tmp_path, scenario)
+
+
+def test_describe_producers_needs_read_on_the_topic(tmp_path: Path) -> None:
+    async def scenario(broker: Broker, conn: Connection) -> None:
+        put(broker.store, txn_batch(5, 1))
+        request = dp.DescribeProducersRequest(topics=[dp.TopicRequest(name="t", partition_indexes=[0, 1])])
+        response = await conn.call(request, dp.DescribeProducersResponse, 0)
+        assert [(p.partition_index, p.error_code, p.active_producers) for p in response.topics[0].partitions] == [
+            (0, ErrorCode.TOPIC_AUTHORIZATION_FAILED, []),
+            (1, ErrorCode.TOPIC_AUTHORIZATION_FAILED, []),
+        ]
+
+    run(tmp_path, scenario, {"authorizer.class.name": "kafka.security.authorizer.AclAuthorizer"})
