@@ -17,7 +17,7 @@ $(VENV)/.stamp-venv:
 	touch $@
 
 $(VENV)/.stamp-install: $(VENV)/.stamp-venv pyproject.toml setup.py
-	$(PIP) install -e ".[test,dev]"
+	$(PIP) install -e ".[test,dev,spark]"
 	touch $@
 
 venv: $(VENV)/.stamp-venv

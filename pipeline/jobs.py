@@ -43,12 +43,13 @@ def run_available_now(query_writer: Any, path: str | None, what: str, progress: 
     started = time.monotonic()
     writer = query_writer.trigger(availableNow=True)
     query = writer.start(path) if path else writer.start()
-    seen, rows = -1, 0
+    seen, batches, rows = -1, 0, 0
     while True:
         finished = query.awaitTermination(POLL_S)
         for report in query.recentProgress:
             if report["batchId"] > seen:
                 seen = report["batchId"]
+                batches += 1
                 rows += int(report["numInputRows"])
                 if progress is not None:
                     rate = rows / max(time.monotonic() - started, 1e-9)
@@ -57,7 +58,7 @@ def run_available_now(query_writer: Any, path: str | None, what: str, progress: 
             break
     if query.exception() is not None:
         raise PipelineError(f"{what} failed: {query.exception()}")
-    return StreamRun(seen + 1, rows, time.monotonic() - started)
+    return StreamRun(batches, rows, time.monotonic() - started)
 
 
 def export_store(

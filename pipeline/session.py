@@ -21,6 +21,7 @@ from .errors import SparkUnavailableError
 FAST_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseParallelGC"
 LOCAL_SETTINGS = {
     "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
     "spark.sql.session.timeZone": "UTC",
     "spark.driver.extraJavaOptions": FAST_JVM,
 }

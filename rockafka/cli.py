@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__, serve_cli, store_cli
+from . import __version__, pipeline_cli, serve_cli, store_cli
 
-SUBCOMMANDS = (serve_cli, store_cli)
+SUBCOMMANDS = (serve_cli, store_cli, pipeline_cli)
 
 
 class CommandError(Exception):

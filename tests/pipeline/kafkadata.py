@@ -1,0 +1,94 @@
+"""Records for the pipeline tests: produce them, and read them back with a plain Kafka client (kafka-python),
+the oracle the Spark sources must match."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.admin import KafkaAdminClient, NewTopic
+
+
+def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        admin.create_topics([NewTopic(topic, partitions, 1)])
+    finally:
+        admin.close()
+
+
+@dataclass(frozen=True)
+class Sent:
+    partition: int
+    key: bytes | None
+    value: bytes
+    headers: tuple[tuple[str, bytes], ...]
+    timestamp_ms: int
+
+
+def produce(
+    bootstrap: str, topic: str, count: int, *, partitions: int, first: int = 0, alter: int = -1, **settings: Any
+) -> list[Sent]:
+    """Records ``first`` .. ``first + count - 1`` spread over the partitions round-robin: some without key, some
+    with headers, fixed timestamps; record number ``alter`` gets a different value."""
+    producer = KafkaProducer(bootstrap_servers=bootstrap, linger_ms=5, **settings)
+    sent = []
+    try:
+        for i in range(first, first + count):
+            record = Sent(
+                partition=i % partitions,
+                key=None if i % 5 == 0 else b"key-%d" % i,
+                value=(b"altered-%d" if i == alter else b"value-%d-") % i + bytes(range(i % 7)),
+                headers=(("n", str(i).encode()), ("empty", b"")) if i % 3 == 0 else (),
+                timestamp_ms=1_700_000_000_000 + i,
+            )
+            producer.send(topic, record.value, record.key, list(record.headers), record.partition, record.timestamp_ms)
+            sent.append(record)
+        producer.flush()
+    finally:
+        producer.close()
+    return sent
+
+
+Row = tuple[int, int, bytes | None, bytes | None, tuple[tuple[str, bytes | None], ...], int, int]
+
+
+def consume_all(bootstrap: str, topic: str) -> list[Row]:
+    """Every record of the topic as kafka-python reads it over the wire:
+    (partition, offset, key, value, headers, timestamp ms, timestamp type), in partition and offset order."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    try:
+        parts = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
+        consumer.assign(parts)
+        consumer.seek_to_beginning()
+        ends = consumer.end_offsets(parts)
+        rows: list[Row] = []
+        deadline = time.monotonic() + 30
+        while any(consumer.position(tp) < ends[tp] for tp in parts) and time.monotonic() < deadline:
+            for records in consumer.poll(timeout_ms=500).values():
+                rows.extend(
+                    (r.partition, r.offset, r.key, r.value, tuple(r.headers), r.timestamp, r.timestamp_type)
+                    for r in records
+                )
+        return sorted(rows, key=lambda row: (row[0], row[1]))
+    finally:
+        consumer.close()
+
+
+def spark_rows(frame: Any) -> list[Row]:
+    """A DataFrame in Spark's Kafka schema as the same tuples as :func:`consume_all` (timestamps in ms)."""
+    rows = frame.selectExpr(
+        "partition", "offset", "key", "value", "headers", "unix_millis(timestamp) AS ms", "timestampType"
+    ).collect()
+    result = [
+        (r["partition"], r["offset"], _bytes(r["key"]), _bytes(r["value"]),
+         tuple((h["key"], _bytes(h["value"])) for h in r["headers"] or ()), r["ms"], r["timestampType"])
+        for r in rows
+    ]  # fmt: skip
+    return sorted(result, key=lambda row: (row[0], row[1]))
+
+
+def _bytes(value: Any) -> bytes | None:
+    return None if value is None else bytes(value)

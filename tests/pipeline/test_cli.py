@@ -1,0 +1,45 @@
+"""``rockafka pipeline`` mistakes: one line on stderr, exit code 2, no traceback, before any Spark starts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rockafka.pipeline import SparkUnavailableError
+from rockafka.pipeline.session import check_spark
+from rockafka.testing import Broker
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rockafka", "pipeline", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["export", "--data-dir", "{missing}", "--topics", "a", "--to", "parquet", "{out}"], "is not a directory"),
+        (["export", "--data-dir", "{empty}", "--topics", "a", "--to", "parquet", "{out}"], "not a Rockafka store"),
+        (["export", "--data-dir", "{store}", "--topics", "nope", "--to", "parquet", "{out}"], "not in the store"),
+        (["export", "--data-dir", "{store}", "--topics", "a", "--to", "csv", "{out}"], "format must be one of"),
+        (["migrate", "--from", "{bootstrap}", "--to", "{bootstrap}", "--topics", "nope"], "not on the source"),
+        (["export", "--data-dir", "{store}", "--topics", "a", "--to", "parquet", "{out}", "--conf", "x"], "KEY=VALUE"),
+    ],
+)
+def test_mistakes_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path, broker: Broker) -> None:
+    places = {"missing": str(tmp_path / "missing"), "empty": str(tmp_path), "store": str(broker.data_dir),
+              "out": str(tmp_path / "out"), "bootstrap": broker.bootstrap}  # fmt: skip
+    result = _run(*(arg.format(**places) for arg in args))
+    assert result.returncode == 2
+    assert message in result.stderr.strip().splitlines()[-1]  # argparse's usage lines may come first
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_java_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path))
+    with pytest.raises(SparkUnavailableError, match="Java runtime"):
+        check_spark()
