@@ -1,0 +1,32 @@
+"""Where the ``users`` and ``acls`` commands act: offline on a data directory, or online through a broker.
+
+``--data-dir DIR`` edits the broker's files directly (a running broker picks the change up within a second);
+``--bootstrap-server HOST:PORT [--command-config FILE]`` sends the Kafka admin requests (the principal used
+needs ALTER/DESCRIBE on the cluster when ACLs are on). The command-config file is a Kafka client properties
+file; see :mod:`rockafka.wire_client`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rockafka.facade.config import read_properties
+
+from .wire_client import WireClient
+
+
+def add_target_arguments(parser: Any) -> None:
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--data-dir", type=Path, help="the broker's data directory (log.dirs): offline")
+    target.add_argument("--bootstrap-server", help="HOST:PORT of a running broker: online")
+    parser.add_argument("--command-config", type=Path, help="client properties for --bootstrap-server (TLS, SASL)")
+
+
+def connect(args: argparse.Namespace) -> WireClient:
+    """The online connection that ``args`` describe (WireClientError when it fails)."""
+    settings: dict[str, str] = {}
+    if args.command_config is not None:
+        settings = dict(read_properties(args.command_config.read_text(encoding="utf-8")))
+    return WireClient(args.bootstrap_server, settings)
