@@ -7,6 +7,9 @@ commit timestamp and v2-4's retention time are read and not used (the broker's c
 returned by OffsetFetch; v7+ carry ``group.instance.id``; v8 is the first flexible version; v9 answers
 GROUP_ID_NOT_FOUND instead of ILLEGAL_GENERATION for a group that does not exist. A null metadata
 string is stored as "".
+
+Authorization: READ on the group (GROUP_AUTHORIZATION_FAILED for the whole request), READ on each topic
+(TOPIC_AUTHORIZATION_FAILED for its partitions, which are not committed).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from rockafka.facade.protocol.messages.offset_commit import (
     OffsetCommitResponsePartition,
     OffsetCommitResponseTopic,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import OffsetCommit, TopicPartition
 
 from .context import RequestContext
@@ -33,6 +37,8 @@ def _error(request: OffsetCommitRequest, code: ErrorCode) -> OffsetCommitRespons
 
 @register(8, 0, 9, _error)
 async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
+    ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
+    denied = {t.name for t in request.topics if not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, t.name)}
     version = ctx.api_version
     commit = CommitRequest(
         group_id=request.group_id,
@@ -50,9 +56,16 @@ async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCom
             partition.committed_metadata or "",
         )
         for topic in request.topics
+        if topic.name not in denied
         for partition in topic.partitions
     ]
-    errors = await ctx.broker.groups.offsets.commit(commit, offsets)
+    errors = dict(await ctx.broker.groups.offsets.commit(commit, offsets)) if offsets or not denied else {}
+    errors.update(
+        (TopicPartition(t.name, p.partition_index), ErrorCode.TOPIC_AUTHORIZATION_FAILED)
+        for t in request.topics
+        if t.name in denied
+        for p in t.partitions
+    )
     return _response(request, lambda key: errors.get(key, ErrorCode.UNKNOWN_SERVER_ERROR))
 
 

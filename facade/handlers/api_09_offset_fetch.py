@@ -5,6 +5,9 @@ list (every committed partition) and add a top-level error; v5+ answer the leade
 first flexible version; v7+ carry ``require_stable`` (a partition whose commit is not yet durable
 answers UNSTABLE_OFFSET_COMMIT, which clients retry); v8+ ask for several groups at once (``groups``)
 and answer each; v9's member id and epoch belong to KIP-848 groups and are not checked for classic ones.
+
+Authorization: DESCRIBE on the group (GROUP_AUTHORIZATION_FAILED), DESCRIBE on each topic: a topic the
+principal may not describe is left out of an every-topic answer, TOPIC_AUTHORIZATION_FAILED when asked for.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from rockafka.facade.protocol.messages.offset_fetch import (
     OffsetFetchResponseTopic,
     OffsetFetchResponseTopics,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import TopicPartition
 
 from .context import RequestContext
@@ -46,16 +50,36 @@ def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetchRespo
     if ctx.api_version >= 8:
         groups = []
         for group in request.groups:
+            if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, group.group_id):
+                denied = ErrorCode.GROUP_AUTHORIZATION_FAILED
+                groups.append(OffsetFetchResponseGroup(group_id=group.group_id, error_code=denied))
+                continue
             error, fetched = offsets.fetch(group.group_id, _partitions(group.topics), request.require_stable)
+            fetched = _authorized(ctx, fetched, group.topics is None)
             groups.append(
                 OffsetFetchResponseGroup(group_id=group.group_id, topics=_topics_v8(fetched), error_code=error)
             )
         return OffsetFetchResponse(groups=groups)
+    ctx.check(AclOperation.DESCRIBE, ResourceType.GROUP, request.group_id)
     partitions = _partitions(request.topics)
     error, fetched = offsets.fetch(request.group_id, partitions, request.require_stable)
+    fetched = _authorized(ctx, fetched, partitions is None)
     if error is not ErrorCode.NONE:
         fetched = [FetchedOffset(key.topic, key.partition, -1, -1, "", error) for key in partitions or ()]
     return OffsetFetchResponse(topics=_topics(fetched), error_code=error)
+
+
+def _authorized(ctx: RequestContext, fetched: Sequence[FetchedOffset], every_topic: bool) -> list[FetchedOffset]:
+    """Offsets of topics the principal may not DESCRIBE: left out of an every-topic answer, refused otherwise."""
+    allowed = {
+        topic: ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic) for topic in {f.topic for f in fetched}
+    }
+    denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+    return [
+        item if allowed[item.topic] else FetchedOffset(item.topic, item.partition, -1, -1, "", denied)
+        for item in fetched
+        if allowed[item.topic] or not every_topic
+    ]
 
 
 def _partitions(

@@ -7,6 +7,8 @@ again with it (KIP-394); before v4 it joins at once. v5+ carry ``group.instance.
 membership, KIP-345) and the members' instance ids in the leader's answer. v7+ answer the protocol type
 and a nullable protocol name (KIP-559). v8+ carry a reason (logged). v9+ may tell a static leader that
 rejoined a stable group to skip the assignment (KIP-814). The group logic is in ``facade/group``.
+
+Authorization: READ on the group (GROUP_AUTHORIZATION_FAILED).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from rockafka.facade.protocol.messages.join_group import (
     JoinGroupResponse,
     JoinGroupResponseMember,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -29,6 +32,7 @@ def _error(request: JoinGroupRequest, code: ErrorCode) -> JoinGroupResponse:
 
 @register(11, 0, 9, _error)
 async def handle(ctx: RequestContext, request: JoinGroupRequest) -> JoinGroupResponse:
+    ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
     version = ctx.api_version
     rebalance_timeout_ms = request.rebalance_timeout_ms if version >= 1 else request.session_timeout_ms
     join = JoinRequest(

@@ -3,6 +3,8 @@
 Version notes: v0-2 name one member and answer one error (the group's, else the member's); v3+ name
 several members by member id and/or ``group.instance.id`` (an empty member id with an instance id
 removes that static member, as admin tools do) and answer each; v5+ carry a reason per member (logged).
+
+Authorization: READ on the group (GROUP_AUTHORIZATION_FAILED).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from rockafka.facade.group import LeavingMember
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.leave_group import LeaveGroupRequest, LeaveGroupResponse, MemberResponse
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -21,6 +24,7 @@ def _error(request: LeaveGroupRequest, code: ErrorCode) -> LeaveGroupResponse:
 
 @register(13, 0, 5, _error)
 def handle(ctx: RequestContext, request: LeaveGroupRequest) -> LeaveGroupResponse:
+    ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
     if ctx.api_version < 3:
         leaving = [LeavingMember(request.member_id)]
     else:

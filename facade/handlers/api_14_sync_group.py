@@ -4,6 +4,8 @@ Version notes: v3+ carry ``group.instance.id``; v4 is the first flexible version
 type and name, which must match the group's (INCONSISTENT_GROUP_PROTOCOL otherwise), and the answer
 repeats them (KIP-559). Assignments are opaque bytes passed through untouched (every assignor works,
 cooperative-sticky included). The group logic is in ``facade/group``.
+
+Authorization: READ on the group (GROUP_AUTHORIZATION_FAILED).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from rockafka.facade.group import SyncRequest
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.sync_group import SyncGroupRequest, SyncGroupResponse
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -22,6 +25,7 @@ def _error(request: SyncGroupRequest, code: ErrorCode) -> SyncGroupResponse:
 
 @register(14, 0, 5, _error)
 async def handle(ctx: RequestContext, request: SyncGroupRequest) -> SyncGroupResponse:
+    ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
     version = ctx.api_version
     sync = SyncRequest(
         group_id=request.group_id,

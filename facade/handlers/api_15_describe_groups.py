@@ -1,9 +1,11 @@
 """DescribeGroups v0-5: state, protocol, and members of groups.
 
-Version notes: v3+ may ask for the authorized operations (every group operation until ACLs exist);
+Version notes: v3+ may ask for the authorized operations (the principal's, from its ACLs);
 v4+ answer the members' ``group.instance.id``; v5 is the first flexible version. Members' subscription
 and assignment bytes are given while the group is Stable, empty otherwise, as Kafka does; a group that
 does not exist is answered as Dead with no error.
+
+Authorization: DESCRIBE on each group (GROUP_AUTHORIZATION_FAILED for that group).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from rockafka.facade.protocol.messages.describe_groups import (
     DescribeGroupsRequest,
     DescribeGroupsResponse,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
-from .authorized import GROUP_OPERATIONS, NOT_REQUESTED
+from .authorized import operations
 from .context import RequestContext
 from .registry import register
 
@@ -27,9 +30,12 @@ def _error(request: DescribeGroupsRequest, code: ErrorCode) -> DescribeGroupsRes
 
 @register(15, 0, 5, _error)
 def handle(ctx: RequestContext, request: DescribeGroupsRequest) -> DescribeGroupsResponse:
-    operations = GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
     described = []
     for group_id in request.groups:
+        if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, group_id):
+            described.append(DescribedGroup(error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, group_id=group_id))
+            continue
+        requested = request.include_authorized_operations and ctx.api_version >= 3
         group = ctx.broker.groups.describe_group(group_id)
         members = [
             DescribedGroupMember(
@@ -50,7 +56,7 @@ def handle(ctx: RequestContext, request: DescribeGroupsRequest) -> DescribeGroup
                 protocol_type=group.protocol_type,
                 protocol_data=group.protocol,
                 members=members,
-                authorized_operations=operations if ctx.api_version >= 3 else NOT_REQUESTED,
+                authorized_operations=operations(ctx, requested, ResourceType.GROUP, group_id),
             )
         )
     return DescribeGroupsResponse(groups=described)

@@ -3,12 +3,15 @@
 Version notes: v3 is the first flexible version; v4+ filter by states (KIP-518; names as Kafka prints
 them, compared case-insensitively); v5+ filter by group type (KIP-848): every group here is ``classic``.
 Groups known only by committed offsets are listed as Empty with protocol type "".
+
+Authorization: DESCRIBE on the cluster lists every group; otherwise only the groups the principal may DESCRIBE.
 """
 
 from __future__ import annotations
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.list_groups import ListedGroup, ListGroupsRequest, ListGroupsResponse
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -21,6 +24,7 @@ def _error(request: ListGroupsRequest, code: ErrorCode) -> ListGroupsResponse:
 @register(16, 0, 5, _error)
 def handle(ctx: RequestContext, request: ListGroupsRequest) -> ListGroupsResponse:
     listings = ctx.broker.groups.list_groups(request.states_filter, request.types_filter)
+    everything = ctx.authorize(AclOperation.DESCRIBE, ResourceType.CLUSTER)
     groups = [
         ListedGroup(
             group_id=listing.group_id,
@@ -29,5 +33,6 @@ def handle(ctx: RequestContext, request: ListGroupsRequest) -> ListGroupsRespons
             group_type=listing.group_type,
         )
         for listing in listings
+        if everything or ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, listing.group_id)
     ]
     return ListGroupsResponse(error_code=ErrorCode.NONE, groups=groups)

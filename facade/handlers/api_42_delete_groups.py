@@ -2,6 +2,8 @@
 
 Version notes: v2 is the first flexible version. Per group: NON_EMPTY_GROUP while it has members,
 GROUP_ID_NOT_FOUND when it has neither members nor offsets.
+
+Authorization: DELETE on each group (GROUP_AUTHORIZATION_FAILED for that group).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from rockafka.facade.protocol.messages.delete_groups import (
     DeleteGroupsRequest,
     DeleteGroupsResponse,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -25,7 +28,11 @@ def _error(request: DeleteGroupsRequest, code: ErrorCode) -> DeleteGroupsRespons
 
 @register(42, 0, 2, _error)
 def handle(ctx: RequestContext, request: DeleteGroupsRequest) -> DeleteGroupsResponse:
-    outcomes = ctx.broker.groups.delete_groups(request.groups_names)
-    return DeleteGroupsResponse(
-        results=[DeletableGroupResult(group_id=group_id, error_code=error) for group_id, error in outcomes]
-    )
+    results = []
+    for group_id in request.groups_names:
+        if ctx.authorize(AclOperation.DELETE, ResourceType.GROUP, group_id):
+            ((_, error),) = ctx.broker.groups.delete_groups([group_id])
+        else:
+            error = ErrorCode.GROUP_AUTHORIZATION_FAILED
+        results.append(DeletableGroupResult(group_id=group_id, error_code=error))
+    return DeleteGroupsResponse(results=results)

@@ -3,6 +3,9 @@
 A group with members keeps the offsets of the topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC per
 partition); GROUP_ID_NOT_FOUND for a group with neither members nor offsets; NON_EMPTY_GROUP for a
 group with members whose subscriptions are not the consumer protocol's. See ``facade/group/offsets.py``.
+
+Authorization: DELETE on the group (GROUP_AUTHORIZATION_FAILED), READ on each topic (TOPIC_AUTHORIZATION_FAILED
+for its partitions, whose offsets stay).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from rockafka.facade.protocol.messages.offset_delete import (
     OffsetDeleteResponsePartition,
     OffsetDeleteResponseTopic,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import TopicPartition
 
 from .context import RequestContext
@@ -26,8 +30,19 @@ def _error(request: OffsetDeleteRequest, code: ErrorCode) -> OffsetDeleteRespons
 
 @register(47, 0, 0, _error)
 def handle(ctx: RequestContext, request: OffsetDeleteRequest) -> OffsetDeleteResponse:
-    partitions = [TopicPartition(t.name, p.partition_index) for t in request.topics for p in t.partitions]
+    ctx.check(AclOperation.DELETE, ResourceType.GROUP, request.group_id)
+    denied = {t.name for t in request.topics if not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, t.name)}
+    partitions = [
+        TopicPartition(t.name, p.partition_index) for t in request.topics if t.name not in denied for p in t.partitions
+    ]
     error, errors = ctx.broker.groups.offsets.delete(request.group_id, partitions)
+    errors = dict(errors)
+    errors.update(
+        (TopicPartition(t.name, p.partition_index), ErrorCode.TOPIC_AUTHORIZATION_FAILED)
+        for t in request.topics
+        if t.name in denied
+        for p in t.partitions
+    )
     if error is not ErrorCode.NONE:
         return OffsetDeleteResponse(error_code=error)
     topics = [
