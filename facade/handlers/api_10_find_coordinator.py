@@ -1,14 +1,13 @@
-"""FindCoordinator v0-6: this broker coordinates every group.
+"""FindCoordinator v0-6: this broker coordinates every group and every transactional id.
 
 Version notes: v0 asks for a group by ``key``; v1-3 add ``key_type`` and an error message; v4+ batch
 several keys (``coordinator_keys``) and answer each in ``coordinators`` (KIP-699); v5 and v6 only widen
 the errors and key types a broker may answer (TRANSACTION_ABORTABLE, share groups). The answer names the
 listener the request came in on.
 
-Key types: 0 (group) is always answered with this broker. 1 (transaction) is answered with this broker
-once transactions exist, that is once an EndTxn handler is registered; until then, like 2 (share group,
-KIP-932, not served) and unknown types, it gets INVALID_REQUEST, which is what Kafka answers for a key
-type it does not serve.
+Key types: 0 (group) and 1 (transaction: the transaction coordinator, ``rockafka.facade.transactions``) are
+answered with this broker. 2 (share group, KIP-932, not served) and unknown types get INVALID_REQUEST, which is
+what Kafka answers for a key type it does not serve.
 """
 
 from __future__ import annotations
@@ -22,11 +21,10 @@ from rockafka.facade.protocol.messages.find_coordinator import (
 
 from .admin import advertised_listener
 from .context import RequestContext
-from .registry import HANDLERS, register
+from .registry import register
 
 GROUP_KEY_TYPE = 0
 TRANSACTION_KEY_TYPE = 1
-END_TXN_API_KEY = 26
 
 
 def _error(request: FindCoordinatorRequest, code: ErrorCode) -> FindCoordinatorResponse:
@@ -52,8 +50,7 @@ def handle(ctx: RequestContext, request: FindCoordinatorRequest) -> FindCoordina
 
 
 def _find(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
-    served = key_type == GROUP_KEY_TYPE or (key_type == TRANSACTION_KEY_TYPE and END_TXN_API_KEY in HANDLERS)
-    if not served:
+    if key_type not in (GROUP_KEY_TYPE, TRANSACTION_KEY_TYPE):
         return _failed(key, ErrorCode.INVALID_REQUEST, f"coordinator key type {key_type} is not served")
     if key_type == GROUP_KEY_TYPE:
         ctx.broker.groups.coordinator_found()

@@ -19,7 +19,8 @@ The EndTxn answer goes out after step 2 (Kafka answers after step 1 and writes t
 are local appends). After a restart or a kill -9, transactions found in PrepareCommit/PrepareAbort are
 completed by writing their markers again before the broker serves (a second marker for a producer with no
 open transaction on a partition is harmless, as in Kafka); a marker write that fails is retried by the
-periodic pass.
+periodic pass. A transaction the store finds open on a partition that no Ongoing transaction holds (its
+document lost or unreadable) is aborted at load, so that it cannot hold the last stable offset back forever.
 
 Timers, every ``transaction.abort.timed.out.transaction.cleanup.interval.ms``: an Ongoing transaction older
 than its timeout is aborted with its epoch bumped (``metadata.fence``), so its producer is fenced (its next
@@ -107,6 +108,7 @@ class LoadReport:
     transactional_ids: int
     completed: int
     unreadable: int
+    orphans_aborted: int
 
 
 class TransactionCoordinator:
@@ -143,7 +145,31 @@ class TransactionCoordinator:
                 unreadable += 1
         prepared = [name for name, metadata in self._txns.items() if metadata.state.preparing]
         completed = sum(self._finish(name) for name in prepared)
-        return LoadReport(len(self._txns), completed, unreadable)
+        return LoadReport(len(self._txns), completed, unreadable, self._abort_orphans())
+
+    def _abort_orphans(self) -> int:
+        """Abort every transaction open on a partition that no Ongoing transaction holds (its coordinator state
+        was lost or unreadable): left open, it would hold the partition's last stable offset back forever."""
+        held = {
+            (metadata.producer_id, tp)
+            for metadata in self._txns.values()
+            if metadata.state is TxnState.ONGOING
+            for tp in metadata.partitions
+        }
+        aborted = 0
+        for topic in self._store.list_topics():
+            for partition in range(topic.partitions):
+                for orphan in self._store.open_transactions(topic.name, partition):
+                    if (orphan.producer_id, TopicPartition(topic.name, partition)) in held:
+                        continue
+                    log.warning("%s-%d: transaction of producer %d (from offset %d) has no coordinator state: aborted",
+                                topic.name, partition, orphan.producer_id, orphan.first_offset)  # fmt: skip
+                    self._store.write_transaction_marker(
+                        topic.name, partition, producer_id=orphan.producer_id, producer_epoch=orphan.producer_epoch,
+                        coordinator_epoch=COORDINATOR_EPOCH, commit=False,
+                    )  # fmt: skip
+                    aborted += 1
+        return aborted
 
     def start(self) -> None:
         """``load``, then run the timeout and expiry passes on the running event loop."""

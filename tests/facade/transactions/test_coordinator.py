@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kafka.record.default_records import DefaultRecordBatch
 
+from rockafka.core_pyx.recordbatch import validate_batches
 from rockafka.facade.producers import InitRefused
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.transactions import TransactionMetadata, TxnState
@@ -207,6 +208,23 @@ def test_prepared_transactions_are_completed_at_load_after_a_crash(tmp_path: Pat
         assert reopened.fetch_offsets("g")[TopicPartition("in", 0)].offset == 5
         metadata = after.coordinator.metadata("tx")
         assert metadata is not None and (metadata.state, metadata.producer_id) == (TxnState.COMPLETE_COMMIT, pid)
+
+
+def test_a_transaction_open_in_the_store_that_no_id_holds_is_aborted_at_load(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        store.create_topic("t", 1)
+        setup = new_setup(store)
+        assert produce(setup, None, "t", 0, txn_batch(77, 0, 0, transactional=False)) == 0
+        header_only = txn_batch(77, 0, 2)  # transactional, but no coordinator ever saw it
+        store.append("t", 0, header_only, validate_batches(header_only))
+        assert store.last_stable_offset("t", 0) == 2
+        report = setup.coordinator.load()
+        assert report.orphans_aborted == 1
+        assert markers(store, A) == [(4, 0, False)]
+        assert (store.last_stable_offset("t", 0), store.aborted_transactions("t", 0, 0, 5)) == (
+            5, (AbortedTransaction(77, 2),),
+        )  # fmt: skip
+        assert new_setup(store).coordinator.load().orphans_aborted == 0
 
 
 def test_an_ongoing_transaction_survives_a_crash_and_commits_after(tmp_path: Path) -> None:
