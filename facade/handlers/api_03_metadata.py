@@ -32,8 +32,8 @@ from rockafka.store import InvalidTopicError, StoreError, TopicInfo, UnknownTopi
 
 from ..errors import store_error_code
 from .admin import advertised_listener
-from .authorized import operations
-from .context import RequestContext
+from .authorized import check_create_topic, operations
+from .context import ApiError, RequestContext
 from .registry import register
 
 ZERO_UUID = uuid.UUID(int=0)
@@ -92,13 +92,11 @@ def _lookup(
         return _describe(ctx, info, topic_ops)
     if not may_create:
         return MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name=name)
-    if not (
-        ctx.authorize(AclOperation.CREATE, ResourceType.CLUSTER)
-        or ctx.authorize(AclOperation.CREATE, ResourceType.TOPIC, name)
-    ):
-        return MetadataResponseTopic(error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name)
     try:
+        check_create_topic(ctx, name)
         created = ctx.broker.auto_create_topic(name)
+    except ApiError as exc:
+        return MetadataResponseTopic(error_code=exc.error_code, name=name)
     except InvalidTopicError:
         return MetadataResponseTopic(error_code=ErrorCode.INVALID_TOPIC_EXCEPTION, name=name)
     except StoreError as exc:

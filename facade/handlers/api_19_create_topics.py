@@ -17,6 +17,8 @@ Version notes: v1+ ``validate_only`` (every check runs, nothing is created) and 
 throttle time; v5+ (flexible) the topic's partition count, replication factor and every config with its
 source, also for ``validate_only``; v7+ the topic id (zero for ``validate_only``).
 Not implemented: create-topic policies, ACL checks; ``timeout_ms`` is moot (creation is immediate).
+
+Authorization: CREATE on the cluster or the topic (TOPIC_AUTHORIZATION_FAILED for that topic).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from .admin import (
     store_failure,
     topic_config_entries,
 )
+from .authorized import check_create_topic
 from .context import ApiError, RequestContext
 from .registry import register
 
@@ -84,6 +87,7 @@ def _failed(topic: CreatableTopic, exc: ApiError) -> CreatableTopicResult:
 def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> CreatableTopicResult:
     broker = ctx.broker
     check_topic_name(topic.name)
+    check_create_topic(ctx, topic.name)
     if broker.topic_or_none(topic.name) is not None or topic.name == OFFSETS_TOPIC:
         raise ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{topic.name}' already exists.")
     check_no_collision(ctx, topic.name)

@@ -11,6 +11,8 @@ CommitLog space is reclaimed by retention).
 Version notes: v1+ throttle time; v4+ flexible; v5+ error messages; v6+ ``topics`` (name or id) instead
 of ``topic_names``, and results carry the topic id.
 Not implemented: ACL checks; ``timeout_ms`` is moot (deletion is immediate).
+
+Authorization: DELETE on the topic (TOPIC_AUTHORIZATION_FAILED for that topic).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from rockafka.facade.protocol.messages.delete_topics import (
     DeleteTopicsRequest,
     DeleteTopicsResponse,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, UnknownTopicIdError, UnknownTopicOrPartitionError
 
 from .admin import check_not_internal, repeated, store_failure
@@ -87,6 +90,7 @@ def _delete(ctx: RequestContext, name: str | None, topic_id: uuid.UUID) -> Delet
             name = internal[0] if internal else store.topic_name(topic_id)
         except UnknownTopicIdError:
             raise ApiError(ErrorCode.UNKNOWN_TOPIC_ID, f"Topic id {topic_id} does not exist.") from None
+    ctx.check(AclOperation.DELETE, ResourceType.TOPIC, name)
     check_not_internal(name)
     try:
         deleted = store.delete_topic(name)

@@ -10,6 +10,8 @@ The log start offset is persisted before the answer; fetches below it get OFFSET
 
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible.
 Not implemented: ACL checks; ``timeout_ms`` is moot (no replicas to wait for).
+
+Authorization: DELETE on the topic (TOPIC_AUTHORIZATION_FAILED for its partitions).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from rockafka.facade.protocol.messages.delete_records import (
     DeleteRecordsTopic,
     DeleteRecordsTopicResult,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, TopicInfo
 
 from ..errors import store_error_code
@@ -55,6 +58,11 @@ def handle(ctx: RequestContext, request: DeleteRecordsRequest) -> DeleteRecordsR
 
 
 def _delete(ctx: RequestContext, topic: DeleteRecordsTopic) -> DeleteRecordsTopicResult:
+    if not ctx.authorize(AclOperation.DELETE, ResourceType.TOPIC, topic.name):
+        denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+        return DeleteRecordsTopicResult(
+            name=topic.name, partitions=[_failed(part.partition_index, denied) for part in topic.partitions]
+        )
     info = ctx.broker.groups.internal_topic(topic.name) or ctx.broker.topic_or_none(topic.name)
     if info is None or not _deletable(ctx, info):
         code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if info is None else ErrorCode.POLICY_VIOLATION

@@ -22,6 +22,9 @@ Version notes: v0 reports ``is_default`` and no source or synonyms; v1+ the sour
 when ``include_synonyms``; v3+ the config type, and the documentation when ``include_documentation``;
 v4+ flexible.
 Not implemented: client metrics and group resources, ACL checks.
+
+Authorization: DESCRIBE_CONFIGS on the topic or group, or on the cluster for brokers (TOPIC_/GROUP_/
+CLUSTER_AUTHORIZATION_FAILED for that resource).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from rockafka.facade.protocol.messages.describe_configs import (
     DescribeConfigsResult,
     DescribeConfigsSynonym,
 )
+from rockafka.facade.security.acl import AclOperation
 from rockafka.store import StoreError
 
 from .admin import (
@@ -49,6 +53,7 @@ from .admin import (
     topic_config_entries,
     unsupported_resource,
 )
+from .authorized import check_config_resource
 from .context import ApiError, RequestContext
 from .registry import register
 
@@ -100,6 +105,7 @@ def _failed(resource: DescribeConfigsResource, exc: ApiError) -> DescribeConfigs
 def _describe(
     ctx: RequestContext, request: DescribeConfigsRequest, resource: DescribeConfigsResource
 ) -> list[DescribeConfigsResourceResult]:
+    check_config_resource(ctx, resource.resource_type, resource.resource_name, AclOperation.DESCRIBE_CONFIGS)
     wanted: Container[str] | None = None if resource.configuration_keys is None else set(resource.configuration_keys)
     if resource.resource_type == ConfigResourceType.TOPIC:
         info = existing_topic(ctx, resource.resource_name)

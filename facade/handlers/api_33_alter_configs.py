@@ -16,6 +16,9 @@ Each resource succeeds or fails alone, as Kafka answers:
 ``validate_only`` runs every check and changes nothing.
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible.
 Not implemented: dynamic broker configs, alter-config policies, ACL checks.
+
+Authorization: ALTER_CONFIGS on the topic, or on the cluster for brokers (TOPIC_/CLUSTER_AUTHORIZATION_FAILED
+for that resource).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from rockafka.facade.protocol.messages.alter_configs import (
     AlterConfigsResourceResponse,
     AlterConfigsResponse,
 )
+from rockafka.facade.security.acl import AclOperation
 
 from .admin import (
     ConfigResourceType,
@@ -37,6 +41,7 @@ from .admin import (
     unsupported_resource,
     write_topic_configs,
 )
+from .authorized import check_config_resource
 from .context import ApiError, RequestContext
 from .registry import register
 
@@ -68,6 +73,7 @@ def handle(ctx: RequestContext, request: AlterConfigsRequest) -> AlterConfigsRes
 
 
 def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool) -> AlterConfigsResourceResponse:
+    check_config_resource(ctx, resource.resource_type, resource.resource_name, AclOperation.ALTER_CONFIGS)
     names = [config.name for config in resource.configs]
     check_config_entries(names, [config.name for config in resource.configs if config.value is None])
     if resource.resource_type == ConfigResourceType.TOPIC:

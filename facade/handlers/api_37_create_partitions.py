@@ -9,6 +9,8 @@ CreateTopics). ``validate_only`` runs every check and changes nothing.
 
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible; v3 is v2 (KIP-599 throttling only).
 Not implemented: ACL checks; ``timeout_ms`` is moot (the partitions exist at once).
+
+Authorization: ALTER on the topic (TOPIC_AUTHORIZATION_FAILED for that topic).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from rockafka.facade.protocol.messages.create_partitions import (
     CreatePartitionsTopic,
     CreatePartitionsTopicResult,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError
 
 from .admin import (
@@ -68,6 +71,7 @@ def _added(ctx: RequestContext, topic: CreatePartitionsTopic) -> int:
 
 
 def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool) -> CreatePartitionsTopicResult:
+    ctx.check(AclOperation.ALTER, ResourceType.TOPIC, topic.name)
     current = existing_topic(ctx, topic.name, to_change=True).partitions
     if topic.count < current:
         raise ApiError(

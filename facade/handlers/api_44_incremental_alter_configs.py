@@ -18,6 +18,9 @@ config that is not a list. Each resource succeeds or fails alone, as Kafka answe
 ``validate_only`` runs every check and changes nothing.
 Version notes: v1 is flexible, otherwise v0.
 Not implemented: dynamic broker configs, log levels, client metrics and group configs, ACL checks.
+
+Authorization: ALTER_CONFIGS on the topic or group, or on the cluster for brokers (TOPIC_/GROUP_/
+CLUSTER_AUTHORIZATION_FAILED for that resource).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from rockafka.facade.protocol.messages.incremental_alter_configs import (
     IncrementalAlterConfigsRequest,
     IncrementalAlterConfigsResponse,
 )
+from rockafka.facade.security.acl import AclOperation
 
 from .admin import (
     ConfigResourceType,
@@ -44,6 +48,7 @@ from .admin import (
     unsupported_resource,
     write_topic_configs,
 )
+from .authorized import check_config_resource
 from .context import ApiError, RequestContext
 from .registry import register
 
@@ -84,6 +89,7 @@ def handle(ctx: RequestContext, request: IncrementalAlterConfigsRequest) -> Incr
 
 
 def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool) -> AlterConfigsResourceResponse:
+    check_config_resource(ctx, resource.resource_type, resource.resource_name, AclOperation.ALTER_CONFIGS)
     names = [config.name for config in resource.configs]
     nulls = [c.name for c in resource.configs if c.value is None and c.config_operation != OpType.DELETE]
     check_config_entries(names, nulls)

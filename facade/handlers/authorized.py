@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import Final
 
+from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.security.acl import CLUSTER_NAME, AclOperation, ResourceType
 from rockafka.facade.security.authorizer import SUPPORTED_OPERATIONS
 
-from .context import RequestContext
+from .admin import ConfigResourceType
+from .context import ApiError, RequestContext
 
 NOT_REQUESTED: Final = -(1 << 31)
 
@@ -47,3 +49,25 @@ CLUSTER_APIS: Final[dict[int, AclOperation]] = {
 def operations(ctx: RequestContext, requested: bool, resource_type: ResourceType, name: str = CLUSTER_NAME) -> int:
     """The authorized-operations field: the principal's bitfield if the client asked, INT32_MIN otherwise."""
     return ctx.authorized_operations(resource_type, name) if requested else NOT_REQUESTED
+
+
+def check_create_topic(ctx: RequestContext, name: str) -> None:
+    """Kafka creates a topic for a principal with CREATE on the cluster or on the topic."""
+    cluster_wide = ctx.authorize(AclOperation.CREATE, ResourceType.CLUSTER)
+    if not (cluster_wide or ctx.authorize(AclOperation.CREATE, ResourceType.TOPIC, name)):
+        raise ApiError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, f"{ctx.principal} may not create topic {name}")
+
+
+_CONFIG_RESOURCES: Final = {
+    ConfigResourceType.TOPIC: ResourceType.TOPIC,
+    ConfigResourceType.GROUP: ResourceType.GROUP,
+    ConfigResourceType.BROKER: ResourceType.CLUSTER,
+    ConfigResourceType.BROKER_LOGGER: ResourceType.CLUSTER,
+}
+
+
+def check_config_resource(ctx: RequestContext, resource_type: int, name: str, operation: AclOperation) -> None:
+    """DESCRIBE_CONFIGS/ALTER_CONFIGS on a config resource: a topic or group by name, brokers as the cluster."""
+    kind = next((kind for code, kind in _CONFIG_RESOURCES.items() if code == resource_type), None)
+    if kind is not None:
+        ctx.check(operation, kind, name if kind is not ResourceType.CLUSTER else CLUSTER_NAME)
