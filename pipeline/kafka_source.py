@@ -122,7 +122,10 @@ class _Sink:
         count = 0
         for batch in batches:
             for send in _rows(batch, self.columns, self.topic):
-                futures.append(client.send(**send))
+                try:
+                    futures.append(client.send(**send))
+                except ValueError as exc:  # kafka-python: no such partition
+                    raise PipelineError(f"cannot produce to {send['topic']}: {exc}") from exc
                 if len(futures) >= SEND_CHUNK:
                     count += _settle(client, futures)
         count += _settle(client, futures)
