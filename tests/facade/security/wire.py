@@ -47,7 +47,7 @@ class Conn:
         except BrokenRequestError as exc:
             raise Closed(str(exc), None if exc.response is None else b"".join(exc.response)) from None
         if isinstance(outcome, Awaitable):
-            outcome = asyncio.new_event_loop().run_until_complete(_await(outcome))
+            outcome = asyncio.get_event_loop().run_until_complete(_await(outcome))
         return None if outcome is None else b"".join(outcome)
 
     def call(self, request: ApiMessage, version: int, response: type[M] | None = None) -> M:
@@ -72,7 +72,8 @@ def decode_closing(closed: Closed, response: type[M], version: int) -> M:
 
 @contextmanager
 def broker(tmp_path: Path, *settings: str) -> Iterator[tuple[Broker, RequestDispatcher]]:
-    """A broker (store in ``tmp_path``) with the given ``key=value`` settings and its dispatcher."""
+    """A broker (store in ``tmp_path``) with the given ``key=value`` settings and its dispatcher; its group
+    coordinator runs on an event loop of its own, made current for the block."""
     config = load_broker_config(overrides=[f"log.dirs={tmp_path}", *settings])
     store = MessageStore.open(
         StoreConfig(
@@ -85,9 +86,20 @@ def broker(tmp_path: Path, *settings: str) -> Iterator[tuple[Broker, RequestDisp
         )
     )
     instance = Broker(config, store, "cluster")
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+
+    async def start() -> None:
+        instance.groups.start()
+
+    loop.run_until_complete(start())
     try:
         yield instance, RequestDispatcher(instance)
     finally:
+        instance.groups.shutdown()
+        loop.run_until_complete(asyncio.sleep(0))
+        loop.close()
+        asyncio.set_event_loop(None)
         store.close()
 
 
