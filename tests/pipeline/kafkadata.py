@@ -32,8 +32,13 @@ def produce(
     bootstrap: str, topic: str, count: int, *, partitions: int, first: int = 0, alter: int = -1, **settings: Any
 ) -> list[Sent]:
     """Records ``first`` .. ``first + count - 1`` spread over the partitions round-robin: some without key, some
-    with headers, fixed timestamps; record number ``alter`` gets a different value."""
+    with headers, fixed timestamps; record number ``alter`` gets a different value. With a ``transactional_id``
+    setting they are produced in one committed transaction."""
     producer = KafkaProducer(bootstrap_servers=bootstrap, linger_ms=5, **settings)
+    transactional = "transactional_id" in settings
+    if transactional:
+        producer.init_transactions()
+        producer.begin_transaction()
     sent = []
     try:
         for i in range(first, first + count):
@@ -46,6 +51,8 @@ def produce(
             )
             producer.send(topic, record.value, record.key, list(record.headers), record.partition, record.timestamp_ms)
             sent.append(record)
+        if transactional:
+            producer.commit_transaction()
         producer.flush()
     finally:
         producer.close()

@@ -44,8 +44,9 @@ def test_store_rows_equal_what_a_kafka_client_reads_byte_for_byte(spark: Any, sm
     create_topic(broker.bootstrap, "store-equal", 2)
     produce(broker.bootstrap, "store-equal", 80, partitions=2, batch_size=64)  # about one record a batch
     produce(broker.bootstrap, "store-equal", 60, partitions=2, first=80, compression_type="gzip")
+    produce(broker.bootstrap, "store-equal", 10, partitions=2, first=140, transactional_id="store-equal")
     over_the_wire = consume_all(broker.bootstrap, "store-equal")
-    assert len(over_the_wire) == 140
+    assert len(over_the_wire) == 150  # the transaction's commit markers take offsets but are no records
 
     by_queue = _store(spark, broker.data_dir, "store-equal")
     assert spark_rows(by_queue) == over_the_wire
