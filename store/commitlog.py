@@ -137,11 +137,13 @@ class CommitLog:
         self.write_offset = 0
         self.published_offset = 0
         self._synced_offset = 0
+        self._tail: MappedFile | None = None  # the file the write offset is in (re-found after any change)
 
     def load(self, *, readonly: bool = False) -> None:
         self._files.load(readonly=readonly)
         first = self._files.first
         self.write_offset = self.published_offset = self._synced_offset = first.start if first else 0
+        self._tail = None
 
     @property
     def min_offset(self) -> int:
@@ -160,6 +162,7 @@ class CommitLog:
         with self._lock:
             self._files.truncate_from(end)
         self.write_offset = self.published_offset = self._synced_offset = end
+        self._tail = None
 
     def delete_segment(self, segment: MappedFile) -> None:
         """Delete a whole segment (retention); never the one being written."""
@@ -187,27 +190,30 @@ class CommitLog:
         total = HEADER_SIZE + len(source)
         if total > self.max_record_size:
             raise RecordTooLargeError(f"a {len(source)}-byte batch does not fit a {self.segment_bytes}-byte segment")
-        file, pos = self._room_for(total)
-        physical = file.start + pos
+        file = self._tail
+        if file is None or file.closed or not file.start <= self.write_offset <= file.end - total - BLANK_SIZE:
+            file = self._tail = self._room_for(total)
+        pos = self.write_offset - file.start
+        physical = self.write_offset
         _, attributes, max_timestamp, producer_id, producer_epoch = write_record(
             file.fd, pos, source, topic_id, partition, base_offset, record_count, store_timestamp,
             -1 if log_append_time is None else log_append_time, physical,
         )  # fmt: skip
         self.write_offset = physical + total
-        return StoredBatch(
+        return _new_tuple(StoredBatch, (
             physical, total, topic_id, partition, base_offset, record_count, store_timestamp, attributes,
             max_timestamp, producer_id, producer_epoch,
-        )  # fmt: skip
+        ))  # fmt: skip
 
-    def _room_for(self, total: int) -> tuple[MappedFile, int]:
-        """The file and position where ``total`` bytes go, closing the current file with a BLANK if needed."""
+    def _room_for(self, total: int) -> MappedFile:
+        """The file where ``total`` bytes go at the write offset, closing the current file with a BLANK if needed."""
         file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
         remaining = file.end - self.write_offset
         if total + BLANK_SIZE > remaining:
             file.write(self.write_offset - file.start, BLANK_SIZE, _PREFIX.pack(remaining, BLANK_MAGIC))
             self.write_offset = file.end
             file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
-        return file, self.write_offset - file.start
+        return file
 
     def publish(self) -> None:
         """Make every appended record visible to the other threads (call after its dispatch)."""

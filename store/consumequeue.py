@@ -94,6 +94,8 @@ class DirtyFiles:
         self._files: dict[int, MappedFile] = {}
 
     def add(self, file: MappedFile) -> None:
+        if id(file) in self._files:  # already marked since the last take (the common case: no lock)
+            return
         with self._lock:
             self._files[id(file)] = file
 
@@ -253,7 +255,8 @@ class ConsumeQueue:
 
     def append(self, batch: StoredBatch) -> bool:
         """Add the unit of ``batch`` unless it is already here (idempotent re-dispatch). True when added."""
-        if batch.physical_offset < self.next_physical or batch.base_offset < self.next_offset:
+        physical, size, _, _, base_offset, record_count, store_timestamp, attributes, max_timestamp, pid, epoch = batch
+        if physical < self.next_physical or base_offset < self.next_offset:
             return False
         file = self._tail
         if file is None or file.closed:
@@ -264,21 +267,21 @@ class ConsumeQueue:
             file.reserve(pos, RESERVE_BYTES)
             self._reserved_to = pos + RESERVE_BYTES
         if self.end_index == self.first_index:
-            self._first_offset = batch.base_offset
-        self.max_timestamp = max(self.max_timestamp, batch.max_timestamp)
+            self._first_offset = base_offset
+        if max_timestamp > self.max_timestamp:
+            self.max_timestamp = max_timestamp
         _UNIT.pack_into(
-            file.view, pos, batch.physical_offset, batch.size, batch.record_count, batch.base_offset,
-            self.max_timestamp, batch.store_timestamp, self.total_bytes, batch.producer_id, batch.producer_epoch,
-            batch.attributes, 0,
+            file.view, pos, physical, size, record_count, base_offset, self.max_timestamp, store_timestamp,
+            self.total_bytes, pid, epoch, attributes, 0,
         )  # fmt: skip
         self._dirty.add(file)
         self.end_index += 1
         if self.end_index % self.units_per_file == 0:
             self._tail = self._files.create(self.end_index * UNIT_SIZE)
             self._reserved_to = 0
-        self.next_offset = batch.base_offset + batch.record_count
-        self.next_physical = batch.end
-        self.total_bytes += batch.batch_size
+        self.next_offset = base_offset + record_count
+        self.next_physical = physical + size
+        self.total_bytes += size - HEADER_SIZE
         return True
 
     # --- reads ---

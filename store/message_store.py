@@ -348,10 +348,12 @@ class MessageStore:
 
     def add_append_listener(self, listener: AppendListener) -> None:
         """Call ``listener(result)`` on the appending thread after every append (to wake parked fetches)."""
-        self._writer.listeners.append(listener)
+        self._writer.listeners = (*self._writer.listeners, listener)
 
     def remove_append_listener(self, listener: AppendListener) -> None:
-        self._writer.listeners.remove(listener)
+        listeners = list(self._writer.listeners)
+        listeners.remove(listener)
+        self._writer.listeners = tuple(listeners)
 
     @_guarded
     def read(

@@ -50,7 +50,7 @@ class Writer:
         self._durable = durable
         self._log_start = log_start
         self._clock = clock
-        self.listeners: list[AppendListener] = []
+        self.listeners: tuple[AppendListener, ...] = ()
 
     def append(
         self, topic: str, partition: int, route: Route, records: Buffer, batches: Sequence[BatchHeader]
@@ -58,7 +58,10 @@ class Writer:
         """Store already-validated batches (``validate_batches`` headers of ``records``), assigning offsets."""
         view = memoryview(records).cast("B")
         self._check_batches(view, batches, route[2])
-        pieces = [(view[h.position : h.position + h.size], h.last_offset_delta + 1) for h in batches]
+        if len(batches) == 1 and batches[0].position == 0 and batches[0].size == len(view):
+            pieces: Iterable[tuple[memoryview, int]] = ((view, batches[0].last_offset_delta + 1),)
+        else:
+            pieces = [(view[h.position : h.position + h.size], h.last_offset_delta + 1) for h in batches]
         return self._write(topic, partition, route, pieces, self._clock())
 
     def append_marker(
@@ -92,7 +95,7 @@ class Writer:
             topic, partition, base, queue.next_offset - 1, append_time, self._log_start(key, queue), size,
             self._durable(),
         )  # fmt: skip
-        for listener in tuple(self.listeners):
+        for listener in self.listeners:
             listener(result)
         return result
 
