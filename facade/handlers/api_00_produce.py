@@ -21,12 +21,12 @@ negative base sequence is INVALID_RECORD. Batches with producer id -1 (aiokafka 
 with it) are never checked.
 Transactions: a transactional batch (attribute bit 0x10) is appended only within its producer's Ongoing
 transaction and to a partition AddPartitionsToTxn added to it (Kafka's produce-side verification, asked of
-``rockafka.facade.transactions``): a request with transactional batches and no transactional id is refused whole
-with TRANSACTIONAL_ID_AUTHORIZATION_FAILED; a producer id other than the transactional id's answers
-INVALID_PRODUCER_ID_MAPPING, another epoch INVALID_PRODUCER_EPOCH (the producer was fenced), a partition not in
-the ongoing transaction (or no transaction ongoing) INVALID_TXN_STATE, and a transaction being completed
-NOT_ENOUGH_REPLICAS (retriable, as Kafka maps CONCURRENT_TRANSACTIONS for Produce). Clients may not write control
-batches (INVALID_RECORD). Idempotent, non-transactional batches are not affected.
+``rockafka.facade.transactions``): a request with transactional batches and no transactional id, or one the
+principal may not WRITE, is refused whole with TRANSACTIONAL_ID_AUTHORIZATION_FAILED; a producer id other than
+the transactional id's answers INVALID_PRODUCER_ID_MAPPING, another epoch INVALID_PRODUCER_EPOCH (the producer
+was fenced), a partition not in the ongoing transaction (or no transaction ongoing) INVALID_TXN_STATE, and a
+transaction being completed NOT_ENOUGH_REPLICAS (retriable, as Kafka maps CONCURRENT_TRANSACTIONS for Produce).
+Clients may not write control batches (INVALID_RECORD). Idempotent, non-transactional batches are not affected.
 The request body is read by the compiled hot decoder (``rockafka.core_pyx.hotcodec``): each partition's
 records stay a zero-copy view of the request frame until the store copies them into the CommitLog.
 Not implemented yet: LogAppendTime's timestamp bounds (message.timestamp.*.max.ms), quotas.
@@ -49,6 +49,7 @@ from rockafka.facade.protocol.messages.produce import (
     ProduceResponse,
     TopicProduceResponse,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError
 
 from ..errors import store_error_code
@@ -89,7 +90,10 @@ def _error(request: ProduceRequest, code: ErrorCode) -> ProduceResponse:
 def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Awaitable[ProduceResponse] | None:
     if request.acks not in (-1, 0, 1):
         return _error(request, ErrorCode.INVALID_REQUIRED_ACKS)
-    if request.transactional_id is None and _has_transactional_batches(request):
+    if _has_transactional_batches(request) and not (
+        request.transactional_id is not None
+        and ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    ):
         return _error(request, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
     waits: list[asyncio.Future[None]] = []
     responses: list[TopicProduceResponse] = []

@@ -13,12 +13,17 @@ A transactional id with a transaction in progress is handled by the transaction 
 (``rockafka.facade.transactions``): an Ongoing transaction is aborted with a bumped epoch (fencing the producer
 that holds it) and the request answered CONCURRENT_TRANSACTIONS, which clients retry; PrepareCommit/PrepareAbort
 answer CONCURRENT_TRANSACTIONS.
+
+Authorization (with an authorizer configured): a transactional id needs WRITE on it
+(TRANSACTIONAL_ID_AUTHORIZATION_FAILED). Kafka lets an idempotent producer in with IDEMPOTENT_WRITE on the
+cluster or WRITE on any topic; that check is not made here.
 """
 
 from __future__ import annotations
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.init_producer_id import InitProducerIdRequest, InitProducerIdResponse
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from ..producers import InitRefused
 from .context import RequestContext
@@ -33,6 +38,8 @@ def _error(request: InitProducerIdRequest, code: ErrorCode) -> InitProducerIdRes
 
 @register(22, 0, 5, _error)
 async def handle(ctx: RequestContext, request: InitProducerIdRequest) -> InitProducerIdResponse:
+    if request.transactional_id:
+        ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
     outcome = await ctx.broker.transactions.init_producer_id(
         request.transactional_id, request.transaction_timeout_ms, request.producer_id, request.producer_epoch
     )

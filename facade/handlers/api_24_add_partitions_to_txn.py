@@ -11,6 +11,11 @@ have (or beyond its partition count), those answer UNKNOWN_TOPIC_OR_PARTITION, t
 OPERATION_NOT_ATTEMPTED, and nothing is added; otherwise every partition answers the coordinator's one error
 (INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED, CONCURRENT_TRANSACTIONS, COORDINATOR_NOT_AVAILABLE or NONE
 once the transaction is saved).
+
+Authorization: v4+ (between brokers) needs CLUSTER_ACTION on the cluster (else the top-level
+CLUSTER_AUTHORIZATION_FAILED); v0-3 need WRITE on the transactional id (else every partition answers
+TRANSACTIONAL_ID_AUTHORIZATION_FAILED) and WRITE on each topic (else its partitions answer
+TOPIC_AUTHORIZATION_FAILED, the others OPERATION_NOT_ATTEMPTED, and nothing is added).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from rockafka.facade.protocol.messages.add_partitions_to_txn import (
     AddPartitionsToTxnTopicResult,
     AddPartitionsToTxnTransaction,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import TopicPartition
 
 from .context import RequestContext
@@ -49,6 +55,7 @@ def _error(request: AddPartitionsToTxnRequest, code: ErrorCode) -> AddPartitions
 @register(24, 0, 5, _error)
 async def handle(ctx: RequestContext, request: AddPartitionsToTxnRequest) -> AddPartitionsToTxnResponse:
     if ctx.api_version >= BATCHED_FROM:
+        ctx.check(AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER)
         results = [
             AddPartitionsToTxnResult(
                 transactional_id=txn.transactional_id, topic_results=_results(txn.topics, await _one(ctx, txn))
@@ -68,12 +75,16 @@ async def handle(ctx: RequestContext, request: AddPartitionsToTxnRequest) -> Add
 async def _one(ctx: RequestContext, txn: AddPartitionsToTxnTransaction) -> ErrorOf:
     """How each partition of one transaction is answered."""
     partitions = [TopicPartition(topic.name, index) for topic in txn.topics for index in topic.partitions]
-    unknown = {tp for tp in partitions if not _exists(ctx, tp)}
-    if unknown:
-        return lambda tp: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if tp in unknown else ErrorCode.OPERATION_NOT_ATTEMPTED
-    coordinator = ctx.broker.transactions
     if not txn.transactional_id:
         return lambda _: ErrorCode.INVALID_REQUEST
+    if ctx.api_version < BATCHED_FROM and not ctx.authorize(
+        AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, txn.transactional_id
+    ):
+        return lambda _: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+    refused = {tp: error for tp in partitions if (error := _refusal(ctx, tp)) is not None}
+    if refused:
+        return lambda tp: refused.get(tp, ErrorCode.OPERATION_NOT_ATTEMPTED)
+    coordinator = ctx.broker.transactions
     if txn.verify_only:
         verdicts = coordinator.verify_partitions(txn.transactional_id, txn.producer_id, txn.producer_epoch, partitions)
         if isinstance(verdicts, dict):
@@ -86,9 +97,14 @@ async def _one(ctx: RequestContext, txn: AddPartitionsToTxnTransaction) -> Error
     return lambda _: error
 
 
-def _exists(ctx: RequestContext, tp: TopicPartition) -> bool:
+def _refusal(ctx: RequestContext, tp: TopicPartition) -> ErrorCode | None:
+    """Why ``tp`` cannot be added (a topic it may not write, or a partition that does not exist), or None."""
+    if ctx.api_version < BATCHED_FROM and not ctx.authorize(AclOperation.WRITE, ResourceType.TOPIC, tp.topic):
+        return ErrorCode.TOPIC_AUTHORIZATION_FAILED
     topic = ctx.broker.topic_or_none(tp.topic)
-    return topic is not None and 0 <= tp.partition < topic.partitions
+    if topic is None or not 0 <= tp.partition < topic.partitions:
+        return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    return None
 
 
 def _results(topics: Sequence[AddPartitionsToTxnTopic], error_of: ErrorOf) -> list[AddPartitionsToTxnTopicResult]:

@@ -5,12 +5,15 @@ Version notes: v2 may answer PRODUCER_FENCED (v0-1 get INVALID_PRODUCER_EPOCH in
 flexible version; v4 only widens the errors (TRANSACTION_ABORTABLE, never answered here). Errors as
 AddPartitionsToTxn: INVALID_REQUEST for an empty transactional id, INVALID_PRODUCER_ID_MAPPING,
 PRODUCER_FENCED, CONCURRENT_TRANSACTIONS, COORDINATOR_NOT_AVAILABLE; NONE once the transaction is saved.
+Authorization: WRITE on the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED), READ on the group
+(GROUP_AUTHORIZATION_FAILED).
 """
 
 from __future__ import annotations
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.add_offsets_to_txn import AddOffsetsToTxnRequest, AddOffsetsToTxnResponse
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -26,6 +29,8 @@ def _error(request: AddOffsetsToTxnRequest, code: ErrorCode) -> AddOffsetsToTxnR
 async def handle(ctx: RequestContext, request: AddOffsetsToTxnRequest) -> AddOffsetsToTxnResponse:
     if not request.transactional_id:
         return _error(request, ErrorCode.INVALID_REQUEST)
+    ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
     error = await ctx.broker.transactions.add_offsets(
         request.transactional_id, request.producer_id, request.producer_epoch, request.group_id
     )

@@ -9,13 +9,15 @@ PRODUCER_FENCED.
 
 Version notes: v2 may answer PRODUCER_FENCED (v0-1 get INVALID_PRODUCER_EPOCH instead); v3 is the first
 flexible version; v4 only widens the errors (TRANSACTION_ABORTABLE, never answered here). v5 (KIP-890 part 2:
-an epoch bump with every transaction) is not advertised; Kafka marks it unstable too.
+an epoch bump with every transaction) is not advertised; Kafka marks it unstable too. Authorization: WRITE on
+the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED).
 """
 
 from __future__ import annotations
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.end_txn import EndTxnRequest, EndTxnResponse
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -31,6 +33,7 @@ def _error(request: EndTxnRequest, code: ErrorCode) -> EndTxnResponse:
 async def handle(ctx: RequestContext, request: EndTxnRequest) -> EndTxnResponse:
     if not request.transactional_id:
         return _error(request, ErrorCode.INVALID_REQUEST)
+    ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
     error = await ctx.broker.transactions.end_transaction(
         request.transactional_id, request.producer_id, request.producer_epoch, request.committed
     )

@@ -11,6 +11,10 @@ aborts. Until then OffsetFetch with ``require_stable`` answers UNSTABLE_OFFSET_C
 
 Version notes: v2 adds the committed leader epoch; v3 is the first flexible version and adds the group fields;
 v4 only widens the errors (TRANSACTION_ABORTABLE, never answered here). A null metadata string is kept as "".
+
+Authorization, before anything else: WRITE on the transactional id (TRANSACTIONAL_ID_AUTHORIZATION_FAILED for
+every partition) and READ on the group (GROUP_AUTHORIZATION_FAILED); then READ on each topic
+(TOPIC_AUTHORIZATION_FAILED for its partitions).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from rockafka.facade.protocol.messages.txn_offset_commit import (
     TxnOffsetCommitResponsePartition,
     TxnOffsetCommitResponseTopic,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import OffsetCommit, TopicPartition
 
 from .context import RequestContext
@@ -38,14 +43,19 @@ def _error(request: TxnOffsetCommitRequest, code: ErrorCode) -> TxnOffsetCommitR
 
 @register(28, 0, 4, _error)
 async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
+    ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
     offsets = ctx.broker.groups.offsets
     errors: dict[TopicPartition, ErrorCode] = {}
     accepted: list[OffsetCommit] = []
     for topic in request.topics:
+        readable = ctx.authorize(AclOperation.READ, ResourceType.TOPIC, topic.name)
         for partition in topic.partitions:
             key = TopicPartition(topic.name, partition.partition_index)
             metadata = partition.committed_metadata or ""
-            if not offsets.topic_exists(topic.name):
+            if not readable:
+                errors[key] = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            elif not offsets.topic_exists(topic.name):
                 errors[key] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             elif offsets.metadata_too_large(metadata):
                 errors[key] = ErrorCode.OFFSET_METADATA_TOO_LARGE

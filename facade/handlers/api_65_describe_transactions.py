@@ -2,6 +2,8 @@
 partitions (a group added with AddOffsetsToTxn shows as its ``__consumer_offsets`` partition, as in Kafka).
 
 An empty id answers INVALID_REQUEST, an unknown (or expired) one TRANSACTIONAL_ID_NOT_FOUND. v0 is flexible.
+Authorization: DESCRIBE on each transactional id (else TRANSACTIONAL_ID_AUTHORIZATION_FAILED for it); topics the
+principal may not DESCRIBE are left out of the partitions, as Kafka does.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from rockafka.facade.protocol.messages.describe_transactions import (
     TopicData,
     TransactionState,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -32,10 +35,15 @@ def _error(request: DescribeTransactionsRequest, code: ErrorCode) -> DescribeTra
 def handle(ctx: RequestContext, request: DescribeTransactionsRequest) -> DescribeTransactionsResponse:
     states = []
     for name in request.transactional_ids:
+        if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, name):
+            states.extend(_error(DescribeTransactionsRequest(transactional_ids=[name]),
+                                 ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED).transaction_states)  # fmt: skip
+            continue
         found = ctx.broker.transactions.describe(name)
         topics: dict[str, list[int]] = {}
         for tp in found.partitions:
-            topics.setdefault(tp.topic, []).append(tp.partition)
+            if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, tp.topic):
+                topics.setdefault(tp.topic, []).append(tp.partition)
         states.append(
             TransactionState(
                 error_code=found.error,

@@ -3,7 +3,7 @@
 Filters: states (Kafka's names: Empty, Ongoing, PrepareCommit, PrepareAbort, CompleteCommit, CompleteAbort,
 PrepareEpochFence, Dead; names it does not know come back in ``unknown_state_filters``), producer ids, and from
 v1 a duration (only transactions started at least that many milliseconds ago; negative: no filter). Every
-filter left empty matches everything. v0 is flexible.
+filter left empty matches everything. v0 is flexible. Only the ids the principal may DESCRIBE are listed.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from rockafka.facade.protocol.messages.list_transactions import (
     ListTransactionsResponse,
     TransactionState,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
 from .registry import register
@@ -36,5 +37,6 @@ def handle(ctx: RequestContext, request: ListTransactionsRequest) -> ListTransac
             TransactionState(transactional_id=item.transactional_id, producer_id=item.producer_id,
                              transaction_state=item.state)
             for item in listings
+            if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, item.transactional_id)
         ],
     )  # fmt: skip
