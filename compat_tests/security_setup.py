@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
+from kafka import KafkaConsumer, TopicPartition
 
 from .brokerproc import BrokerProcess, free_port
 from .tlscerts import CLIENT_PRINCIPAL, KEY_PASSWORD, TestPki, make_pki
@@ -78,3 +82,26 @@ def start_secure_broker(workdir: Path, **extra: str) -> SecureBroker:
     }
     process = BrokerProcess(workdir, settings=settings, port=ports["PLAINTEXT"]).start()
     return SecureBroker(process, pki, ports)
+
+
+def end_offset(broker: SecureBroker, topic: str) -> int:
+    """The topic's end offset, read by the super user with kafka-python (0 when nothing was ever written)."""
+    consumer = KafkaConsumer(
+        bootstrap_servers=broker.bootstrap("SASL_SSL"), security_protocol="SASL_SSL", ssl_cafile=str(broker.pki.ca),
+        sasl_mechanism="SCRAM-SHA-256", sasl_plain_username="admin", sasl_plain_password=PASSWORDS["admin"],
+    )  # fmt: skip
+    try:
+        partition = TopicPartition(topic, 0)
+        return int(consumer.end_offsets([partition])[partition])
+    finally:
+        consumer.close()
+
+
+@pytest.fixture(scope="module")
+def secure(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SecureBroker]:
+    """The secure broker of a test module (import this fixture into the module)."""
+    broker = start_secure_broker(tmp_path_factory.mktemp("secure"))
+    try:
+        yield broker
+    finally:
+        broker.process.stop()

@@ -4,31 +4,23 @@ the error kafka-python reports, and nothing a refused client sends is written.""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka import KafkaConsumer, KafkaProducer
 from kafka.errors import KafkaTimeoutError, TopicAuthorizationFailedError
 
 from rockafka.wire_client import WireClient, WireClientError
 
-from .security_setup import PASSWORDS, SECRETS, SecureBroker, start_secure_broker
+from . import security_setup
+from .security_setup import PASSWORDS, SECRETS, SecureBroker, end_offset
 
+secure = security_setup.secure  # this module's broker
 BLOCK_MS = 3000
 WRONG_JAAS = (
     f'org.apache.kafka.common.security.plain.PlainLoginModule required username="bob" password="{SECRETS[0]}x";'
 )
-
-
-@pytest.fixture(scope="module")
-def secure(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SecureBroker]:
-    broker = start_secure_broker(tmp_path_factory.mktemp("secure"))
-    try:
-        yield broker
-    finally:
-        broker.process.stop()
 
 
 def client_settings(broker: SecureBroker, kind: str, user: str = "", password: str | None = None) -> dict[str, Any]:
@@ -56,16 +48,6 @@ def client_settings(broker: SecureBroker, kind: str, user: str = "", password: s
         cert = {"": pki.client, "untrusted": pki.untrusted, "expired": pki.expired}[user]
         settings.update(ssl_certfile=str(cert.cert), ssl_keyfile=str(cert.key))
     return settings
-
-
-def end_offset(broker: SecureBroker, topic: str) -> int:
-    """The topic's end offset, read as the super user (0 when nothing was ever written)."""
-    consumer = KafkaConsumer(**client_settings(broker, "scram-sha-512", "admin"))
-    try:
-        partition = TopicPartition(topic, 0)
-        return int(consumer.end_offsets([partition])[partition])
-    finally:
-        consumer.close()
 
 
 WAYS_IN = [("plaintext", ""), ("ssl", ""), ("plain", "bob"), ("plain-ssl", "alice"),

@@ -103,7 +103,7 @@ class RequestDispatcher:
             return _finish(handler, header, body, result)
         buffers = _encode(handler, header, body, result)
         if sasl is not None and sasl.close_reason is not None:
-            raise BrokenRequestError(sasl.close_reason, response=buffers)
+            raise BrokenRequestError(sasl.close_reason, buffers, sasl.settings.failure_delay_ms / 1000)
         return buffers
 
     @staticmethod
@@ -154,7 +154,8 @@ def _legacy_token(sasl: SaslSession, frame: bytes, connection: ConnectionInfo) -
     try:
         answer = sasl.legacy_token(frame)
     except (SaslAuthenticationError, IllegalSaslStateError) as exc:
-        raise BrokenRequestError(f"SASL authentication failed: {exc}") from None
+        delay_s = sasl.settings.failure_delay_ms / 1000
+        raise BrokenRequestError(f"SASL authentication failed: {exc}", close_delay_s=delay_s) from None
     if sasl.authenticated and sasl.principal is not None:
         connection.principal = sasl.principal
     return [len(answer).to_bytes(4, "big") + answer]

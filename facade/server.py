@@ -41,11 +41,12 @@ Outcome = Buffers | Awaitable[Buffers | None] | None
 
 class BrokenRequestError(Exception):
     """Raised by a dispatcher for a request that cannot be answered: the connection is closed, after
-    ``response`` (when given) has been written."""
+    ``response`` (when given) has been written and ``close_delay_s`` has passed (input is discarded meanwhile)."""
 
-    def __init__(self, message: str, response: Buffers | None = None) -> None:
+    def __init__(self, message: str, response: Buffers | None = None, close_delay_s: float = 0.0) -> None:
         super().__init__(message)
         self.response = response
+        self.close_delay_s = close_delay_s
 
 
 @dataclass(slots=True)
@@ -88,6 +89,7 @@ class KafkaConnection(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._paused = False
         self._closing = False
+        self._close_delayed = False
         self.info = ConnectionInfo("", listener_name, security_protocol)
 
     @property
@@ -124,7 +126,12 @@ class KafkaConnection(asyncio.Protocol):
             log.warning("closing connection from %s: %s", self.info.peer, exc)
             if exc.response is not None:
                 self._pending.append(exc.response)
-            self._close_after_pending()
+            if exc.close_delay_s > 0:
+                self._closing = self._close_delayed = True
+                self._write_ready()
+                asyncio.get_running_loop().call_later(exc.close_delay_s, self._close_now)
+            else:
+                self._close_after_pending()
             return False
         if outcome is None:
             return True
@@ -171,7 +178,7 @@ class KafkaConnection(asyncio.Protocol):
         if self._paused and len(self._pending) < MAX_IN_FLIGHT // 2:
             self._paused = False
             transport.resume_reading()
-        if self._closing and not self._pending:
+        if self._closing and not self._pending and not self._close_delayed:
             transport.close()
 
     def _close_after_pending(self) -> None:

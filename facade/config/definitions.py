@@ -123,6 +123,7 @@ SECURITY_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("sasl.jaas.config", PASSWORD, None),
     ConfigDef("sasl.server.max.receive.size", INT, 524288, at_least(1)),
     ConfigDef("connections.max.reauth.ms", LONG, 0, NON_NEGATIVE),
+    ConfigDef("connection.failed.authentication.delay.ms", INT, 100, NON_NEGATIVE),
     ConfigDef("authorizer.class.name", STR, "", one_of("", *AUTHORIZER_CLASSES)),
     ConfigDef("super.users", STR, None),
     ConfigDef("allow.everyone.if.no.acl.found", BOOL, False),
@@ -324,6 +325,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "fallback of listener.name.<l>.plain.sasl.jaas.config",
     "sasl.server.max.receive.size": "largest frame accepted before a SASL client has authenticated",
     "connections.max.reauth.ms": "SASL session lifetime: 0 keeps sessions forever; else clients must re-authenticate",
+    "connection.failed.authentication.delay.ms": "how long a refused SASL client's connection stays open after the "
+    "refusal was written (so the client reads it)",
     "authorizer.class.name": "a Kafka ACL authorizer class name turns ACL authorization on; empty: off",
     "super.users": "principals allowed everything, separated by ';' (User:admin;User:ops)",
     "allow.everyone.if.no.acl.found": "allow access to a resource that no ACL names",

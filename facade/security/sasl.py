@@ -63,6 +63,8 @@ class SaslSettings:
     reauth_ms: dict[str, int]
     """connections.max.reauth.ms by mechanism (0: sessions never expire)."""
     max_receive_size: int
+    failure_delay_ms: int = 100
+    """connection.failed.authentication.delay.ms: a refused client's connection closes that long after the answer."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,4 +83,6 @@ class SecurityService:
         reauth = {m: config.for_listener(name, "connections.max.reauth.ms", m) for m in offered}
         max_receive = config.for_listener(name, "sasl.server.max.receive.size")
         assert isinstance(max_receive, int)
-        return SaslSettings(offered, users, {m: int(v) for m, v in reauth.items() if isinstance(v, int)}, max_receive)
+        delay = config.int("connection.failed.authentication.delay.ms")
+        reauth_by_mechanism = {m: int(v) for m, v in reauth.items() if isinstance(v, int)}
+        return SaslSettings(offered, users, reauth_by_mechanism, max_receive, delay)
