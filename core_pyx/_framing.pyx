@@ -1,9 +1,14 @@
 # cython: language_level=3
-"""Compiled frame splitter: Kafka's size-delimited frames out of any chunking (format: ``_framing_py``)."""
+"""Compiled frame splitter: Kafka's size-delimited frames out of any chunking (format: ``_framing_py``).
+
+Each input byte is copied once: a frame whole in one input chunk is copied out as its ``bytes``; a frame
+that continues past its chunk gets its ``bytes`` object allocated at full size as soon as its size prefix is
+known, and every later chunk is copied straight into it (the object is not shared until it is returned).
+"""
 
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE, PyByteArray_Resize
-from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from libc.stdint cimport int32_t, uint32_t
 from libc.string cimport memcpy
 
@@ -24,7 +29,9 @@ cdef class FrameSplitter:
         if max_frame_size < 0:
             raise ValueError(f"max_frame_size must be >= 0, not {max_frame_size}")
         self._max_frame_size = max_frame_size
-        self._buf = bytearray()
+        self._prefix = bytearray()
+        self._frame = None
+        self._filled = 0
         self._failed = None
 
     @property
@@ -35,41 +42,50 @@ cdef class FrameSplitter:
     @property
     def pending(self):
         """Bytes received but not yet returned: a partial frame (or a partial size prefix)."""
-        return PyByteArray_GET_SIZE(self._buf)
+        if self._frame is not None:
+            return 4 + self._filled
+        return PyByteArray_GET_SIZE(self._prefix)
 
     def feed(self, data):
         """Add ``data``; return the payloads (without their size prefix) of every frame it completes."""
         cdef Py_buffer view
-        cdef Py_ssize_t used
+        cdef Py_ssize_t pos = 0
+        cdef const unsigned char *p
         cdef list frames = []
         if self._failed is not None:
             raise self._failed
-        if PyByteArray_GET_SIZE(self._buf) == 0:
-            PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
-            try:
-                used = self._split(<const unsigned char *>view.buf, view.len, frames)
-                self._keep(<const unsigned char *>view.buf + used, view.len - used)
-            finally:
-                PyBuffer_Release(&view)
-            return frames
         PyObject_GetBuffer(data, &view, PyBUF_SIMPLE)
         try:
-            self._keep(<const unsigned char *>view.buf, view.len)
+            p = <const unsigned char *>view.buf
+            while pos < view.len:
+                if self._frame is not None:
+                    pos += self._fill_frame(p + pos, view.len - pos, frames)
+                elif PyByteArray_GET_SIZE(self._prefix):
+                    pos += self._fill_prefix(p + pos, view.len - pos, frames)
+                else:
+                    pos += self._split(p + pos, view.len - pos, frames)
+                    if pos < view.len:
+                        pos += self._begin_partial(p + pos, view.len - pos)
         finally:
             PyBuffer_Release(&view)
-        used = self._split(<const unsigned char *>PyByteArray_AS_STRING(self._buf),
-                           PyByteArray_GET_SIZE(self._buf), frames)
-        if used:
-            del self._buf[:used]
         return frames
 
     def finish(self):
         """The input has ended: raise :class:`TruncatedFrameError` if a partial frame is pending."""
         if self._failed is not None:
             raise self._failed
-        cdef Py_ssize_t pending = PyByteArray_GET_SIZE(self._buf)
+        pending = self.pending
         if pending:
             raise TruncatedFrameError(f"input ended inside a frame ({pending} bytes pending)")
+
+    cdef int _check_size(self, Py_ssize_t size) except -1:
+        if size < 0:
+            self._failed = NegativeFrameLengthError(f"negative frame size {size}")
+            raise self._failed
+        if size > self._max_frame_size:
+            self._failed = FrameTooLargeError(f"frame of {size} bytes exceeds the maximum of {self._max_frame_size}")
+            raise self._failed
+        return 0
 
     cdef Py_ssize_t _split(self, const unsigned char *p, Py_ssize_t n, list frames) except -1:
         cdef Py_ssize_t pos = 0
@@ -77,13 +93,7 @@ cdef class FrameSplitter:
         cdef int32_t size
         while n - pos >= 4:
             size = _load_be32(p + pos)
-            if size < 0:
-                self._failed = NegativeFrameLengthError(f"negative frame size {size}")
-                raise self._failed
-            if size > self._max_frame_size:
-                self._failed = FrameTooLargeError(
-                    f"frame of {size} bytes exceeds the maximum of {self._max_frame_size}")
-                raise self._failed
+            self._check_size(size)
             start = pos + 4
             if n - start < size:
                 break
@@ -91,10 +101,43 @@ cdef class FrameSplitter:
             pos = start + size
         return pos
 
-    cdef int _keep(self, const unsigned char *p, Py_ssize_t n) except -1:
-        cdef Py_ssize_t old = PyByteArray_GET_SIZE(self._buf)
-        if n <= 0:
-            return 0
-        PyByteArray_Resize(self._buf, old + n)
-        memcpy(PyByteArray_AS_STRING(self._buf) + old, p, n)
-        return 0
+    cdef Py_ssize_t _begin_partial(self, const unsigned char *p, Py_ssize_t n) except -1:
+        cdef int32_t size
+        if n < 4:
+            PyByteArray_Resize(self._prefix, n)
+            memcpy(PyByteArray_AS_STRING(self._prefix), p, n)
+            return n
+        size = _load_be32(p)  # checked by _split
+        self._frame = PyBytes_FromStringAndSize(NULL, size)
+        self._filled = n - 4
+        memcpy(PyBytes_AS_STRING(self._frame), p + 4, self._filled)
+        return n
+
+    cdef Py_ssize_t _fill_prefix(self, const unsigned char *p, Py_ssize_t n, list frames) except -1:
+        cdef Py_ssize_t have = PyByteArray_GET_SIZE(self._prefix)
+        cdef Py_ssize_t take = min(4 - have, n)
+        cdef int32_t size
+        PyByteArray_Resize(self._prefix, have + take)
+        memcpy(PyByteArray_AS_STRING(self._prefix) + have, p, take)
+        if have + take < 4:
+            return take
+        size = _load_be32(<const unsigned char *>PyByteArray_AS_STRING(self._prefix))
+        self._check_size(size)
+        PyByteArray_Resize(self._prefix, 0)
+        if size == 0:
+            frames.append(b"")
+        else:
+            self._frame = PyBytes_FromStringAndSize(NULL, size)
+            self._filled = 0
+        return take
+
+    cdef Py_ssize_t _fill_frame(self, const unsigned char *p, Py_ssize_t n, list frames) except -1:
+        cdef Py_ssize_t size = PyBytes_GET_SIZE(self._frame)
+        cdef Py_ssize_t take = min(size - self._filled, n)
+        memcpy(PyBytes_AS_STRING(self._frame) + self._filled, p, take)
+        self._filled += take
+        if self._filled == size:
+            frames.append(self._frame)
+            self._frame = None
+            self._filled = 0
+        return take

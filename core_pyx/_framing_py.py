@@ -12,8 +12,9 @@ default), is rejected as soon as its 4 prefix bytes have arrived, before any pay
 such an error the splitter is broken for good: the connection must be closed, and every later call
 raises the same error again. Frames completed earlier in the same ``feed`` are dropped with it.
 
-Cost: each input byte is copied at most twice (into the pending buffer, then out as its frame's
-``bytes``); input that arrives while nothing is pending is split without the first copy.
+Cost: in this twin each input byte is copied at most twice (into the pending buffer, then out as its
+frame's ``bytes``). The compiled twin copies each byte once: a frame that continues past its input chunk
+gets its ``bytes`` allocated at full size when its prefix is known, and later chunks are copied into it.
 """
 
 from __future__ import annotations

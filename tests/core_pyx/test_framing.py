@@ -124,3 +124,16 @@ def test_any_chunking_gives_the_same_frames_in_both_twins(payloads: list[bytes],
             pos += size
         assert frames == payloads
         assert splitter.pending == 0
+
+
+def test_frames_returned_are_bytes_that_later_input_never_changes(impl: ModuleType) -> None:
+    payloads = [bytes([n]) * (3000 + n) for n in range(6)]
+    data = b"".join(frame(payload) for payload in payloads)
+    splitter = impl.FrameSplitter()
+    frames: list[bytes] = []
+    for pos in range(0, len(data), 1000):  # every frame spans chunks; prefixes split at times
+        frames += splitter.feed(data[pos : pos + 1000])
+        if frames:
+            assert all(type(f) is bytes for f in frames)
+    assert frames == payloads
+    assert splitter.pending == 0
