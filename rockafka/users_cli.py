@@ -141,9 +141,9 @@ def run_delete(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     rows: dict[str, list[tuple[str, int]]] = {}
     if args.data_dir is not None:
-        for user, creds in sorted(CredentialStore(args.data_dir).users().items()):
+        for user, held in sorted(CredentialStore(args.data_dir).users().items()):
             if not args.users or user in args.users:
-                rows[user] = [(c.mechanism.mechanism_name, c.iterations) for c in creds.values()]
+                rows[user] = [(c.mechanism.mechanism_name, c.iterations) for c in held.values()]
     else:
         response = _describe(args, args.users)
         for result in response.results:

@@ -103,7 +103,7 @@ class WireClient:
 
     def _authenticate(self, settings: Mapping[str, str]) -> None:
         mechanism = settings.get("sasl.mechanism", "PLAIN").upper()
-        options = {}
+        options: dict[str, str] = {}
         for module in parse_jaas(settings.get("sasl.jaas.config", "")):
             options.update(module.options)
         username, password = options.get("username", ""), options.get("password", "")

@@ -37,9 +37,9 @@ def handle(ctx: RequestContext, request: DeleteAclsRequest) -> DeleteAclsRespons
             ]
         )
     parsed: list[AclBindingFilter | ApiError] = []
-    for item in request.filters:
+    for wire in request.filters:
         try:
-            parsed.append(wire_filter(item))
+            parsed.append(wire_filter(wire))
         except ApiError as exc:
             parsed.append(exc)
     removed = iter(ctx.security.acls.remove([f for f in parsed if isinstance(f, AclBindingFilter)]))

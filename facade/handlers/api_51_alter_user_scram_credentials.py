@@ -36,7 +36,7 @@ class _Alteration:
 
 
 def _error(request: AlterUserScramCredentialsRequest, code: ErrorCode) -> AlterUserScramCredentialsResponse:
-    users = dict.fromkeys(item.name for item in [*request.deletions, *request.upsertions])
+    users = dict.fromkeys([*(d.name for d in request.deletions), *(u.name for u in request.upsertions)])
     return AlterUserScramCredentialsResponse(
         results=[AlterUserScramCredentialsResult(user=u, error_code=code, error_message=code.name) for u in users]
     )

@@ -147,10 +147,10 @@ class SaslSession:
         except SaslAuthenticationError as exc:
             self.state, self.close_reason = SaslState.FAILED, f"SASL authentication failed: {exc}"
             return AuthenticateAnswer(ErrorCode.SASL_AUTHENTICATION_FAILED, str(exc), b"", 0)
-        if version >= 1 and self.state == SaslState.COMPLETE:
-            self._reauth_capable = True
-        lifetime = self._reauth_ms() if self.state == SaslState.COMPLETE else 0
-        return AuthenticateAnswer(ErrorCode.NONE, None, answer, lifetime)
+        if not self.authenticated:
+            return AuthenticateAnswer(ErrorCode.NONE, None, answer, 0)
+        self._reauth_capable = self._reauth_capable or version >= 1
+        return AuthenticateAnswer(ErrorCode.NONE, None, answer, self._reauth_ms())
 
     def legacy_token(self, token: bytes) -> bytes:
         """One raw token after SaslHandshake v0; SaslAuthenticationError closes the connection."""
