@@ -44,3 +44,6 @@ cdef class Out:
     cdef int no_tags(self) except -1
     cdef int tagged(self, uint32_t tag, Out value) except -1
     cdef bytes finish(self)
+    # The output as parts: splices of `min_splice` bytes or more uncopied, the rest copied into bytes between.
+    cdef list finish_parts(self, Py_ssize_t min_splice)
+    cdef bytes _piece(self, Py_ssize_t own_from, Py_ssize_t own_to, Py_ssize_t first, Py_ssize_t stop)

@@ -285,18 +285,43 @@ cdef class Out:
         return self.raw(value.buf, value.length)
 
     cdef bytes finish(self):
-        cdef Py_ssize_t total = self.length + self.spliced
+        cdef bytes out = self._piece(0, self.length, 0, len(self.splices) // 3)
+        if self.framed:
+            rk_store_be32(<unsigned char *>PyBytes_AS_STRING(out), <uint32_t>(self.length + self.spliced - 4))
+        return out
+
+    cdef list finish_parts(self, Py_ssize_t min_splice):
+        cdef list parts = []
+        cdef Py_ssize_t count = len(self.splices) // 3, own_from = 0, first = 0, i, at
+        cdef bytes piece
+        for i in range(count + 1):
+            if i < count and self.splices[3 * i + 2] < min_splice:
+                continue
+            at = self.length if i == count else self.splices[3 * i]
+            piece = self._piece(own_from, at, first, i)
+            if len(piece):
+                parts.append(piece)
+            if i < count:
+                parts.append(self.splices[3 * i + 1])
+            own_from, first = at, i + 1
+        if self.framed:
+            rk_store_be32(<unsigned char *>PyBytes_AS_STRING(parts[0]), <uint32_t>(self.length + self.spliced - 4))
+        return parts
+
+    cdef bytes _piece(self, Py_ssize_t own_from, Py_ssize_t own_to, Py_ssize_t first, Py_ssize_t stop):
+        cdef Py_ssize_t total = own_to - own_from, taken = own_from, at, size, i
+        cdef Py_buffer view
+        for i in range(first, stop):
+            total += <Py_ssize_t>self.splices[3 * i + 2]
         cdef bytes out = PyBytes_FromStringAndSize(NULL, total)
         cdef unsigned char *dst = <unsigned char *>PyBytes_AS_STRING(out)
-        cdef Py_ssize_t taken = 0, at, size, i
-        cdef Py_buffer view
-        for i in range(0, len(self.splices), 3):
-            at = self.splices[i]
-            size = self.splices[i + 2]
+        for i in range(first, stop):
+            at = self.splices[3 * i]
+            size = self.splices[3 * i + 2]
             memcpy(dst, self.buf + taken, at - taken)
             dst += at - taken
             taken = at
-            PyObject_GetBuffer(self.splices[i + 1], &view, PyBUF_SIMPLE)
+            PyObject_GetBuffer(self.splices[3 * i + 1], &view, PyBUF_SIMPLE)
             try:
                 if view.len != size:
                     raise ValueError("a records buffer changed size while its response was encoded")
@@ -308,9 +333,7 @@ cdef class Out:
             finally:
                 PyBuffer_Release(&view)
             dst += size
-        memcpy(dst, self.buf + taken, self.length - taken)
-        if self.framed:
-            rk_store_be32(<unsigned char *>PyBytes_AS_STRING(out), <uint32_t>(total - 4))
+        memcpy(dst, self.buf + taken, own_to - taken)
         return out
 
 
@@ -455,6 +478,16 @@ cdef int _fetch_partition(Out w, object partition, int version) except -1:
 
 def encode_fetch_response(int version, response, correlation_id=None):
     """Encode a Fetch response (v4-17), each partition's record buffers copied once into the output."""
+    return _fetch_out(version, response, correlation_id).finish()
+
+
+def encode_fetch_response_parts(int version, response, correlation_id=None, Py_ssize_t min_zero_copy=0):
+    """Encode a Fetch response as parts to write back to back: record buffers of ``min_zero_copy`` bytes or
+    more are parts of their own, uncopied; the rest is copied into ``bytes`` parts between them."""
+    return _fetch_out(version, response, correlation_id).finish_parts(min_zero_copy)
+
+
+cdef Out _fetch_out(int version, object response, object correlation_id):
     _check_version("Fetch response", version, 4, 17)
     cdef tuple r = _fields(response, 5, "FetchResponse"), t
     cdef Out w = Out(version >= 12, correlation_id, version >= 12)
@@ -478,7 +511,7 @@ def encode_fetch_response(int version, response, correlation_id=None):
         _node_endpoints(w, r[4])
     else:
         w.no_tags()
-    return w.finish()
+    return w
 
 
 # --- Metadata response -------------------------------------------------------------------------------------------

@@ -260,11 +260,28 @@ class _Writer:
             self.buf += sub.buf
 
     def finish(self) -> bytes:
+        return b"".join(self.finish_parts(1 << 62))
+
+    def finish_parts(self, min_splice: int) -> list[bytes | memoryview]:
+        """The output as parts: record buffers of ``min_splice`` bytes or more uncopied, the rest joined."""
         self.parts.append(self.buf)
+        parts: list[bytes | memoryview] = []
+        piece = bytearray()
+        for part in self.parts:
+            view = memoryview(part)
+            if isinstance(part, memoryview) and view.nbytes >= min_splice:
+                if piece:
+                    parts.append(bytes(piece))
+                parts.append(view)
+                piece = bytearray()
+            else:
+                piece += view
+        if piece:
+            parts.append(bytes(piece))
         if self.framed:
-            total = sum(memoryview(part).nbytes for part in self.parts)
-            _I32.pack_into(self.parts[0], 0, total - 4)
-        return b"".join(self.parts)
+            total = sum(memoryview(part).nbytes for part in parts)
+            parts[0] = _I32.pack(total - 4) + parts[0][4:]
+        return parts
 
 
 def _node_endpoints(endpoints: Sequence[NodeEndpoint]) -> Callable[[_Writer], None]:
@@ -375,6 +392,18 @@ def _fetch_partition(w: _Writer, p: FetchPartitionResponse, version: int) -> Non
 
 def encode_fetch_response(version: int, response: FetchResponse, correlation_id: int | None = None) -> bytes:
     """Encode a Fetch response (v4-17), each partition's record buffers copied once into the output."""
+    return _fetch_writer(version, response, correlation_id).finish()
+
+
+def encode_fetch_response_parts(
+    version: int, response: FetchResponse, correlation_id: int | None = None, min_zero_copy: int = 0
+) -> list[bytes | memoryview]:
+    """Encode a Fetch response as parts to write back to back: record buffers of ``min_zero_copy`` bytes or
+    more are parts of their own, uncopied; the rest is copied into ``bytes`` parts between them."""
+    return _fetch_writer(version, response, correlation_id).finish_parts(min_zero_copy)
+
+
+def _fetch_writer(version: int, response: FetchResponse, correlation_id: int | None) -> _Writer:
     _check_version("Fetch response", version, FETCH_VERSIONS)
     w = _Writer(version >= 12, correlation_id, version >= 12)
     w.i32(response.throttle_time_ms)
@@ -393,7 +422,7 @@ def encode_fetch_response(version: int, response: FetchResponse, correlation_id:
         w.tags([])
     endpoints = response.node_endpoints
     w.tags([(0, _node_endpoints(endpoints))] if version >= 16 and endpoints else [])
-    return w.finish()
+    return w
 
 
 # --- Metadata response -------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         decode_produce_request,
         encode_api_versions_response,
         encode_fetch_response,
+        encode_fetch_response_parts,
         encode_metadata_response,
         encode_produce_response,
     )
@@ -59,6 +60,7 @@ else:
     decode_produce_request = _impl.decode_produce_request
     encode_produce_response = _impl.encode_produce_response
     encode_fetch_response = _impl.encode_fetch_response
+    encode_fetch_response_parts = _impl.encode_fetch_response_parts
     encode_metadata_response = _impl.encode_metadata_response
     encode_api_versions_response = _impl.encode_api_versions_response
 
@@ -95,6 +97,7 @@ __all__ = [
     "decode_produce_request",
     "encode_api_versions_response",
     "encode_fetch_response",
+    "encode_fetch_response_parts",
     "encode_metadata_response",
     "encode_produce_response",
 ]

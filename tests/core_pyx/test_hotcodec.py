@@ -212,6 +212,22 @@ def test_fetch_records_from_mapped_files_and_views(codec: ModuleType, tmp_path: 
         view.release()
 
 
+@pytest.mark.parametrize("min_zero_copy", [0, 1, len(BATCH), len(BATCH) + 1, 1 << 40])
+def test_fetch_parts_join_to_the_response_and_share_big_buffers(codec: ModuleType, min_zero_copy: int) -> None:
+    big = bytearray(kafka_python_batch(0, sample_records(8, value_size=3000)))
+    chunks = [memoryview(big), memoryview(bytearray(BATCH)), memoryview(big)[:0]]
+    partitions = [hc.FetchPartitionResponse(p, records=chunks) for p in range(3)]
+    response = hc.FetchResponse([hc.FetchTopicResponse("t", partitions), hc.FetchTopicResponse("u", [])])
+    for version in (4, 12, 17):
+        parts = codec.encode_fetch_response_parts(version, response, 7, min_zero_copy)
+        assert b"".join(bytes(part) for part in parts) == codec.encode_fetch_response(version, response, 7)
+        uncopied = [part for part in parts if isinstance(part, memoryview)]
+        expected = [c for _ in partitions for c in chunks if len(c) and len(c) >= min_zero_copy]
+        assert len(uncopied) == len(expected)
+        assert all(part.obj is chunk.obj for part, chunk in zip(uncopied, expected, strict=True))
+        assert all(not isinstance(part, memoryview) for part in parts[:1])  # the size prefix is ours
+
+
 # --- Produce requests --------------------------------------------------------------------------------------------
 
 PRODUCE_REQUEST = hc.ProduceRequest(
