@@ -29,6 +29,7 @@ transaction being completed NOT_ENOUGH_REPLICAS (retriable, as Kafka maps CONCUR
 Clients may not write control batches (INVALID_RECORD). Idempotent, non-transactional batches are not affected.
 The request body is read by the compiled hot decoder (``rockafka.core_pyx.hotcodec``): each partition's
 records stay a zero-copy view of the request frame until the store copies them into the CommitLog.
+Authorization: WRITE on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions; nothing is appended).
 Not implemented yet: LogAppendTime's timestamp bounds (message.timestamp.*.max.ms), quotas.
 """
 
@@ -100,9 +101,12 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
     failed = False
     for topic in request.topic_data:
         partitions: list[PartitionProduceResponse] = []
+        writable = ctx.authorize(AclOperation.WRITE, ResourceType.TOPIC, topic.name)
         for data in topic.partition_data:
-            response = _produce_partition(
-                ctx, request.transactional_id, topic.name, data.partition_index, data.records, waits
+            response = (
+                _produce_partition(ctx, request.transactional_id, topic.name, data.partition_index, data.records, waits)
+                if writable
+                else _refused_topic(data.partition_index)
             )
             failed = failed or response.error_code != ErrorCode.NONE
             partitions.append(response)
@@ -163,6 +167,11 @@ def _produce_partition(
         log_append_time_ms=-1 if result.log_append_time_ms is None else result.log_append_time_ms,
         log_start_offset=result.log_start_offset,
     )
+
+
+def _refused_topic(partition: int) -> PartitionProduceResponse:
+    """A partition of a topic the principal may not WRITE: nothing is appended."""
+    return PartitionProduceResponse(index=partition, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, base_offset=-1)
 
 
 def _has_transactional_batches(request: ProduceRequest) -> bool:
