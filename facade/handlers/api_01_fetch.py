@@ -14,6 +14,7 @@ returned even when larger than max_bytes or partition_max_bytes (KIP-74); later 
 within max_bytes. Offsets outside [log start, high watermark] get OFFSET_OUT_OF_RANGE with both
 bounds filled in. A fetch parked for more data wakes on the first append to any of its partitions.
 Batches of ``ZERO_COPY_MIN_BYTES`` or more are written to the socket straight from the mapped CommitLog.
+Authorization: READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions, which are not read).
 Not implemented: preferred read replicas (always -1), diverging epochs, quotas.
 """
 
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.fetch import FetchRequest, FetchResponse
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import MessageStore, OffsetOutOfRangeError, StoreError, UnknownTopicIdError
 
 from ..errors import store_error_code
@@ -47,6 +49,8 @@ class _Target:
     partition: int
     fetch_offset: int
     max_bytes: int
+    denied: bool = False
+    """The principal may not READ the topic."""
 
 
 def _error(request: FetchRequest, code: ErrorCode) -> FetchResponse:
@@ -85,8 +89,9 @@ def _resolve(ctx: RequestContext, request: FetchRequest) -> list[_Target]:
                 name = ctx.broker.store.topic_name(topic.topic_id)
             except UnknownTopicIdError:
                 name = None
+        denied = name is not None and not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, name)
         for part in topic.partitions:
-            targets.append(_Target(index, name, part.partition, part.fetch_offset, part.partition_max_bytes))
+            targets.append(_Target(index, name, part.partition, part.fetch_offset, part.partition_max_bytes, denied))
     return targets
 
 
@@ -127,6 +132,9 @@ def _read_partition(
     aborted: list[hot.AbortedTransaction] | None = [] if committed else None
     if target.name is None:
         return hot.FetchPartitionResponse(target.partition, ErrorCode.UNKNOWN_TOPIC_ID, aborted_transactions=aborted), 0
+    if target.denied:
+        denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+        return hot.FetchPartitionResponse(target.partition, denied, aborted_transactions=aborted), 0
     try:
         offsets = store.partition_offsets(target.name, target.partition)
         stable = store.last_stable_offset(target.name, target.partition)
