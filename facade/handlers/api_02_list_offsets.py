@@ -7,6 +7,8 @@ tiered), -5 the last tiered offset (v9+; none: offset -1). Any other timestamp f
 whose timestamp is at or after it, inside its batch; when there is none the answer is offset -1 and
 timestamp -1 (KIP-79). For read_committed, a record found by time (or -3) at or past the LSO is no answer.
 v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports leader epoch 0.
+
+Authorization: DESCRIBE on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from rockafka.facade.protocol.messages.list_offsets import (
     ListOffsetsResponse,
     ListOffsetsTopicResponse,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import MessageStore, StoreError, TimestampOffset
 
 from ..errors import store_error_code
@@ -52,7 +55,14 @@ def handle(ctx: RequestContext, request: ListOffsetsRequest) -> ListOffsetsRespo
     topics = [
         ListOffsetsTopicResponse(
             name=topic.name,
-            partitions=[_one(store, topic.name, part, ctx.api_version, committed) for part in topic.partitions],
+            partitions=[
+                _one(store, topic.name, part, ctx.api_version, committed)
+                if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name)
+                else ListOffsetsPartitionResponse(
+                    partition_index=part.partition_index, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED
+                )
+                for part in topic.partitions
+            ],
         )
         for topic in request.topics
     ]
