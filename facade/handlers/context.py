@@ -78,6 +78,13 @@ class RequestContext:
             denied = f"{self.connection.principal} may not {operation.name} {resource_type.name} {name}"
             raise ApiError(DENIED[resource_type], denied)
 
+    def authorize_any(self, operation: AclOperation, resource_type: ResourceType) -> bool:
+        """May the principal do ``operation`` on some resource of the type (Kafka's authorizeByResourceType)?"""
+        authorizer = self.authorizer
+        if authorizer is None:
+            return True
+        return authorizer.authorize_any(self.connection.principal, self.connection.host, operation, resource_type)
+
     def authorized_operations(self, resource_type: ResourceType, name: str = CLUSTER_NAME) -> int:
         """Kafka's authorized-operations bitfield for this principal on the resource."""
         authorizer = self.authorizer

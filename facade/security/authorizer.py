@@ -12,6 +12,11 @@ For a principal, a client host, an operation and a resource:
 
 The authorized-operations bitfields of Metadata, DescribeCluster and DescribeGroups are each supported
 operation of the resource type put through the same decision.
+
+:meth:`Authorizer.authorize_any` answers Kafka's ``authorizeByResourceType`` (InitProducerId of an
+idempotent producer: WRITE on *some* topic): a super user, or an ALLOW of the operation (or ALL) for the
+principal and host on some pattern that no matching DENY covers (a DENY on ``*``, on the same literal name, or
+on a prefix of the allowed name); with no ACL of the type at all, ``allow.everyone.if.no.acl.found``.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from .acl import AclEntry, AclOperation, AclPermission, ResourceType
+from .acl import AclEntry, AclOperation, AclPermission, PatternType, ResourcePattern, ResourceType
 from .acl_store import AclStore
 from .principal import WILDCARD_PRINCIPAL
 
@@ -70,6 +75,28 @@ class Authorizer:
             for e in mine
         )
 
+    def authorize_any(self, principal: str, host: str, operation: AclOperation, resource_type: ResourceType) -> bool:
+        """May the principal do ``operation`` on at least one resource of the type?"""
+        if principal in self.super_users:
+            return True
+        bindings = [b for b in self.store.bindings() if b.pattern.resource_type == resource_type]
+        if not bindings:
+            return self.allow_if_no_acl
+        mine = [
+            b for b in bindings if b.entry.principal in (principal, WILDCARD_PRINCIPAL) and b.entry.host in (host, "*")
+        ]
+        denies = [b.pattern for b in mine if _denies(b.entry, operation)]
+        allowing = _IMPLYING.get(operation, frozenset({operation}))
+        for item in mine:
+            entry = item.entry
+            if entry.permission != AclPermission.ALLOW or not (
+                entry.operation == AclOperation.ALL or entry.operation in allowing
+            ):
+                continue
+            if not any(_covers(deny, item.pattern) for deny in denies):
+                return True
+        return False
+
     def authorized_operations(self, principal: str, host: str, resource_type: ResourceType, name: str) -> int:
         """The bitfield (1 << AclOperation code) of the supported operations this principal may do here."""
         bits = 0
@@ -77,6 +104,13 @@ class Authorizer:
             if self.authorize(principal, host, AclOperation(code), resource_type, name):
                 bits |= 1 << code
         return bits
+
+
+def _covers(deny: ResourcePattern, allowed: ResourcePattern) -> bool:
+    """Whether a DENY on ``deny`` refuses everything an ALLOW on ``allowed`` would give."""
+    if deny.pattern_type == PatternType.LITERAL:
+        return deny.name == "*" or (allowed.pattern_type == PatternType.LITERAL and deny.name == allowed.name)
+    return allowed.name.startswith(deny.name)
 
 
 def _denies(entry: AclEntry, operation: AclOperation) -> bool:

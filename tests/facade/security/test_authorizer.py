@@ -232,3 +232,21 @@ def test_acls_persist_and_changes_on_disk_are_seen(store: AclStore, tmp_path: Pa
     assert [len(r) for r in removed] == [1]
     store._checked = 0.0  # the broker re-checks the file at most once a second
     assert store.bindings() == []
+
+
+def test_authorize_any_finds_an_allowed_resource_of_the_type(store: AclStore) -> None:
+    decide = authorizer(store, super_users="User:admin")
+    assert decide.authorize_any("User:admin", "h", Op.WRITE, TOPIC)
+    assert not decide.authorize_any("User:alice", "h", Op.WRITE, TOPIC)  # no ACL at all, default false
+    assert authorizer(store, allow_if_no_acl=True).authorize_any("User:alice", "h", Op.WRITE, TOPIC)
+    store.add([acl(TOPIC, "app-", PREFIXED, "User:alice", Op.WRITE, ALLOW)])
+    assert decide.authorize_any("User:alice", "h", Op.WRITE, TOPIC)
+    assert decide.authorize_any("User:alice", "h", Op.DESCRIBE, TOPIC)  # implied
+    assert not decide.authorize_any("User:alice", "h", Op.READ, TOPIC)
+    assert not decide.authorize_any("User:bob", "h", Op.WRITE, TOPIC)
+    store.add([acl(TOPIC, "app", PREFIXED, "User:*", Op.WRITE, DENY)])  # covers app-
+    assert not decide.authorize_any("User:alice", "h", Op.WRITE, TOPIC)
+    store.add([acl(TOPIC, "orders", LITERAL, "User:alice", Op.ALL, ALLOW)])  # not covered
+    assert decide.authorize_any("User:alice", "h", Op.WRITE, TOPIC)
+    store.add([acl(TOPIC, "*", LITERAL, "User:alice", Op.WRITE, DENY)])
+    assert not decide.authorize_any("User:alice", "h", Op.WRITE, TOPIC)
