@@ -3,6 +3,17 @@
 It maps every file read-only, takes no lock, runs no recovery and starts no thread: it sees the files as
 they are on disk. A store being written meanwhile (or left by a crash) can end in a torn record; ``scan``
 reports where the valid log ends, and the other methods only follow ConsumeQueue units.
+
+**Transactions** (``transactions``): the ConsumeQueues are read when the reader opens, then
+``config/transactions.log`` (read-only: nothing is cut or rewritten; a compaction replaces the file by an atomic
+rename, so either whole version is read). Its frames are replayed as the broker's tracker replays them: a BEGIN
+opens the producer's transaction, an END closes it, and an ABORT END of an open transaction is an aborted range
+[first offset, marker offset] of that producer. The broker writes a record's frame right after its ConsumeQueue
+unit, on its one appending thread, so the only transactional record the log can lack is the one being appended
+when the log was read: the last unit of its partition, at a CommitLog offset at or past the log's
+``applied_below``. The last stable offset is therefore the smallest of the high watermark, the first offset of
+every open transaction, and the base offset of a partition's last unit when it is transactional and past
+``applied_below`` (a transaction that may have begun unseen); never below the log start offset.
 """
 
 from __future__ import annotations
@@ -12,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rockafka.core_pyx.errors import KernelError
+from rockafka.core_pyx.recordbatch import TRANSACTIONAL_BIT
 from rockafka.core_pyx.records import Record, read_records
 
 from . import keyquery
@@ -22,6 +34,7 @@ from .indexservice import IndexService
 from .layout import Geometry, StoreLayout
 from .results import KeyedRecord, TopicInfo
 from .topics import LogStartOffsets, TopicTable
+from .txnlog import Begin, parse
 
 PartitionKey = tuple[bytes, int]
 
@@ -42,6 +55,37 @@ class PartitionSummary:
     #: ConsumeQueue units (stored batches) held, including any below the log start offset.
     batches: int
     size_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class AbortedRange:
+    """An aborted transaction on a partition: ``producer_id``'s transactional batches from ``first_offset`` up to
+    its ABORT marker at ``last_offset`` (other producers' batches in between are not aborted)."""
+
+    producer_id: int
+    first_offset: int
+    last_offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionTransactions:
+    """What a read_committed reader of a partition needs: where to stop, and which batches to skip."""
+
+    last_stable_offset: int
+    #: Ranges ending at or past the log start offset, in the order of their markers.
+    aborted: tuple[AbortedRange, ...]
+
+    def is_aborted(self, producer_id: int, offset: int) -> bool:
+        """Whether a transactional batch of ``producer_id`` at ``offset`` belongs to an aborted transaction."""
+        return any(r.producer_id == producer_id and r.first_offset <= offset <= r.last_offset for r in self.aborted)
+
+
+@dataclass(slots=True)
+class _TransactionState:
+    """One partition's transactions replayed from the log: open ones (producer id -> first offset), aborts."""
+
+    open: dict[int, int]
+    aborted: list[AbortedRange]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +126,7 @@ class StoreReader:
             layout.index, self.geometry.index_slot_count, self.geometry.index_entry_count, self._commitlog
         )
         self._index.load_readonly()
+        self._transactions, self._applied_below = _replay(layout.config / "transactions.log")
 
     def __enter__(self) -> StoreReader:
         return self
@@ -122,6 +167,19 @@ class StoreReader:
                 batches = queue.end_index - queue.first_index
                 summaries.append(PartitionSummary(topic.name, number, start, queue.next_offset, batches, size))
         return summaries
+
+    def transactions(self, topic: str, partition: int) -> PartitionTransactions:
+        """The partition's last stable offset and aborted ranges, as the store stood when the reader opened."""
+        key, queue = self._queue(topic, partition)
+        log_start = self._log_start(key, queue)
+        state = self._transactions.get(key, _TransactionState({}, []))
+        stable = min(state.open.values(), default=queue.next_offset)
+        if queue.end_index > queue.first_index:
+            last = queue.unit(queue.end_index - 1)
+            if last.physical_offset >= self._applied_below and last.flags & TRANSACTIONAL_BIT:
+                stable = min(stable, last.base_offset)
+        aborted = tuple(r for r in state.aborted if r.last_offset >= log_start)
+        return PartitionTransactions(max(min(stable, queue.next_offset), log_start), aborted)
 
     def scan(self, *, verify: bool = True, progress: Callable[[int, int], None] | None = None) -> ScanReport:
         """Parse the whole CommitLog, checking header checksums and (if ``verify``) every batch CRC-32C."""
@@ -177,3 +235,22 @@ class StoreReader:
             index=self._index, commitlog=self._commitlog, queues=self._queues, log_start=self._log_start,
             topic=self._topics.get(topic), key=key, window=window, limit=limit,
         )  # fmt: skip
+
+
+def _replay(path: Path) -> tuple[dict[PartitionKey, _TransactionState], int]:
+    """Every partition's transactions from the transaction log (read-only), and the log's ``applied_below``."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        data = b""
+    events, applied_below, _ = parse(data)
+    states: dict[PartitionKey, _TransactionState] = {}
+    for event in events:
+        state = states.setdefault((event.topic_id, event.partition), _TransactionState({}, []))
+        if isinstance(event, Begin):
+            state.open[event.producer_id] = event.first_offset
+            continue
+        state.open.pop(event.producer_id, None)
+        if not event.commit and event.first_offset >= 0:
+            state.aborted.append(AbortedRange(event.producer_id, event.first_offset, event.marker_offset))
+    return states, applied_below

@@ -130,6 +130,21 @@ def _frames(data: bytes) -> Iterator[tuple[Begin | End | Covers, int]]:
         pos = end
 
 
+def parse(data: bytes) -> tuple[list[Event], int, int]:
+    """The events of the valid frames of ``data`` in order, ``applied_below`` and the length of the valid frames
+    (what :meth:`TransactionLog.load` keeps; also for read-only readers of the file, which cut nothing)."""
+    events: list[Event] = []
+    applied_below = valid = 0
+    for frame, end in _frames(data):
+        if isinstance(frame, Covers):
+            applied_below = max(applied_below, frame.applied_below)
+        else:
+            events.append(frame)
+            applied_below = max(applied_below, frame.physical + 1)
+        valid = end
+    return events, applied_below, valid
+
+
 class TransactionLog:
     """The file: load its events, append frames, rewrite it compacted. Knows nothing of what events mean."""
 
@@ -153,15 +168,7 @@ class TransactionLog:
         if self._fd < 0:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         data = os.pread(self._fd, os.fstat(self._fd).st_size, 0)
-        events: list[Event] = []
-        applied_below = valid = 0
-        for frame, end in _frames(data):
-            if isinstance(frame, Covers):
-                applied_below = max(applied_below, frame.applied_below)
-            else:
-                events.append(frame)
-                applied_below = max(applied_below, frame.physical + 1)
-            valid = end
+        events, applied_below, valid = parse(data)
         if valid < len(data):
             os.ftruncate(self._fd, valid)
             os.fsync(self._fd)
