@@ -15,8 +15,8 @@ that holds it) and the request answered CONCURRENT_TRANSACTIONS, which clients r
 answer CONCURRENT_TRANSACTIONS.
 
 Authorization (with an authorizer configured): a transactional id needs WRITE on it
-(TRANSACTIONAL_ID_AUTHORIZATION_FAILED). Kafka lets an idempotent producer in with IDEMPOTENT_WRITE on the
-cluster or WRITE on any topic; that check is not made here.
+(TRANSACTIONAL_ID_AUTHORIZATION_FAILED); an idempotent producer needs IDEMPOTENT_WRITE on the cluster or
+WRITE on some topic (CLUSTER_AUTHORIZATION_FAILED), as Kafka checks it.
 """
 
 from __future__ import annotations
@@ -40,6 +40,11 @@ def _error(request: InitProducerIdRequest, code: ErrorCode) -> InitProducerIdRes
 async def handle(ctx: RequestContext, request: InitProducerIdRequest) -> InitProducerIdResponse:
     if request.transactional_id:
         ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    elif not (
+        ctx.authorize(AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER)
+        or ctx.authorize_any(AclOperation.WRITE, ResourceType.TOPIC)
+    ):
+        return _error(request, ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
     outcome = await ctx.broker.transactions.init_producer_id(
         request.transactional_id, request.transaction_timeout_ms, request.producer_id, request.producer_epoch
     )
