@@ -8,11 +8,15 @@ listener the request came in on.
 Key types: 0 (group) and 1 (transaction: the transaction coordinator, ``rockafka.facade.transactions``) are
 answered with this broker. 2 (share group, KIP-932, not served) and unknown types get INVALID_REQUEST, which is
 what Kafka answers for a key type it does not serve.
+
+Authorization: DESCRIBE on the group (GROUP_AUTHORIZATION_FAILED) or on the transactional id
+(TRANSACTIONAL_ID_AUTHORIZATION_FAILED), per key.
 """
 
 from __future__ import annotations
 
 from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.facade.protocol.messages.find_coordinator import (
     Coordinator,
     FindCoordinatorRequest,
@@ -20,7 +24,7 @@ from rockafka.facade.protocol.messages.find_coordinator import (
 )
 
 from .admin import advertised_listener
-from .context import RequestContext
+from .context import DENIED, RequestContext
 from .registry import register
 
 GROUP_KEY_TYPE = 0
@@ -52,6 +56,9 @@ def handle(ctx: RequestContext, request: FindCoordinatorRequest) -> FindCoordina
 def _find(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
     if key_type not in (GROUP_KEY_TYPE, TRANSACTION_KEY_TYPE):
         return _failed(key, ErrorCode.INVALID_REQUEST, f"coordinator key type {key_type} is not served")
+    resource = ResourceType.GROUP if key_type == GROUP_KEY_TYPE else ResourceType.TRANSACTIONAL_ID
+    if not ctx.authorize(AclOperation.DESCRIBE, resource, key):
+        return _failed(key, DENIED[resource])
     if key_type == GROUP_KEY_TYPE:
         ctx.broker.groups.coordinator_found()
     broker = ctx.broker
