@@ -16,12 +16,12 @@ Authorization: DESCRIBE on the group (GROUP_AUTHORIZATION_FAILED) or on the tran
 from __future__ import annotations
 
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.facade.protocol.messages.find_coordinator import (
     Coordinator,
     FindCoordinatorRequest,
     FindCoordinatorResponse,
 )
+from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .admin import advertised_listener
 from .context import DENIED, RequestContext
