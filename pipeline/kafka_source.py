@@ -42,7 +42,7 @@ from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from .errors import OptionError, PipelineError
 from .offsets import Bounds, OffsetRange, TimeLookup
-from .options import flag, fold, positive_int, read_settings
+from .options import flag, fold, positive_int, read_committed, read_settings
 from .planning import OffsetPlanner, StreamPlanner
 from .schema import kafka_schema
 from .wire import OffsetOracle, client_config, producer, read_range
@@ -54,6 +54,7 @@ SEND_CHUNK = 10_000
 class _WirePlanning(OffsetPlanner):
     def __init__(self, options: dict[str, str], *, streaming: bool) -> None:
         self.settings = read_settings(options, streaming=streaming)
+        read_committed(options, "read_uncommitted")  # a bad kafka.isolation.level fails here, in one line
         self.config = client_config(options, "consumer")
         self.timeout_ms = positive_int(options, "kafkaConsumer.pollTimeoutMs") or DEFAULT_POLL_TIMEOUT_MS
         self.oracle = OffsetOracle(self.config)

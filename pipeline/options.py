@@ -45,6 +45,17 @@ def positive_int(options: Mapping[str, str], name: str) -> int | None:
     return int(text)
 
 
+ISOLATION_LEVELS = ("read_committed", "read_uncommitted")
+
+
+def read_committed(options: Mapping[str, str], default: str) -> bool:
+    """Whether ``kafka.isolation.level`` (Spark's option name; ``default`` when absent) is read_committed."""
+    level = options.get("kafka.isolation.level", default).lower()
+    if level not in ISOLATION_LEVELS:
+        raise OptionError(f"kafka.isolation.level must be read_committed or read_uncommitted, not {level!r}")
+    return level == "read_committed"
+
+
 @dataclass(frozen=True, slots=True)
 class TopicSelection:
     """Which partitions a query reads: named topics, a pattern, or explicit partitions."""

@@ -10,7 +10,9 @@
 Rows have Spark's Kafka source schema (:mod:`.schema`). Options: the data directory as the load path (or
 ``dataDir``); Spark's Kafka option names for topics and offsets (:mod:`.options`; no timestamp options);
 ``mode`` = ``cq`` (default: one task per ConsumeQueue file range) or ``segments`` (batch only: one task per
-CommitLog segment with every CRC verified). See :mod:`.storeplan` for what a read sees. A stream records
+CommitLog segment with every CRC verified); ``kafka.isolation.level`` = ``read_committed`` (default: up to the
+last stable offset, aborted transactions left out) or ``read_uncommitted``. See :mod:`.storeplan` for what a
+read sees. A stream records
 its offsets in Spark's checkpoint, so an ``availableNow`` export run again reads only what was appended
 since, exactly once.
 """
@@ -26,7 +28,7 @@ from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from .errors import OptionError
 from .offsets import Bounds, OffsetRange, TimeLookup, TopicPartition
-from .options import flag, fold, read_settings
+from .options import flag, fold, read_committed, read_settings
 from .planning import OffsetPlanner, StreamPlanner
 from .schema import kafka_schema
 from .storefiles import QueueSlice, SegmentSlice, read_queue_slice, read_segment
@@ -48,10 +50,14 @@ class _StorePlanning(OffsetPlanner):
             raise OptionError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if streaming and self.mode != "cq":
             raise OptionError("mode=segments is for batch reads only")
+        for name in options:
+            if name.startswith("kafka.") and name != "kafka.isolation.level":
+                raise OptionError(f"option {name}: the store source takes no Kafka client options")
+        self.committed = read_committed(options, "read_committed")
         self.settings = read_settings(options, streaming=streaming, timestamps=False)
 
     def _bounds(self) -> Bounds:
-        return snapshot(self.root, self.settings.selection).bounds
+        return snapshot(self.root, self.settings.selection, self.committed).bounds
 
     def _by_time(self) -> TimeLookup:
         return _no_time_lookup
@@ -60,7 +66,7 @@ class _StorePlanning(OffsetPlanner):
         return ranges if self.mode == "segments" else super()._split(ranges)
 
     def _tasks(self, ranges: list[OffsetRange]) -> list[InputPartition]:
-        snap = snapshot(self.root, self.settings.selection)
+        snap = snapshot(self.root, self.settings.selection, self.committed)
         include_headers = self.settings.include_headers
         if self.mode == "segments":
             return [InputPartition(s) for s in segment_slices(snap, ranges, include_headers)]

@@ -15,7 +15,9 @@ A CommitLog record is a 64-byte header and one RecordBatch v2; it is parsed by t
 (:mod:`rockafka.core_pyx.logrecord`: header CRC, size, physical offset, batch header agreement, and the
 batch CRC-32C where asked) and its records decoded by :mod:`rockafka.core_pyx.records` (which checks the
 batch CRC-32C again). Control batches (attribute bit 5: transaction markers) hold no user records and
-yield no rows, as a Kafka consumer returns none; attribute bit 3 is the timestamp type.
+yield no rows, as a Kafka consumer returns none; attribute bit 3 is the timestamp type. A transactional batch
+(attribute bit 4) whose producer has an aborted range (given by the planner) holding its base offset yields
+no rows either.
 """
 
 from __future__ import annotations
@@ -31,15 +33,15 @@ from typing import Any
 
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.logrecord import CORRUPT, HEADER_SIZE, LIMIT, scan_records
+from rockafka.core_pyx.recordbatch import CONTROL_BIT, TIMESTAMP_TYPE_BIT, TRANSACTIONAL_BIT
 from rockafka.core_pyx.records import read_records
+from rockafka.store.reader import AbortedRange
 
 from .errors import DataLossError, PipelineError
 from .schema import BATCH_ROWS, ArrowRows
 
 UNIT = struct.Struct(">qiiqqqqqhHI")
 UNIT_SIZE = UNIT.size
-CONTROL_BIT = 0x20
-TIMESTAMP_TYPE_BIT = 0x08
 _NEVER = 1 << 62
 
 
@@ -49,7 +51,16 @@ class Unit:
     size: int
     record_count: int
     base_offset: int
+    producer_id: int
     flags: int
+
+
+def aborted(ranges: tuple[AbortedRange, ...], flags: int, producer_id: int, base_offset: int) -> bool:
+    """Whether a batch belongs to an aborted transaction: transactional, of a producer with an aborted range
+    holding its base offset."""
+    return bool(flags & TRANSACTIONAL_BIT) and any(
+        r.producer_id == producer_id and r.first_offset <= base_offset <= r.last_offset for r in ranges
+    )
 
 
 def queue_dir(root: Path, topic_id_hex: str, partition: int) -> Path:
@@ -87,10 +98,10 @@ def read_units(path: Path) -> Iterator[Unit]:
         return
     with mapped:
         for pos in range(0, len(mapped) - UNIT_SIZE + 1, UNIT_SIZE):
-            physical, size, count, base, *_, flags, _ = UNIT.unpack_from(mapped, pos)
+            physical, size, count, base, _, _, _, producer_id, _, flags, _ = UNIT.unpack_from(mapped, pos)
             if size == 0:
                 return
-            yield Unit(physical, size, count, base, flags)
+            yield Unit(physical, size, count, base, producer_id, flags)
 
 
 def last_unit_end(path: Path) -> int | None:
@@ -175,6 +186,8 @@ class QueueSlice:
     end: int
     include_headers: bool
     fail_on_data_loss: bool
+    #: read_committed: the partition's aborted ranges overlapping the slice
+    aborted: tuple[AbortedRange, ...] = ()
 
 
 def read_queue_slice(task: QueueSlice) -> Iterator[Any]:
@@ -186,6 +199,8 @@ def read_queue_slice(task: QueueSlice) -> Iterator[Any]:
             if unit.base_offset >= task.end:
                 break
             if unit.base_offset + unit.record_count <= task.start or unit.flags & CONTROL_BIT:
+                continue
+            if aborted(task.aborted, unit.flags, unit.producer_id, unit.base_offset):
                 continue
             segment_start = segments.holding(unit.physical_offset)
             if segment_start is None:
@@ -210,7 +225,7 @@ class SegmentSlice:
 
     ``wanted`` maps topic id hex to (topic name, {partition: (start, end)}); ``published_end`` is where the
     records the ConsumeQueues had published at planning end: a torn record at or past it is a write in
-    progress, not damage.
+    progress, not damage. ``aborted`` (read_committed) maps (topic id hex, partition) to its aborted ranges.
     """
 
     root: str
@@ -218,6 +233,7 @@ class SegmentSlice:
     wanted: Mapping[str, tuple[str, Mapping[int, tuple[int, int]]]]
     published_end: int
     include_headers: bool
+    aborted: Mapping[tuple[str, int], tuple[AbortedRange, ...]]
 
 
 def read_segment(task: SegmentSlice) -> Iterator[Any]:
@@ -228,12 +244,14 @@ def read_segment(task: SegmentSlice) -> Iterator[Any]:
         position, rows = 0, None
         while task.segment_start + position < task.published_end:
             parsed, position, stop, reason = scan_records(segment, position, task.segment_start, 0, 256)
-            for physical, size, topic_id, partition, base, count, _, attributes, *_ in parsed:
+            for physical, size, topic_id, partition, base, count, _, attributes, _, producer_id, _ in parsed:
                 if physical >= task.published_end:
                     break
                 topic, ranges = task.wanted.get(topic_id.hex(), ("", {}))
                 start, end = ranges.get(partition, (0, 0))
                 if attributes & CONTROL_BIT or base >= end or base + count <= start:
+                    continue
+                if aborted(task.aborted.get((topic_id.hex(), partition), ()), attributes, producer_id, base):
                     continue
                 if rows is None or (rows.topic, rows.partition) != (topic, partition):
                     if rows is not None:

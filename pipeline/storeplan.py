@@ -4,6 +4,14 @@ A snapshot is taken through :class:`rockafka.store.reader.StoreReader` (read-onl
 and per partition its log start offset and high watermark (the end of its published ConsumeQueue units).
 Reads are bounded by that snapshot, never by file sizes (the store pre-allocates its files).
 
+**Isolation** (``kafka.isolation.level``, default ``read_committed``): a read_committed snapshot ends each
+partition at its last stable offset instead of its high watermark and carries the partition's aborted ranges,
+both from :meth:`StoreReader.transactions` (the ConsumeQueues, then ``config/transactions.log`` read-only);
+tasks skip the transactional batches of an aborted range's producer inside it, as a read_committed Kafka
+consumer does. Every transaction with records below the last stable offset has ended and markers are final,
+so a stream's replayed batch reads the same rows. ``read_uncommitted`` reads to the high watermark, aborted
+records included.
+
 - ``mode=cq`` (default): one task per (partition, ConsumeQueue file) overlapping the offsets read,
   after ``minPartitions`` splitting: each task walks its file's units and decodes their batches.
 - ``mode=segments``: one task per CommitLog segment, a sequential scan that verifies every record's
@@ -18,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rockafka.store import StoreError
-from rockafka.store.reader import StoreReader
+from rockafka.store.reader import AbortedRange, StoreReader
 
 from .errors import PipelineError
 from .offsets import Bounds, OffsetRange, TopicPartition
@@ -34,28 +42,38 @@ class StoreSnapshot:
     #: selected partitions only
     bounds: Bounds
     segment_starts: tuple[int, ...]
+    #: read_committed only: each selected partition's aborted ranges
+    aborted: Mapping[TopicPartition, tuple[AbortedRange, ...]]
 
 
-def snapshot(root: Path, selection: TopicSelection) -> StoreSnapshot:
-    """What the store has published now, for the selected partitions."""
+def snapshot(root: Path, selection: TopicSelection, committed: bool) -> StoreSnapshot:
+    """What the store has published now, for the selected partitions (up to the last stable offsets when
+    ``committed``)."""
     try:
         with StoreReader(root) as reader:
             topics = {t.name: t for t in reader.topics()}
             summaries = {TopicPartition(p.topic, p.partition): p for p in reader.partitions()}
             segment_starts = tuple(s.start for s in reader.segments())
+            wanted = selection.partitions({name: t.partitions for name, t in topics.items()})
+            present = [tp for tp in wanted if tp in summaries]
+            transactions = {tp: reader.transactions(*tp) for tp in present} if committed else {}
     except (StoreError, OSError) as exc:
         raise PipelineError(f"cannot read the store at {root}: {exc}") from exc
-    wanted = selection.partitions({name: t.partitions for name, t in topics.items()})
-    present = [tp for tp in wanted if tp in summaries]
+    latest = {tp: summaries[tp].high_watermark for tp in present}
+    latest.update({tp: t.last_stable_offset for tp, t in transactions.items()})
     return StoreSnapshot(
         root=root,
         topic_ids={tp.topic: topics[tp.topic].topic_id.hex for tp in present},
-        bounds=Bounds(
-            earliest={tp: summaries[tp].log_start_offset for tp in present},
-            latest={tp: summaries[tp].high_watermark for tp in present},
-        ),
+        bounds=Bounds(earliest={tp: summaries[tp].log_start_offset for tp in present}, latest=latest),
         segment_starts=segment_starts,
+        aborted={tp: t.aborted for tp, t in transactions.items() if t.aborted},
     )
+
+
+def _overlapping(snap: StoreSnapshot, r: OffsetRange, start: int, end: int) -> tuple[AbortedRange, ...]:
+    """The partition's aborted ranges that overlap offsets [start, end)."""
+    held = snap.aborted.get(TopicPartition(r.topic, r.partition), ())
+    return tuple(a for a in held if a.first_offset < end and a.last_offset >= start)
 
 
 def queue_slices(snap: StoreSnapshot, ranges: list[OffsetRange], flags: tuple[bool, bool]) -> list[QueueSlice]:
@@ -72,7 +90,10 @@ def queue_slices(snap: StoreSnapshot, ranges: list[OffsetRange], flags: tuple[bo
             upto = files[at + 1][1] if at + 1 < len(files) else r.end
             start, end = max(r.start, first if at else r.start), min(r.end, upto)
             if start < end:
-                tasks.append(QueueSlice(str(snap.root), r.topic, topic_id, r.partition, str(path), start, end, *flags))
+                aborted = _overlapping(snap, r, start, end)
+                tasks.append(
+                    QueueSlice(str(snap.root), r.topic, topic_id, r.partition, str(path), start, end, *flags, aborted)
+                )
     return tasks
 
 
@@ -93,7 +114,11 @@ def published_end(root: Path) -> int:
 def segment_slices(snap: StoreSnapshot, ranges: list[OffsetRange], include_headers: bool) -> list[SegmentSlice]:
     """One task per CommitLog segment, each looking for the records of ``ranges``."""
     wanted: dict[str, tuple[str, dict[int, tuple[int, int]]]] = {}
+    aborted: dict[tuple[str, int], tuple[AbortedRange, ...]] = {}
     for r in ranges:
-        wanted.setdefault(snap.topic_ids[r.topic], (r.topic, {}))[1][r.partition] = (r.start, r.end)
+        topic_id = snap.topic_ids[r.topic]
+        wanted.setdefault(topic_id, (r.topic, {}))[1][r.partition] = (r.start, r.end)
+        if overlapping := _overlapping(snap, r, r.start, r.end):
+            aborted[(topic_id, r.partition)] = overlapping
     end = published_end(snap.root)
-    return [SegmentSlice(str(snap.root), start, wanted, end, include_headers) for start in snap.segment_starts]
+    return [SegmentSlice(str(snap.root), start, wanted, end, include_headers, aborted) for start in snap.segment_starts]

@@ -62,10 +62,11 @@ def produce(
 Row = tuple[int, int, bytes | None, bytes | None, tuple[tuple[str, bytes | None], ...], int, int]
 
 
-def consume_all(bootstrap: str, topic: str) -> list[Row]:
-    """Every record of the topic as kafka-python reads it over the wire:
-    (partition, offset, key, value, headers, timestamp ms, timestamp type), in partition and offset order."""
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+def consume_all(bootstrap: str, topic: str, isolation_level: str = "read_uncommitted") -> list[Row]:
+    """Every record of the topic as kafka-python reads it over the wire (up to the last stable offset with
+    ``read_committed``): (partition, offset, key, value, headers, timestamp ms, timestamp type), in partition
+    and offset order."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, isolation_level=isolation_level)
     try:
         parts = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
         consumer.assign(parts)
@@ -99,3 +100,54 @@ def spark_rows(frame: Any) -> list[Row]:
 
 def _bytes(value: Any) -> bytes | None:
     return None if value is None else bytes(value)
+
+
+@dataclass
+class Transactions:
+    """A topic written by transactional and plain confluent-kafka producers, one transaction left open."""
+
+    #: Values a read_committed consumer reads (below the last stable offset, aborted ones left out).
+    committed: set[bytes]
+    #: Values of the aborted transaction.
+    aborted: set[bytes]
+    #: The open transaction's producer: abort it when done.
+    open_producer: Any
+
+
+def produce_transactions(bootstrap: str, topic: str, partitions: int) -> Transactions:
+    """Plain records, a committed transaction, an aborted one with plain records inside its range, another
+    committed one, then a transaction left open followed by plain records (past the last stable offset)."""
+    from confluent_kafka import Producer
+
+    def transactional(name: str) -> Any:
+        made = Producer({"bootstrap.servers": bootstrap, "transactional.id": name, "transaction.timeout.ms": 300_000})
+        made.init_transactions(30)
+        return made
+
+    def send(producer: Any, prefix: str, count: int) -> set[bytes]:
+        values = [b"%s-%d" % (prefix.encode(), i) for i in range(count)]
+        for i, value in enumerate(values):
+            producer.produce(topic, value=value, key=b"k%d" % i, partition=i % partitions)
+        producer.flush(30)
+        return set(values)
+
+    plain, first, second, last = (
+        Producer({"bootstrap.servers": bootstrap}), transactional(f"{topic}-a"), transactional(f"{topic}-b"),
+        transactional(f"{topic}-c"),
+    )  # fmt: skip
+    committed = send(plain, "plain", 6)
+    first.begin_transaction()
+    committed |= send(first, "committed", 6)
+    first.commit_transaction(30)
+    second.begin_transaction()
+    aborted = send(second, "aborted", 6)
+    committed |= send(plain, "between", 4)  # inside the aborted range, of another producer
+    aborted |= send(second, "aborted-more", 2)
+    second.abort_transaction(30)
+    first.begin_transaction()
+    committed |= send(first, "committed-again", 4)
+    first.commit_transaction(30)
+    last.begin_transaction()
+    send(last, "open", 4)
+    send(plain, "past-lso", 4)
+    return Transactions(committed, aborted, last)
