@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from kafka.record.default_records import DefaultRecordBatchBuilder
 
 from rockafka.facade.broker import Broker
 from rockafka.facade.dispatch import RequestDispatcher
@@ -16,11 +17,14 @@ from rockafka.facade.protocol.messages import delete_topics as dt
 from rockafka.facade.protocol.messages import describe_configs as dc
 from rockafka.facade.protocol.messages import describe_groups as dg
 from rockafka.facade.protocol.messages import describe_log_dirs as dld
+from rockafka.facade.protocol.messages import fetch as fe
 from rockafka.facade.protocol.messages import join_group as jg
 from rockafka.facade.protocol.messages import list_groups as lg
+from rockafka.facade.protocol.messages import list_offsets as lo
 from rockafka.facade.protocol.messages import metadata as md
 from rockafka.facade.protocol.messages import offset_commit as oc
 from rockafka.facade.protocol.messages import offset_fetch as of
+from rockafka.facade.protocol.messages import produce as pr
 from rockafka.facade.security import AclOperation, AclPermission, PatternType, ResourceType, binding
 
 from .wire import Conn, broker, connect
@@ -176,3 +180,57 @@ def test_cluster_apis_need_the_cluster_operation(setup: tuple[Broker, RequestDis
     request = dld.DescribeLogDirsRequest(topics=None)
     assert conn(setup, "User:alice").call(request, 4).error_code == ErrorCode.CLUSTER_AUTHORIZATION_FAILED
     assert conn(setup, "User:admin").call(request, 4).error_code == ErrorCode.NONE
+
+
+def _batch(value: bytes) -> bytes:
+    builder = DefaultRecordBatchBuilder(2, 0, False, -1, -1, -1, False)
+    builder.append(0, timestamp=1_700_000_000_000, key=None, value=value, headers=[])
+    return bytes(builder.build())
+
+
+def test_produce_fetch_and_list_offsets_need_their_topic_operation(setup: tuple[Broker, RequestDispatcher]) -> None:
+    broker_, _ = setup
+    produce = pr.ProduceRequest(
+        acks=1,
+        timeout_ms=5000,
+        topic_data=[
+            pr.TopicProduceData(name=n, partition_data=[pr.PartitionProduceData(index=0, records=_batch(b"v"))])
+            for n in ("app-orders", "app-locked", "secret")
+        ],
+    )
+    answer = conn(setup, "User:alice").call(produce, 9)
+    assert {t.name: t.partition_responses[0].error_code for t in answer.responses} == {
+        "app-orders": ErrorCode.NONE,
+        "app-locked": ErrorCode.TOPIC_AUTHORIZATION_FAILED,  # DENY WRITE over the prefixed ALLOW ALL
+        "secret": ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+    }
+    assert [broker_.store.partition_offsets(n, 0).high_watermark for n in ("app-orders", "app-locked", "secret")] == [
+        1,
+        0,
+        0,
+    ]
+    fetch = fe.FetchRequest(
+        max_wait_ms=0,
+        min_bytes=0,
+        max_bytes=1 << 20,
+        topics=[
+            fe.FetchTopic(
+                topic=n, partitions=[fe.FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)]
+            )
+            for n in ("app-orders", "secret")
+        ],
+    )
+    fetched = conn(setup, "User:bob").call(fetch, 11)  # bob may only DESCRIBE app-orders
+    assert [p.error_code for t in fetched.responses for p in t.partitions] == [ErrorCode.TOPIC_AUTHORIZATION_FAILED] * 2
+    fetched = conn(setup, "User:alice").call(fetch, 11)
+    assert [p.error_code for t in fetched.responses for p in t.partitions] == [0, ErrorCode.TOPIC_AUTHORIZATION_FAILED]
+    offsets = lo.ListOffsetsRequest(
+        replica_id=-1,
+        topics=[lo.ListOffsetsTopic(name=n, partitions=[lo.ListOffsetsPartition(partition_index=0, timestamp=-1)])
+                for n in ("app-orders", "secret")],
+    )  # fmt: skip
+    listed = conn(setup, "User:bob").call(offsets, 5)
+    assert [(t.name, t.partitions[0].error_code, t.partitions[0].offset) for t in listed.topics] == [
+        ("app-orders", 0, 1),
+        ("secret", ErrorCode.TOPIC_AUTHORIZATION_FAILED, -1),
+    ]
