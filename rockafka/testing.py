@@ -62,8 +62,9 @@ TEST_SETTINGS: Final[Mapping[str, str]] = {
     "rockafka.index.entries": "65536",
     "group.initial.rebalance.delay.ms": "0",
 }
-#: Where the broker listens and keeps its data: chosen by :class:`Broker` itself.
-PLACEMENT_SETTINGS: Final = frozenset({"listeners", "advertised.listeners", "log.dirs", "log.dir"})
+#: Where the broker listens and keeps its data: chosen by :class:`Broker` itself. (``advertised.listeners``
+#: may be set, e.g. with ``port=...`` to advertise that address explicitly, or a proxy in front of it.)
+PLACEMENT_SETTINGS: Final = frozenset({"listeners", "log.dirs", "log.dir"})
 START_TIMEOUT_S: Final = 30.0
 STOP_TIMEOUT_S: Final = 20.0
 HOST: Final = "127.0.0.1"

@@ -1,4 +1,4 @@
-"""ListOffsets v0-9: earliest, latest, by timestamp, max timestamp, per partition.
+"""ListOffsets v0-10: earliest, latest, by timestamp, max timestamp, per partition.
 
 Special timestamps: -2 earliest (the log start offset), -1 latest (the high watermark; for isolation
 level read_committed, v2+, the last stable offset: the first offset of the oldest open transaction), -3
@@ -7,6 +7,9 @@ tiered), -5 the last tiered offset (v9+; none: offset -1). Any other timestamp f
 whose timestamp is at or after it, inside its batch; when there is none the answer is offset -1 and
 timestamp -1 (KIP-79). For read_committed, a record found by time (or -3) at or past the LSO is no answer.
 v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports leader epoch 0.
+v10 (KIP-1075) adds ``timeout_ms``, how long a broker may wait for offsets read from remote (tiered)
+storage; nothing is tiered here, so every answer is local and immediate, and v10 answers as v9 does.
+kafka-python reads an advertised v10 as "Kafka 4.0".
 
 Authorization: DESCRIBE on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions).
 """
@@ -26,6 +29,7 @@ from rockafka.store import MessageStore, StoreError, TimestampOffset
 
 from ..errors import store_error_code
 from .context import RequestContext
+from .partitions import LEADER_EPOCH
 from .registry import register
 
 LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED = -1, -2, -3, -4, -5
@@ -48,7 +52,7 @@ def _error(request: ListOffsetsRequest, code: ErrorCode) -> ListOffsetsResponse:
     )
 
 
-@register(2, 0, 9, _error)
+@register(2, 0, 10, _error)
 def handle(ctx: RequestContext, request: ListOffsetsRequest) -> ListOffsetsResponse:
     store = ctx.broker.store
     committed = ctx.api_version >= 2 and request.isolation_level == READ_COMMITTED
@@ -87,7 +91,7 @@ def _one(
     else:
         answer.offset, answer.timestamp = offset, timestamp
         if version >= 4:
-            answer.leader_epoch = 0  # the field exists from v4; v1-3 responses cannot carry it
+            answer.leader_epoch = LEADER_EPOCH  # the field exists from v4; v1-3 responses cannot carry it
     return answer
 
 

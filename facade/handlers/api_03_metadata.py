@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import uuid
 
-from rockafka.facade.group import OFFSETS_TOPIC
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.metadata import (
     MetadataRequest,
@@ -34,10 +33,8 @@ from ..errors import store_error_code
 from .admin import advertised_listener
 from .authorized import check_create_topic, operations
 from .context import ApiError, RequestContext
+from .partitions import describable_topics, is_internal, partition_fields
 from .registry import register
-
-ZERO_UUID = uuid.UUID(int=0)
-INTERNAL_TOPICS = frozenset({OFFSETS_TOPIC})
 
 
 def _error(request: MetadataRequest, code: ErrorCode) -> MetadataResponse:
@@ -52,12 +49,7 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
     wants_all = request.topics is None or (ctx.api_version == 0 and not request.topics)
     topic_ops = request.include_topic_authorized_operations
     if wants_all:
-        listed = (*broker.store.list_topics(), *broker.groups.internal_topics())
-        topics = [
-            _describe(ctx, info, topic_ops)
-            for info in listed
-            if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, info.name)
-        ]
+        topics = [_describe(ctx, info, topic_ops) for info in describable_topics(ctx)]
     else:
         may_create = broker.config.bool("auto.create.topics.enable") and (
             ctx.api_version < 4 or request.allow_auto_topic_creation
@@ -105,24 +97,12 @@ def _lookup(
 
 
 def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> MetadataResponseTopic:
-    node_id = ctx.broker.node_id
-    partitions = [
-        MetadataResponsePartition(
-            error_code=ErrorCode.NONE,
-            partition_index=index,
-            leader_id=node_id,
-            leader_epoch=0,
-            replica_nodes=[node_id],
-            isr_nodes=[node_id],
-            offline_replicas=[],
-        )
-        for index in range(info.partitions)
-    ]
+    partitions = [MetadataResponsePartition(**fields) for fields in partition_fields(ctx, info)]
     return MetadataResponseTopic(
         error_code=ErrorCode.NONE,
         name=info.name,
         topic_id=info.topic_id,
-        is_internal=info.name in INTERNAL_TOPICS,
+        is_internal=is_internal(info.name),
         partitions=partitions,
         topic_authorized_operations=operations(ctx, topic_ops, ResourceType.TOPIC, info.name),
     )
