@@ -18,7 +18,9 @@ partitioner choose), ``headers`` (``array<struct<key:string,value:binary>>``), p
 (timestamp; null or absent: the producer's clock), which Spark's sink does not take and migrations need.
 Each task produces with ``acks=all`` and waits for every acknowledgement before it reports success: the
 sink is at-least-once (a retried task or replayed batch produces again), as Spark's Kafka sink is.
-Batch writes only append (``mode("append")``).
+With ``exactlyOnce=true`` (streaming writes; ``transactionalIdPrefix``, default ``rockafka-sink-``) each task
+writes in a Kafka transaction with a marker of its micro-batch, and a replayed micro-batch writes nothing twice
+(:mod:`.exactly_once`). Batch writes only append (``mode("append")``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pyspark.sql.datasource import (
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from .errors import OptionError, PipelineError
+from .exactly_once import ExactlyOnce, Send, exactly_once_settings, produce_transactionally
 from .offsets import Bounds, OffsetRange, TimeLookup
 from .options import flag, fold, positive_int, read_committed, read_settings
 from .planning import OffsetPlanner, StreamPlanner
@@ -91,6 +94,8 @@ class KafkaStreamReader(_WirePlanning, StreamPlanner, DataSourceStreamReader, Su
 @dataclass
 class Produced(WriterCommitMessage):
     records: int
+    #: exactlyOnce: the task's output of this micro-batch was committed before (a replay wrote nothing).
+    skipped: bool = False
 
 
 class _Sink:
@@ -98,6 +103,7 @@ class _Sink:
 
     def __init__(self, options: dict[str, str], schema: Any) -> None:
         self.config = client_config(options, "producer")
+        self.exactly_once: ExactlyOnce | None = exactly_once_settings(options, self.config)
         self.topic = options.get("topic")
         types = {field.name.lower(): field.dataType.simpleString() for field in schema.fields}
         if "value" not in types:
@@ -118,19 +124,25 @@ class _Sink:
         self.columns = {name: types[name] for name in expected if name in types}
 
     def produce(self, batches: Iterator[Any]) -> Produced:
-        client = producer(self.config)
-        futures: list[Any] = []
-        count = 0
-        for batch in batches:
-            for send in _rows(batch, self.columns, self.topic):
-                try:
-                    futures.append(client.send(**send))
-                except ValueError as exc:  # kafka-python: no such partition
-                    raise PipelineError(f"cannot produce to {send['topic']}: {exc}") from exc
-                if len(futures) >= SEND_CHUNK:
-                    count += _settle(client, futures)
-        count += _settle(client, futures)
-        return Produced(count)
+        sends = (send for batch in batches for send in _rows(batch, self.columns, self.topic))
+        if self.exactly_once is not None:
+            outcome = produce_transactionally(self.exactly_once, self.config, sends, _send_all)
+            return Produced(outcome.records, outcome.skipped)
+        return Produced(_send_all(producer(self.config), sends))
+
+
+def _send_all(client: Any, sends: Iterator[Send]) -> int:
+    """Send every record and wait for every acknowledgement; the number sent."""
+    futures: list[Any] = []
+    count = 0
+    for send in sends:
+        try:
+            futures.append(client.send(**send))
+        except ValueError as exc:  # kafka-python: no such partition
+            raise PipelineError(f"cannot produce to {send['topic']}: {exc}") from exc
+        if len(futures) >= SEND_CHUNK:
+            count += _settle(client, futures)
+    return count + _settle(client, futures)
 
 
 def _rows(batch: Any, columns: Mapping[str, str], topic: str | None) -> Iterator[dict[str, Any]]:
@@ -189,10 +201,11 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
         return self.sink.produce(iterator)
 
     def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
-        """Nothing left to do: every task waited for its acknowledgements (at-least-once)."""
+        """Nothing left to do: every task waited for its acknowledgements (and committed its transaction)."""
 
     def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
-        """Records already produced stay (at-least-once); the batch is replayed from the checkpoint."""
+        """Records already produced stay (at-least-once; exactlyOnce: committed transactions stay, and their
+        markers make the replay skip them); the batch is replayed from the checkpoint."""
 
 
 class RockafkaDataSource(DataSource):
@@ -214,7 +227,10 @@ class RockafkaDataSource(DataSource):
     def writer(self, schema: Any, overwrite: bool) -> DataSourceWriter:
         if overwrite:
             raise OptionError("the rockafka sink only appends: use mode('append')")
-        return KafkaBatchWriter(_Sink(fold(self.options), schema))
+        sink = _Sink(fold(self.options), schema)
+        if sink.exactly_once is not None:
+            raise OptionError("exactlyOnce is for streaming writes (writeStream): a batch write has no micro-batch id")
+        return KafkaBatchWriter(sink)
 
     def streamWriter(self, schema: Any, overwrite: bool) -> DataSourceStreamWriter:
         return KafkaStreamWriter(_Sink(fold(self.options), schema))

@@ -5,13 +5,14 @@ writes a replayed micro-batch's records once."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rockafka.testing import Broker
 
-from .kafkadata import Transactions, consume_all, create_topic, produce_transactions, spark_rows
+from .kafkadata import Transactions, consume_all, create_topic, produce, produce_transactions, spark_rows
 
 pytestmark = pytest.mark.spark
 MIXED = "txn-mixed"
@@ -63,3 +64,53 @@ def test_the_store_reader_reads_what_a_read_committed_client_reads(
     assert spark_rows(_store(spark, broker, **uncommitted)) == consume_all(broker.bootstrap, MIXED)
     with pytest.raises(Exception, match=r"kafka\.isolation\.level must be"):
         _store(spark, broker, **{"kafka.isolation.level": "committed"}).collect()
+
+
+def _content(rows: list[Any]) -> list[tuple[Any, ...]]:
+    """Rows without their offsets (the output's offsets also count the transactions' markers)."""
+    return [(partition, key, value, headers, ms) for partition, _, key, value, headers, ms, _ in rows]
+
+
+def _copy_exactly_once(spark: Any, source: Broker, target: Broker, checkpoint: Path) -> None:
+    query = (
+        spark.readStream.format("rockafka").option("kafka.bootstrap.servers", source.bootstrap)
+        .option("subscribe", "eos-in").option("startingOffsets", "earliest")
+        .option("includeHeaders", "true").load().select("partition", "key", "value", "headers", "timestamp")
+        .writeStream.format("rockafka").option("kafka.bootstrap.servers", target.bootstrap).option("topic", "eos-out")
+        .option("exactlyOnce", "true").option("checkpointLocation", str(checkpoint))
+        .trigger(availableNow=True).start()
+    )  # fmt: skip
+    assert query.awaitTermination(120)
+    assert query.exception() is None
+
+
+def test_a_replayed_micro_batch_is_written_once(
+    spark: Any, broker: Broker, target_broker: Broker, tmp_path: Path
+) -> None:
+    create_topic(broker.bootstrap, "eos-in", 3)
+    create_topic(target_broker.bootstrap, "eos-out", 3)
+    produce(broker.bootstrap, "eos-in", 90, partitions=3)
+    checkpoint = tmp_path / "checkpoint"
+    _copy_exactly_once(spark, broker, target_broker, checkpoint)
+    assert sorted(p.name for p in (checkpoint / "commits").iterdir() if p.name.isdigit()) == ["0"]
+
+    # Killed after batch 0's transactions committed, before Spark recorded the batch: the restart replays it.
+    (checkpoint / "commits" / "0").unlink()
+    (checkpoint / "commits" / ".0.crc").unlink()
+    produce(broker.bootstrap, "eos-in", 60, partitions=3, first=90)
+    _copy_exactly_once(spark, broker, target_broker, checkpoint)
+    assert sorted(p.name for p in (checkpoint / "commits").iterdir() if p.name.isdigit()) == ["0", "1"]
+
+    written = _content(consume_all(broker.bootstrap, "eos-in"))
+    assert len(written) == 150
+    assert _content(consume_all(target_broker.bootstrap, "eos-out", "read_committed")) == written
+    assert _content(consume_all(target_broker.bootstrap, "eos-out")) == written  # the replay wrote nothing at all
+
+
+def test_exactly_once_is_for_streams_and_owns_the_transactional_id(spark: Any, broker: Broker) -> None:
+    frame = spark.createDataFrame([("v",)], "value string").write.format("rockafka")
+    frame = frame.option("kafka.bootstrap.servers", broker.bootstrap).option("topic", "eos-refused").mode("append")
+    with pytest.raises(Exception, match="exactlyOnce is for streaming writes"):
+        frame.option("exactlyOnce", "true").save()
+    with pytest.raises(Exception, match="use exactlyOnce and transactionalIdPrefix"):
+        frame.option("kafka.transactional.id", "mine").save()
