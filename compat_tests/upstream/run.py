@@ -23,6 +23,7 @@ import datetime
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -31,9 +32,12 @@ from pathlib import Path
 from rockafka.testing import Broker
 
 from . import summary
-from .suites import AIOKAFKA, KAFKA_PYTHON, SUITES, Suite, pytest_args
+from .suites import AIOKAFKA, KAFKA_PYTHON, SUITES, Suite, broker_settings, pytest_args
 
 HERE = Path(__file__).resolve().parent
+BROKER_HOST = "127.0.0.1"
+#: ``--kafka-version`` value that asks kafka-python's client which version it infers for the broker.
+INFER = "infer"
 
 INFER_VERSION = """
 import sys
@@ -44,6 +48,13 @@ try:
 finally:
     client.close()
 """
+
+
+def free_port() -> int:
+    """A free port on the broker host, so the broker's settings can name its address before it starts."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((BROKER_HOST, 0))
+        return int(probe.getsockname()[1])
 
 
 def ensure_venv(workdir: Path, suite: Suite) -> Path:
@@ -86,13 +97,13 @@ def prepare_aiokafka(scratch: Path) -> None:
         subprocess.run(["bash", "../../gen-ssl-certs.sh"], cwd=certs, stdout=log, stderr=subprocess.STDOUT, check=True)
 
 
-def suite_env(suite: Suite, python: Path, bootstrap: str, scratch: Path, kafka_version: str | None) -> dict[str, str]:
+def suite_env(suite: Suite, python: Path, bootstrap: str, scratch: Path, kafka_version: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH") and not k.startswith("KAFKA_")}
     env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
     if suite is AIOKAFKA:
         env["ROCKAFKA_BOOTSTRAP"] = bootstrap
         return env
-    if kafka_version is None:
+    if kafka_version == INFER:
         inferred = subprocess.run(
             [str(python), "-c", INFER_VERSION, bootstrap], capture_output=True, text=True, timeout=60, check=True
         )
@@ -137,10 +148,12 @@ def run_suite(suite: Suite, source: Path, workdir: Path, per_test_timeout_s: int
     shutil.rmtree(base / "broker", ignore_errors=True)
     junit, log = base / "junit.xml", base / "pytest.log"
     junit.unlink(missing_ok=True)
-    broker = Broker(settings=dict(suite.broker_settings), data_dir=base / "broker" / "data", subprocess=True)
+    port = free_port()
+    settings = broker_settings(suite, BROKER_HOST, port)
+    broker = Broker(settings=settings, data_dir=base / "broker" / "data", subprocess=True, port=port)
     started, started_at = time.monotonic(), datetime.datetime.now(datetime.UTC)
     with broker:
-        env = suite_env(suite, python, broker.bootstrap, scratch, kafka_version)
+        env = suite_env(suite, python, broker.bootstrap, scratch, kafka_version or suite.kafka_version or INFER)
         args = pytest_args(suite, junit, per_test_timeout_s)
         ended = run_pytest(python, args, scratch, env, log, suite.overall_timeout_s)
     elapsed = time.monotonic() - started
@@ -149,7 +162,7 @@ def run_suite(suite: Suite, source: Path, workdir: Path, per_test_timeout_s: int
         "",
         f"- started: {started_at:%Y-%m-%d %H:%M} UTC; {elapsed:.0f} s; pytest {ended}",
         f"- requirements: {' '.join(suite.requirements)}",
-        f"- broker settings: {', '.join(f'{k}={v}' for k, v in suite.broker_settings)}",
+        f"- broker settings: {', '.join(f'{k}={v}' for k, v in settings.items())}",
         f"- KAFKA_VERSION: {env.get('KAFKA_VERSION', '-')}; per-test timeout {per_test_timeout_s} s",
         f"- pytest: {final_line(log)}",
         "",
@@ -170,7 +183,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, required=True, help="scratch directory (outside the project)")
     parser.add_argument("--suite", choices=sorted(SUITES), action="append", help="run only these (default: both)")
     parser.add_argument("--per-test-timeout", type=int, default=60)
-    parser.add_argument("--kafka-version", help="KAFKA_VERSION for kafka-python (default: what its client infers)")
+    parser.add_argument(
+        "--kafka-version",
+        help=f"kafka-python's KAFKA_VERSION (default {KAFKA_PYTHON.kafka_version}; {INFER!r}: what its client infers)",
+    )
     options = parser.parse_args(argv)
     sources = {AIOKAFKA.name: options.aiokafka_src, KAFKA_PYTHON.name: options.kafka_python_src}
     chosen = [SUITES[name] for name in options.suite] if options.suite else [AIOKAFKA, KAFKA_PYTHON]

@@ -2,8 +2,10 @@
 
 Each suite runs from a scratch copy holding only its tests (never the package source, so the PyPI
 release is what gets imported) in a venv of its own. The broker settings are the ones the suite's
-own broker fixture configures; the deselections are the tests that need something outside any
-broker (docker exec of Kafka's CLI tools, a Kerberos KDC) or a listener Rockafka does not have yet.
+own broker fixture configures (``{host}`` and ``{port}`` in a value stand for the broker's address,
+as in kafka-python's ``kafka.properties`` template); the deselections are the tests that need something
+outside any broker (docker exec of Kafka's CLI tools, a Kerberos KDC) or a listener Rockafka does not
+have yet.
 """
 
 from __future__ import annotations
@@ -31,13 +33,15 @@ class Suite:
     copied: tuple[str, ...]
     #: pip requirements of the suite's venv (the client release and its test dependencies)
     requirements: tuple[str, ...]
-    #: broker settings the suite's own fixture would configure
+    #: broker settings the suite's own fixture would configure ("{host}"/"{port}": the broker's address)
     broker_settings: tuple[tuple[str, str], ...]
     #: test files passed to pytest, relative to the scratch copy
     test_files: tuple[str, ...]
     deselected: tuple[Deselected, ...]
     #: bound on the whole pytest run, in seconds
     overall_timeout_s: int
+    #: kafka-python's KAFKA_VERSION (its version gates and clients' api_version); None: what its client infers
+    kafka_version: str | None = None
 
 
 AIOKAFKA = Suite(
@@ -60,6 +64,12 @@ AIOKAFKA = Suite(
         ("auto.create.topics.enable", "true"),
         ("group.min.session.timeout.ms", "6000"),  # Kafka's default: session_timeout_ms=200 must be refused
         ("group.initial.rebalance.delay.ms", "0"),  # Kafka's shipped server.properties
+        # docker/scripts/start-kafka.sh: advertised.listeners, and (set for every image from 0.10.1 on, as it
+        # configures SASL) the ACL authorizer allowing everyone on resources no ACL names, with User:admin super
+        ("advertised.listeners", "PLAINTEXT://{host}:{port}"),
+        ("authorizer.class.name", "kafka.security.auth.SimpleAclAuthorizer"),
+        ("allow.everyone.if.no.acl.found", "true"),
+        ("super.users", "User:admin"),
     ),
     test_files=tuple(
         f"tests/test_{name}.py"
@@ -107,6 +117,12 @@ KAFKA_PYTHON = Suite(
         ("offsets.topic.num.partitions", "2"),  # servers/resources/default/kafka.properties
         ("group.min.session.timeout.ms", "1000"),
         ("group.initial.rebalance.delay.ms", "0"),
+        # servers/resources/default/kafka.properties: advertised.listeners={transport}://{host}:{port},CONTROLLER://..
+        # (test_describe_configs_broker_resource_returns_configs expects it STATIC_BROKER_CONFIG from Kafka 4.0)
+        ("advertised.listeners", "PLAINTEXT://{host}:{port}"),
+        # test/integration/fixtures.py KafkaFixture._acl_config for Kafka >= 4.0 (AclAuthorizer for 2.4-3.x)
+        ("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer"),
+        ("allow.everyone.if.no.acl.found", "true"),
     ),
     test_files=("test/integration",),
     deselected=(
@@ -122,9 +138,18 @@ KAFKA_PYTHON = Suite(
         ),
     ),
     overall_timeout_s=1800,
+    # The Kafka release whose API ranges Rockafka advertises (kafka-python infers 4.0 from ListOffsets v10);
+    # it turns on the 4.0-gated tests (DescribeQuorum, DescribeTopicPartitions) and test_kafka_version_infer
+    # checks that the client infers it.
+    kafka_version="4.0",
 )
 
 SUITES = {suite.name: suite for suite in (AIOKAFKA, KAFKA_PYTHON)}
+
+
+def broker_settings(suite: Suite, host: str, port: int) -> dict[str, str]:
+    """The suite's broker settings for a broker at ``host:port``."""
+    return {key: value.format(host=host, port=port) for key, value in suite.broker_settings}
 
 
 def pytest_args(suite: Suite, junit: Path, per_test_timeout_s: int) -> list[str]:

@@ -82,7 +82,7 @@ def handle(ctx: RequestContext, request: DescribeQuorumRequest) -> DescribeQuoru
         error_code=ErrorCode.NONE,
         error_message=None,
         topics=[DescribeQuorumResponseTopicData(topic_name=METADATA_TOPIC, partitions=[partition])],
-        nodes=[Node(node_id=node_id, listeners=listeners)],
+        nodes=[Node(node_id=node_id, listeners=listeners)] if ctx.api_version >= 2 else [],
     )
 
 

@@ -1,0 +1,31 @@
+"""What ApiVersions advertises against the specs the codec is generated from.
+
+Every handled API goes up to the newest version its spec marks stable (clients infer the broker's Kafka
+release from the newest versions: kafka-python reads ListOffsets v10 as 4.0), and down no lower than the
+spec's oldest. A newest version the spec marks unstable (``latestVersionUnstable``) is not advertised.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rockafka.facade.handlers import HANDLERS
+from rockafka.facade.protocol.messages import api_spec
+
+
+def newest_stable(api_key: int) -> int:
+    spec = api_spec(api_key)
+    return spec.max_version - 1 if spec.latest_version_unstable else spec.max_version
+
+
+@pytest.mark.parametrize("api_key", sorted(HANDLERS))
+def test_each_api_is_advertised_up_to_its_newest_stable_version(api_key: int) -> None:
+    handler, spec = HANDLERS[api_key], api_spec(api_key)
+    assert handler.max_version == newest_stable(api_key), spec.name
+    assert spec.min_version <= handler.min_version <= handler.max_version, spec.name
+
+
+def test_the_kafka_4_0_apis_kafka_python_checks_are_advertised() -> None:
+    """ListOffsets v10 (kafka-python's 4.0 marker), DescribeQuorum v0-2, DescribeTopicPartitions v0."""
+    ranges = {key: (HANDLERS[key].min_version, HANDLERS[key].max_version) for key in (2, 55, 75)}
+    assert ranges == {2: (0, 10), 55: (0, 2), 75: (0, 0)}
