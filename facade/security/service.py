@@ -70,7 +70,10 @@ class SecurityService:
             raise SecuritySetupError(f"listener {name}: sasl.enabled.mechanisms is empty")
         users: dict[str, str] = {}
         for mechanism in offered:
-            jaas = config.for_listener(name, "sasl.jaas.config", mechanism)
+            # the broker-wide sasl.jaas.config holds PLAIN users; a SCRAM line is only ever mechanism-scoped
+            scoped = f"listener.name.{name.lower()}.{mechanism.lower()}.sasl.jaas.config"
+            jaas = config.for_listener(name, "sasl.jaas.config", mechanism) if mechanism == "PLAIN" else None
+            jaas = jaas or config.values.get(scoped)
             if not jaas:
                 continue
             modules = parse_jaas(str(jaas))
