@@ -172,3 +172,38 @@ def test_unusable_tls_settings_stop_the_broker_with_one_line(
     assert done.returncode == 1, done.stderr
     assert message in done.stderr
     assert "Traceback" not in done.stderr and "wrong" not in done.stderr and KEY_PASSWORD not in done.stderr
+
+
+def test_principal_mapping_rules_name_certificate_clients(tmp_path: Path) -> None:
+    """SSL names the client cert User:client by a rule (its ACL lets it ALTER the cluster); STRICT has a rule
+    the certificate does not match, so its connection is refused, as Kafka refuses it."""
+    pki = make_pki(tmp_path / "pki")
+    plaintext, mapped, strict = free_port(), free_port(), free_port()
+    data = tmp_path / "broker" / "data"
+    rockafka("acls", "add", "--allow-principal", "User:client", "--operation", "Alter", "--cluster",
+             "--data-dir", str(data))  # fmt: skip
+    settings = {
+        "listeners": f"PLAINTEXT://127.0.0.1:{plaintext},SSL://127.0.0.1:{mapped},STRICT://127.0.0.1:{strict}",
+        "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SSL:SSL,STRICT:SSL",
+        "ssl.keystore.location": str(pki.server_keystore),
+        "ssl.key.password": KEY_PASSWORD,
+        "ssl.truststore.location": str(pki.ca),
+        "ssl.client.auth": "required",
+        "listener.name.ssl.ssl.principal.mapping.rules": r"RULE:^CN=([^,]*),OU=Test,.*$/$1/L,DEFAULT",
+        "listener.name.strict.ssl.principal.mapping.rules": "RULE:^CN=admin$/admin/",
+        "authorizer.class.name": "kafka.security.authorizer.AclAuthorizer",
+    }
+    keystore = tmp_path / "client.keystore.pem"
+    keystore.write_text(pki.client.key.read_text() + pki.client.cert.read_text())
+    tls = {"security.protocol": "SSL", "ssl.truststore.location": str(pki.ca), "ssl.keystore.location": str(keystore)}
+    process = BrokerProcess(tmp_path / "broker", settings=settings, port=plaintext).start()
+    try:
+        with WireClient(f"127.0.0.1:{mapped}", tls) as client:
+            asked = MetadataRequest(topics=[], include_cluster_authorized_operations=True)
+            operations = client.request(asked, 9, MetadataResponse).cluster_authorized_operations
+        assert operations == (1 << 7) | (1 << 8)  # ALTER, and the DESCRIBE it implies
+        with pytest.raises(WireClientError), WireClient(f"127.0.0.1:{strict}", tls) as refused:
+            refused.request(MetadataRequest(topics=[]), 9, MetadataResponse)
+    finally:
+        process.stop()
+    assert "no ssl.principal.mapping.rules entry applies to CN=client,OU=Test,O=Rockafka,C=US" in process.log_text()

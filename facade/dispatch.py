@@ -45,6 +45,7 @@ from .protocol.framing import (
 )
 from .security.acl import ResourceType
 from .security.errors import IllegalSaslStateError, SaslAuthenticationError
+from .security.principal import certificate_principal
 from .security.sasl import SaslSession, SaslState
 from .security.service import SASL_PROTOCOLS, SecurityService
 from .server import BrokenRequestError, Buffers, ConnectionInfo, Outcome
@@ -105,6 +106,11 @@ class RequestDispatcher:
         if sasl is not None and sasl.close_reason is not None:
             raise BrokenRequestError(sasl.close_reason, buffers, sasl.settings.failure_delay_ms / 1000)
         return buffers
+
+    def ssl_principal(self, listener_name: str, peer_certificate: dict[str, object] | None) -> str:
+        if self.security is None:
+            return certificate_principal(peer_certificate)
+        return self.security.ssl_principal(listener_name, peer_certificate)
 
     @staticmethod
     def _handle(handler: ApiHandler, ctx: RequestContext, body: Any) -> Any:

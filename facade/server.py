@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Protocol, cast
 from rockafka.core_pyx.errors import FrameError
 from rockafka.core_pyx.framing import FrameSplitter
 
-from .security.principal import ANONYMOUS, certificate_principal
+from .security.errors import SecurityError
+from .security.principal import ANONYMOUS
 
 if TYPE_CHECKING:
     from .security.sasl import SaslSession
@@ -68,6 +69,9 @@ class Dispatcher(Protocol):
     def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
         """Answer one request frame; raise :class:`BrokenRequestError` to close the connection."""
 
+    def ssl_principal(self, listener_name: str, peer_certificate: dict[str, object] | None) -> str:
+        """The principal of an SSL client (a SecurityError refuses it)."""
+
 
 class KafkaConnection(asyncio.Protocol):
     """One client connection: frames in, ordered responses out."""
@@ -103,7 +107,11 @@ class KafkaConnection(asyncio.Protocol):
         self.info.host = str(peer[0]) if isinstance(peer, tuple) else ""
         ssl_object = transport.get_extra_info("ssl_object")
         if ssl_object is not None and self._security_protocol == "SSL":
-            self.info.principal = certificate_principal(ssl_object.getpeercert())
+            try:
+                self.info.principal = self._dispatcher.ssl_principal(self._listener_name, ssl_object.getpeercert())
+            except SecurityError as exc:
+                log.warning("closing connection from %s: %s", self.info.peer, exc)
+                self._close_now()
 
     def data_received(self, data: bytes) -> None:
         if self._closing:

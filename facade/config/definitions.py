@@ -118,7 +118,7 @@ SECURITY_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("ssl.enabled.protocols", LIST, list(TLS_VERSIONS), one_of(*TLS_VERSIONS)),
     ConfigDef("ssl.protocol", STR, "TLSv1.3", one_of("TLS", *TLS_VERSIONS)),
     ConfigDef("ssl.cipher.suites", LIST, None),
-    ConfigDef("ssl.principal.mapping.rules", STR, "DEFAULT", one_of("DEFAULT")),
+    ConfigDef("ssl.principal.mapping.rules", STR, "DEFAULT"),
     ConfigDef("sasl.enabled.mechanisms", LIST, list(SASL_MECHANISMS), one_of(*SASL_MECHANISMS)),
     ConfigDef("sasl.jaas.config", PASSWORD, None),
     ConfigDef("sasl.server.max.receive.size", INT, 524288, at_least(1)),
@@ -319,7 +319,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "ssl.enabled.protocols": "TLS versions accepted (TLSv1.2, TLSv1.3)",
     "ssl.protocol": "TLS protocol family" + no_effect("ssl.enabled.protocols decides"),
     "ssl.cipher.suites": "TLS 1.2 cipher suites in OpenSSL's names (TLS 1.3 suites are OpenSSL's defaults)",
-    "ssl.principal.mapping.rules": "only DEFAULT: the principal is User:<the certificate subject, RFC 2253>",
+    "ssl.principal.mapping.rules": "Kafka's RULE:pattern/replacement/[LU] list mapping a certificate subject "
+    "(RFC 2253) to the principal's name; DEFAULT keeps it",
     "sasl.enabled.mechanisms": "SASL mechanisms offered: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512",
     "sasl.jaas.config": 'PLAIN users as a PlainLoginModule JAAS line (user_<name>="<password>"); broker-wide '
     "fallback of listener.name.<l>.plain.sasl.jaas.config",

@@ -6,13 +6,21 @@ Kafka's ``DefaultKafkaPrincipalBuilder`` names an SSL client ``User:`` + the cer
 CN, C, L, ST, O, OU, STREET, DC and UID; any other attribute as its dotted OID with ``#`` and the hex of
 its DER encoding; ``,+"\\<>;`` escaped with a backslash, as are a leading ``#`` or space and a trailing space.
 A client without a certificate is ``User:ANONYMOUS``, as are PLAINTEXT clients.
+
+``ssl.principal.mapping.rules`` (Kafka's KIP-371 syntax) may rename a subject: a comma-separated list of
+``RULE:<pattern>/<replacement>/[L|U]`` and ``DEFAULT``, tried in order; a rule whose pattern matches the whole
+RFC 2253 name gives ``replacement`` (``$1`` is a group; ``\\/`` a slash), lower- or upper-cased with ``L``/``U``;
+``DEFAULT`` keeps the name. When no rule matches, the client is refused (Kafka's NoMatchingRule).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
+
+from .errors import SecurityError
 
 ANONYMOUS: Final = "User:ANONYMOUS"
 WILDCARD_PRINCIPAL: Final = "User:*"
@@ -65,14 +73,63 @@ def parse_principal(text: str) -> KafkaPrincipal:
     return KafkaPrincipal(principal_type, name)
 
 
-def certificate_principal(peer_certificate: dict[str, object] | None) -> str:
+_RULE = re.compile(r"\s*(?:(DEFAULT)|RULE:((?:\\/|[^/])*)/((?:\\/|[^/])*)/([LU]?))\s*(?:,|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class MappingRule:
+    """One ``ssl.principal.mapping.rules`` entry; ``pattern`` None is DEFAULT."""
+
+    pattern: re.Pattern[str] | None
+    replacement: str = ""
+    case: str = ""
+
+    def apply(self, name: str) -> str | None:
+        if self.pattern is None:
+            return name
+        if self.pattern.fullmatch(name) is None:
+            return None
+        mapped = self.pattern.sub(self.replacement, name, count=1)
+        return mapped.lower() if self.case == "L" else mapped.upper() if self.case == "U" else mapped
+
+
+def parse_mapping_rules(text: str) -> tuple[MappingRule, ...]:
+    """Parse Kafka's rules; ValueError naming the first part that is not a rule."""
+    rules: list[MappingRule] = []
+    position, text = 0, text.strip()
+    while position < len(text):
+        match = _RULE.match(text, position)
+        if match is None or match.end() == position:
+            raise ValueError(f"invalid rule at character {position}: {text[position : position + 40]!r}")
+        position = match.end()
+        if match[1]:
+            rules.append(MappingRule(None))
+            continue
+        pattern = re.compile(match[2].replace("\\/", "/"))
+        replacement = re.sub(r"\$(\d+)", r"\\g<\1>", match[3].replace("\\/", "/"))
+        rules.append(MappingRule(pattern, replacement, match[4]))
+    return tuple(rules)
+
+
+class NoMatchingRuleError(SecurityError):
+    """No ``ssl.principal.mapping.rules`` entry names this certificate: the client is refused."""
+
+
+def certificate_principal(peer_certificate: dict[str, object] | None, rules: Sequence[MappingRule] = ()) -> str:
     """``User:<subject in RFC 2253 form>`` of a verified client certificate (``ssl.SSLSocket.getpeercert()``),
-    or ``User:ANONYMOUS`` when the client sent none."""
+    mapped by ``rules`` when given, or ``User:ANONYMOUS`` when the client sent none."""
     if not peer_certificate or not peer_certificate.get("subject"):
         return ANONYMOUS
     subject = peer_certificate["subject"]
     assert isinstance(subject, tuple)
-    return "User:" + rfc2253(subject)
+    name = rfc2253(subject)
+    if not rules:
+        return "User:" + name
+    for rule in rules:
+        mapped = rule.apply(name)
+        if mapped is not None:
+            return "User:" + mapped
+    raise NoMatchingRuleError(f"no ssl.principal.mapping.rules entry applies to {name}")
 
 
 def rfc2253(subject: Sequence[Sequence[tuple[str, str]]]) -> str:

@@ -8,6 +8,7 @@ ACL authorizers; without it every principal may do everything and the ACL APIs a
 from __future__ import annotations
 
 import logging
+import re
 import ssl
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from .authorizer import Authorizer, parse_super_users
 from .credentials import CredentialStore
 from .errors import SecuritySetupError
 from .plain import SCRAM_LOGIN_MODULE, parse_jaas, plain_users
+from .principal import MappingRule, certificate_principal, parse_mapping_rules
 from .sasl import SaslSession, SaslSettings
 from .tls import server_ssl_context
 
@@ -34,6 +36,8 @@ class ListenerSecurity:
     listener: Listener
     ssl_context: ssl.SSLContext | None
     sasl: SaslSettings | None
+    principal_rules: tuple[MappingRule, ...] = ()
+    """ssl.principal.mapping.rules of an SSL listener (empty: Kafka's default name)."""
 
 
 class SecurityService:
@@ -60,7 +64,17 @@ class SecurityService:
         protocol = listener.security_protocol
         context = server_ssl_context(self.config, listener.name) if protocol in TLS_PROTOCOLS else None
         sasl = self._sasl_settings(listener) if protocol in SASL_PROTOCOLS else None
-        return ListenerSecurity(listener, context, sasl)
+        rules_text = str(self.config.for_listener(listener.name, "ssl.principal.mapping.rules") or "DEFAULT")
+        try:
+            rules = parse_mapping_rules(rules_text) if rules_text.strip() != "DEFAULT" else ()
+        except (ValueError, re.error) as exc:
+            raise SecuritySetupError(f"listener {listener.name}: ssl.principal.mapping.rules: {exc}") from None
+        return ListenerSecurity(listener, context, sasl, rules)
+
+    def ssl_principal(self, listener_name: str, peer_certificate: dict[str, object] | None) -> str:
+        """The principal of an SSL listener's client from its verified certificate (NoMatchingRuleError refuses)."""
+        security = self.listeners.get(listener_name)
+        return certificate_principal(peer_certificate, () if security is None else security.principal_rules)
 
     def _sasl_settings(self, listener: Listener) -> SaslSettings:
         config, name = self.config, listener.name

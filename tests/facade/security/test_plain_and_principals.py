@@ -6,7 +6,13 @@ import pytest
 
 from rockafka.facade.security.errors import SaslAuthenticationError, SecuritySetupError
 from rockafka.facade.security.plain import PLAIN_LOGIN_MODULE, PlainServer, parse_jaas, plain_users
-from rockafka.facade.security.principal import certificate_principal, parse_principal, rfc2253
+from rockafka.facade.security.principal import (
+    NoMatchingRuleError,
+    certificate_principal,
+    parse_mapping_rules,
+    parse_principal,
+    rfc2253,
+)
 
 JAAS = (
     f'{PLAIN_LOGIN_MODULE} required\n  username="admin" password="admin-secret"\n'
@@ -91,3 +97,27 @@ def test_no_certificate_is_anonymous_and_principals_parse() -> None:
     for bad in ("alice", ":alice", "User:"):
         with pytest.raises(ValueError):
             parse_principal(bad)
+
+
+def test_principal_mapping_rules_as_kafka_applies_them() -> None:
+    rules = parse_mapping_rules(
+        r"RULE:^CN=(.*?),OU=ServiceUsers.*$/$1/L, RULE:^CN=([^,]*),O=(.*)$/$1@$2/,"
+        r"RULE:^.*[Cc]lient.*$/cl\/ient/U,DEFAULT"
+    )
+    assert len(rules) == 4
+
+    def named(*rdns: tuple[str, str]) -> str:
+        return certificate_principal({"subject": tuple(((k, v),) for k, v in rdns)}, rules)
+
+    assert named(("countryName", "US"), ("organizationalUnitName", "ServiceUsers"), ("commonName", "Kafka1")) == (
+        "User:kafka1"
+    )
+    assert named(("organizationName", "Acme"), ("commonName", "bob")) == "User:bob@Acme"
+    assert named(("commonName", "my client")) == "User:CL/IENT"
+    assert named(("countryName", "US"), ("commonName", "x")) == "User:CN=x,C=US"  # DEFAULT
+    strict = parse_mapping_rules(r"RULE:^CN=admin$/admin/")
+    with pytest.raises(NoMatchingRuleError):
+        certificate_principal({"subject": ((("commonName", "x"),),)}, strict)
+    for bad in ("RULE:unterminated", "NOT A RULE", "RULE:a/b/X"):
+        with pytest.raises(ValueError):
+            parse_mapping_rules(bad)
