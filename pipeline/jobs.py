@@ -7,7 +7,9 @@ checkpoint, so running it again writes only what was appended since, exactly onc
 **Copy** streams ``format("rockafka")`` from the source into the target's ``rockafka`` sink, keeping key,
 value, headers, timestamp and partition number; it is checkpointed too, so an interrupted copy resumes.
 The sink is at-least-once: a batch replayed after a failure can duplicate records, which verification
-then reports.
+then reports. With ``exactly_once`` the copy reads read_committed (aborted transactions are not copied, and
+each partition up to its last stable offset) and writes with the exactly-once sink, and verification reads
+both sides read_committed.
 
 **Verify** reads both sides in full (batch, over the wire) and compares per partition: record count,
 first and last offset, and an order-sensitive checksum: ``bit_xor`` over records of
@@ -97,6 +99,7 @@ def copy_topics(
     checkpoint: str,
     progress: Progress | None = None,
     max_offsets_per_trigger: int | None = None,
+    exactly_once: bool = False,
 ) -> StreamRun:
     """Copy the topics' records from ``source`` to ``target`` (bootstrap servers), same partition numbers."""
     reader = (
@@ -105,15 +108,20 @@ def copy_topics(
         .option("subscribe", ",".join(topics))
         .option("startingOffsets", "earliest")
         .option("includeHeaders", "true")
+        .option("kafka.isolation.level", _isolation(exactly_once))
     )
     if max_offsets_per_trigger:
         reader = reader.option("maxOffsetsPerTrigger", str(max_offsets_per_trigger))
     writer = (
         reader.load().select("topic", "partition", "key", "value", "headers", "timestamp")
         .writeStream.format("rockafka").option("kafka.bootstrap.servers", target)
-        .option("checkpointLocation", checkpoint)
+        .option("exactlyOnce", str(exactly_once).lower()).option("checkpointLocation", checkpoint)
     )  # fmt: skip
     return run_available_now(writer, None, "copy", progress)
+
+
+def _isolation(committed: bool) -> str:
+    return "read_committed" if committed else "read_uncommitted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +148,11 @@ class PartitionCheck:
         return self.first_difference is None
 
 
-def _read_all(spark: Any, bootstrap: str, topics: Sequence[str]) -> Any:
+def _read_all(spark: Any, bootstrap: str, topics: Sequence[str], committed: bool) -> Any:
     return (
         spark.read.format("rockafka").option("kafka.bootstrap.servers", bootstrap)
-        .option("subscribe", ",".join(topics)).option("includeHeaders", "true").load()
+        .option("subscribe", ",".join(topics)).option("includeHeaders", "true")
+        .option("kafka.isolation.level", _isolation(committed)).load()
     )  # fmt: skip
 
 
@@ -183,11 +192,17 @@ def _first_difference(source: Any, target: Any, topic: str, partition: int) -> t
 
 
 def verify_topics(
-    spark: Any, source: str, target: str, topics: Sequence[str], progress: Progress | None = None
+    spark: Any,
+    source: str,
+    target: str,
+    topics: Sequence[str],
+    progress: Progress | None = None,
+    committed: bool = False,
 ) -> list[PartitionCheck]:
-    """Compare every partition of the topics on both sides (see the module docstring)."""
-    hashed_source = _hashed(_read_all(spark, source, topics)).cache()
-    hashed_target = _hashed(_read_all(spark, target, topics)).cache()
+    """Compare every partition of the topics on both sides (see the module docstring), read_committed when
+    ``committed``."""
+    hashed_source = _hashed(_read_all(spark, source, topics, committed)).cache()
+    hashed_target = _hashed(_read_all(spark, target, topics, committed)).cache()
     try:
         if progress is not None:
             progress("verify: summarising the source")

@@ -4,7 +4,8 @@
 PATH (exactly once, by a checkpoint in ``PATH/_checkpoint`` unless ``--checkpoint`` says elsewhere).
 ``migrate --from HOST:PORT --to HOST:PORT --topics a,b`` copies the topics (same partitions, keys,
 headers, timestamps), then verifies every partition on both sides and writes a JSON report
-(``--report``) and a table; exit 0 when every partition is equal, 1 when one differs. Both run on
+(``--report``) and a table; exit 0 when every partition is equal, 1 when one differs. ``--exactly-once``
+copies read_committed with the exactly-once sink and verifies read_committed on both sides. Both run on
 ``--master`` (default ``local[*]``); ``--conf key=value`` sets any Spark setting. Mistakes (a missing
 directory, an unknown topic, an unreachable broker, no PySpark or Java) are one line on stderr, exit 2.
 """
@@ -47,6 +48,10 @@ def add_parser(subparsers: Any) -> None:
     migrate.add_argument("--checkpoint", help="Spark checkpoint of the copy, to resume it (default: a new one)")
     migrate.add_argument("--report", type=Path, default=Path("migration-report.json"), help="JSON report path")
     migrate.add_argument("--verify-only", action="store_true", help="compare the two sides without copying")
+    migrate.add_argument(
+        "--exactly-once", action="store_true",
+        help="copy committed records only, with a transactional sink; verify read_committed on both sides",
+    )  # fmt: skip
     _common(migrate)
     migrate.set_defaults(func=_guarded(run_migrate))
 
@@ -154,9 +159,11 @@ def run_migrate(args: argparse.Namespace) -> int:
             _progress(f"copy: checkpoint {checkpoint}")
             copied = copy_topics(
                 spark, args.source, args.target, args.topics, checkpoint=checkpoint, progress=_progress,
-                max_offsets_per_trigger=args.max_offsets_per_trigger,
+                max_offsets_per_trigger=args.max_offsets_per_trigger, exactly_once=args.exactly_once,
             )  # fmt: skip
-        checks = verify_topics(spark, args.source, args.target, args.topics, progress=_progress)
+        checks = verify_topics(
+            spark, args.source, args.target, args.topics, progress=_progress, committed=args.exactly_once
+        )
     finally:
         if owned:
             spark.stop()

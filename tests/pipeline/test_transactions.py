@@ -4,12 +4,14 @@ writes a replayed micro-batch's records once."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rockafka.cli import main
 from rockafka.testing import Broker
 
 from .kafkadata import Transactions, consume_all, create_topic, produce, produce_transactions, spark_rows
@@ -114,3 +116,19 @@ def test_exactly_once_is_for_streams_and_owns_the_transactional_id(spark: Any, b
         frame.option("exactlyOnce", "true").save()
     with pytest.raises(Exception, match="use exactlyOnce and transactionalIdPrefix"):
         frame.option("kafka.transactional.id", "mine").save()
+
+
+def test_an_exactly_once_migration_copies_committed_records_only(
+    spark: Any, broker: Broker, target_broker: Broker, mixed: Transactions, tmp_path: Path
+) -> None:
+    report = tmp_path / "report.json"
+    code = main([
+        "pipeline", "migrate", "--exactly-once", "--from", broker.bootstrap, "--to", target_broker.bootstrap,
+        "--topics", MIXED, "--report", str(report), "--checkpoint", str(tmp_path / "checkpoint"),
+    ])  # fmt: skip
+
+    assert code == 0
+    assert json.loads(report.read_text())["equal"] is True
+    copied = consume_all(target_broker.bootstrap, MIXED, "read_committed")
+    assert _content(copied) == _content(consume_all(broker.bootstrap, MIXED, "read_committed"))
+    assert _values(copied) == mixed.committed
