@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kafka import KafkaProducer
+from kafka.errors import KafkaError
 
 from rockafka.cli import main
 from rockafka.testing import Broker
@@ -99,6 +101,14 @@ def test_a_replayed_micro_batch_is_written_once(
     # Killed after batch 0's transactions committed, before Spark recorded the batch: the restart replays it.
     (checkpoint / "commits" / "0").unlink()
     (checkpoint / "commits" / ".0.crc").unlink()
+    # And a task of slot 0 died in the middle of a later transaction: records sent, never committed.
+    query_id = json.loads((checkpoint / "metadata").read_text())["id"]
+    zombie = KafkaProducer(bootstrap_servers=target_broker.bootstrap, transactional_id=f"rockafka-sink-{query_id}-0")
+    zombie.init_transactions()
+    zombie.begin_transaction()
+    for i in range(5):
+        zombie.send("eos-out", b"zombie-%d" % i, partition=0)
+    zombie.flush()
     produce(broker.bootstrap, "eos-in", 60, partitions=3, first=90)
     _copy_exactly_once(spark, broker, target_broker, checkpoint)
     assert sorted(p.name for p in (checkpoint / "commits").iterdir() if p.name.isdigit()) == ["0", "1"]
@@ -106,7 +116,12 @@ def test_a_replayed_micro_batch_is_written_once(
     written = _content(consume_all(broker.bootstrap, "eos-in"))
     assert len(written) == 150
     assert _content(consume_all(target_broker.bootstrap, "eos-out", "read_committed")) == written
-    assert _content(consume_all(target_broker.bootstrap, "eos-out")) == written  # the replay wrote nothing at all
+    everything = consume_all(target_broker.bootstrap, "eos-out")
+    assert {row[3] for row in everything} - {row[2] for row in written} == {b"zombie-%d" % i for i in range(5)}
+    assert len(everything) == 155  # the replay wrote nothing at all; the zombie's records were aborted
+    with pytest.raises(KafkaError):  # fenced by the slot's next task
+        zombie.commit_transaction()
+    zombie.close(timeout=1)
 
 
 def test_exactly_once_is_for_streams_and_owns_the_transactional_id(spark: Any, broker: Broker) -> None:
