@@ -37,6 +37,7 @@ from .errors import OptionError, PipelineError
 from .options import flag
 
 DEFAULT_PREFIX = "rockafka-sink-"
+CLOSE_TIMEOUT_S = 10
 BATCH_ID_PROPERTY = "streaming.sql.batchId"
 QUERY_ID_PROPERTY = "sql.streaming.queryId"
 
@@ -133,7 +134,7 @@ def produce_transactionally(
             raise
         raise PipelineError(f"exactlyOnce: transaction {name} failed: {exc}") from exc
     finally:
-        client.close()
+        client.close(timeout=CLOSE_TIMEOUT_S)
 
 
 def _chain(first: Send, rest: Iterator[Send]) -> Iterator[Send]:
