@@ -20,6 +20,7 @@ import json
 import logging
 import signal
 import sys
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -72,7 +73,12 @@ def run_kafka_python(settings: dict[str, Any]) -> None:
     )
     consumer.subscribe([settings["topic"]], listener=Listener())
     while not STOP["requested"]:
-        batch = consumer.poll(timeout_ms=200)
+        try:
+            batch = consumer.poll(timeout_ms=200)
+        except KafkaError as exc:  # kafka-python 3 raises connection errors from poll while a broker is down
+            emit("poll_failed", error=repr(exc))
+            time.sleep(0.2)
+            continue
         records = [r for part in batch.values() for r in part]
         if not records:
             continue
@@ -118,7 +124,12 @@ async def run_aiokafka(settings: dict[str, Any]) -> None:
     consumer.subscribe([settings["topic"]], listener=Listener())
     await consumer.start()
     while not STOP["requested"]:
-        batch = await consumer.getmany(timeout_ms=200)
+        try:
+            batch = await consumer.getmany(timeout_ms=200)
+        except KafkaError as exc:
+            emit("poll_failed", error=repr(exc))
+            await asyncio.sleep(0.2)
+            continue
         records = [r for part in batch.values() for r in part]
         if not records:
             continue
@@ -183,6 +194,8 @@ def run_confluent(settings: dict[str, Any]) -> None:
 def main() -> None:
     settings = json.loads(sys.argv[1])
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    for name in ("kafka.coordinator", "kafka.conn", "kafka.client_async", "aiokafka.consumer.group_coordinator"):
+        logging.getLogger(name).setLevel(logging.INFO)  # a stuck member's log tells what it was waiting for
     signal.signal(signal.SIGTERM, _on_sigterm)
     client = settings["client"]
     if client == "kafka-python":

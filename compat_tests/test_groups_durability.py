@@ -14,7 +14,7 @@ from kafka import KafkaConsumer, KafkaProducer, OffsetAndMetadata, TopicPartitio
 from kafka.admin import KafkaAdminClient, NewTopic
 
 from .brokerproc import BrokerProcess
-from .groupscenario import GROUP_BROKER_SETTINGS, Scenario, broker_assignments, python_worker
+from .groupscenario import GROUP_BROKER_SETTINGS, Scenario, Worker, broker_assignments, python_worker
 
 
 @pytest.fixture
@@ -77,6 +77,23 @@ def test_committed_offsets_and_metadata_survive_a_restart(restartable: BrokerPro
     ]
 
 
+def assert_consumes(
+    bootstrap: str, topic: str, member: Worker, value: bytes, broker: BrokerProcess | None = None
+) -> None:
+    """Produce one record to each of the 12 partitions and wait (bounded) until the member has read them all."""
+    producer = KafkaProducer(bootstrap_servers=bootstrap, enable_idempotence=False)
+    sent = [producer.send(topic, value, partition=p).get(20) for p in range(12)]
+    producer.close()
+    wanted = {(m.partition, m.offset) for m in sent}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not wanted <= member.consumed():
+        time.sleep(0.2)
+    broker_log = broker.log_text() if broker is not None else "(not restarted)"
+    assert wanted <= member.consumed(), (
+        f"the member stopped consuming; broker log:\n{broker_log}\nthe member's log:\n{member.log_tail()}"
+    )
+
+
 @pytest.mark.parametrize("crash", [False, True], ids=["clean-restart", "kill-9"])
 def test_a_stable_group_survives_a_restart_and_its_member_carries_on(
     restartable: BrokerProcess, tmp_path: Path, crash: bool
@@ -88,6 +105,8 @@ def test_a_stable_group_survives_a_restart_and_its_member_carries_on(
     try:
         member = scenario.start_worker("member")
         scenario.wait_stable([member])
+        # The member is consuming (positions known, committed offsets read) before the broker goes down.
+        assert_consumes(restartable.bootstrap, scenario.topic, member, b"before restart")
         before = broker_assignments(admin, scenario.group)
         assignments_seen = member.assignment_events()
         admin.close()
@@ -97,15 +116,7 @@ def test_a_stable_group_survives_a_restart_and_its_member_carries_on(
         admin = KafkaAdminClient(bootstrap_servers=restartable.bootstrap)
         scenario.admin = admin
         assert broker_assignments(admin, scenario.group) == before  # loaded: same member id, same partitions
-        producer = KafkaProducer(bootstrap_servers=restartable.bootstrap, enable_idempotence=False)
-        sent = [producer.send(scenario.topic, b"after restart", partition=p).get(20) for p in range(12)]
-        producer.close()
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not {(m.partition, m.offset) for m in sent} <= member.consumed():
-            time.sleep(0.2)
-        assert {(m.partition, m.offset) for m in sent} <= member.consumed(), (
-            f"the member stopped consuming; its log:\n{member.log_tail()}\nbroker log:\n{restartable.log_text()}"
-        )
+        assert_consumes(restartable.bootstrap, scenario.topic, member, b"after restart", broker=restartable)
         assert broker_assignments(admin, scenario.group) == before
         assert member.assignment_events() == assignments_seen, "the member had to rejoin"
     finally:
