@@ -2,12 +2,14 @@
 
 The upstream conftest starts one Docker container (Kafka, ZooKeeper and a Kerberos KDC). Appended
 after it, these later definitions replace the Docker ones (conftest fixtures beat ``-p`` plugins):
-the broker is the external Rockafka at ``$ROCKAFKA_BOOTSTRAP``, no image is pulled, the TLS
-certificates are the ones the runner made with ``gen-ssl-certs.sh`` in ``tests/ssl_cert``, and
-Kerberos is absent. ``--docker-image aiolibs/kafka:2.13_<version>`` is still passed, because the
+the broker is the external Rockafka at ``$ROCKAFKA_BOOTSTRAP`` with its SSL, SASL_PLAINTEXT and
+SASL_SSL listeners at the addresses in ``$ROCKAFKA_LISTENERS`` (JSON, by listener name), no image is
+pulled, the TLS certificates are the ones the runner made with ``gen-ssl-certs.sh`` in
+``tests/ssl_cert``, and Kerberos is absent. ``--docker-image aiolibs/kafka:2.13_<version>`` is still passed, because the
 suite takes the Kafka version its ``@kafka_versions`` gates compare against from that tag.
 """
 
+import json as _json
 import os as _os
 import pathlib as _pathlib
 import socket as _socket
@@ -17,17 +19,23 @@ from dataclasses import dataclass as _dataclass
 import pytest as _pytest
 
 _ROCKAFKA_HOST, _ROCKAFKA_PORT = _os.environ["ROCKAFKA_BOOTSTRAP"].rsplit(":", 1)
+_ROCKAFKA_LISTENERS = _json.loads(_os.environ.get("ROCKAFKA_LISTENERS", "{}"))
+
+
+def _listener_port(name: str) -> int | None:
+    address = _ROCKAFKA_LISTENERS.get(name)
+    return None if address is None else int(address.rsplit(":", 1)[1])
 
 
 @_dataclass
 class ExternalKafkaServer:
-    """The fields the suite reads from upstream's ``KafkaServer``; no listener but PLAINTEXT."""
+    """The fields the suite reads from upstream's ``KafkaServer``; no container."""
 
     host: str
     port: int
-    ssl_port: None = None
-    sasl_plain_port: None = None
-    sasl_ssl_port: None = None
+    ssl_port: int | None
+    sasl_plain_port: int | None
+    sasl_ssl_port: int | None
     container: None = None
 
     @property
@@ -68,7 +76,13 @@ def ssl_folder():
 def kafka_server(kafka_image):
     if not _listening(_ROCKAFKA_HOST, int(_ROCKAFKA_PORT), timeout_s=30.0):
         _pytest.exit(f"no broker at {_ROCKAFKA_HOST}:{_ROCKAFKA_PORT}")
-    yield ExternalKafkaServer(_ROCKAFKA_HOST, int(_ROCKAFKA_PORT))
+    yield ExternalKafkaServer(
+        _ROCKAFKA_HOST,
+        int(_ROCKAFKA_PORT),
+        ssl_port=_listener_port("SSL"),
+        sasl_plain_port=_listener_port("SASL_PLAINTEXT"),
+        sasl_ssl_port=_listener_port("SASL_SSL"),
+    )
 
 
 @_pytest.fixture(scope="class")

@@ -9,11 +9,12 @@ The sources are local checkouts of aio-libs/aiokafka at tag v0.14.0 and dpkp/kaf
 3.0 (its tests equal kafka-python 3.0.12's); they are never copied into this project. For each suite
 the runner copies only the tests into ``<workdir>/<suite>/src``, installs the client release from
 PyPI into ``<workdir>/venv-<suite>`` (kept between runs), starts a Rockafka subprocess on a fresh
-data directory with the settings the suite's own fixture would give Kafka (:mod:`.suites`), applies
-the external-broker overrides, runs pytest with a per-test timeout under an overall bound, and
+data directory with the listeners (PLAINTEXT, SSL, SASL), certificates, users and settings the suite's
+own fixture would give Kafka (:mod:`.suites`, :mod:`.security`), applies the external-broker overrides,
+runs pytest with a per-test timeout under an overall bound, and
 writes ``junit.xml``, ``pytest.log``, ``broker.log`` and ``summary.md`` into ``<workdir>/<suite>``,
-plus ``<workdir>/summary.md`` for the whole run. Run it with the project's venv (it starts the
-broker through :class:`rockafka.testing.Broker`).
+plus ``<workdir>/summary.md`` for the whole run. ``--security-only`` runs only the TLS and SASL
+tests. Run it with the project's venv (it starts the broker and the ``rockafka`` CLI with it).
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ import sys
 import time
 from pathlib import Path
 
-from rockafka.testing import Broker
+from rockafka.testing import TEST_SETTINGS
 
-from . import summary
+from ..brokerproc import BrokerProcess
+from . import security, summary
 from .suites import AIOKAFKA, KAFKA_PYTHON, SUITES, Suite, broker_settings, pytest_args
 
 HERE = Path(__file__).resolve().parent
@@ -86,20 +88,29 @@ def copy_sources(source: Path, suite: Suite, scratch: Path) -> None:
             shutil.copy2(origin, scratch / name)
 
 
+def append_overrides(conftest: Path, *modules: str) -> None:
+    """Append our override modules to the scratch copy's conftest (later definitions replace upstream's)."""
+    with conftest.open("a") as out:
+        for module in modules:
+            out.write(f"\n\n# ---- Rockafka external-broker overrides (compat_tests/upstream/{module}) ----\n")
+            out.write((HERE / module).read_text())
+
+
 def prepare_aiokafka(scratch: Path) -> None:
-    """Append the fixture overrides and make the TLS certificates test_helpers reads."""
-    overrides = (HERE / "aiokafka_overrides.py").read_text()
-    with (scratch / "tests" / "conftest.py").open("a") as conftest:
-        conftest.write("\n\n# ---- Rockafka external-broker overrides (compat_tests/upstream) ----\n" + overrides)
+    """Append the fixture overrides and make the TLS certificates with the suite's gen-ssl-certs.sh."""
+    append_overrides(scratch / "tests" / "conftest.py", "aiokafka_overrides.py", "aiokafka_security_overrides.py")
     certs = scratch / "tests" / "ssl_cert"
     certs.mkdir()
     with (scratch / "gen-ssl-certs.log").open("wb") as log:
         subprocess.run(["bash", "../../gen-ssl-certs.sh"], cwd=certs, stdout=log, stderr=subprocess.STDOUT, check=True)
 
 
-def suite_env(suite: Suite, python: Path, bootstrap: str, scratch: Path, kafka_version: str) -> dict[str, str]:
+def suite_env(
+    suite: Suite, python: Path, bootstrap: str, scratch: Path, kafka_version: str, secure: dict[str, str]
+) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH") and not k.startswith("KAFKA_")}
     env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
+    env.update(secure)
     if suite is AIOKAFKA:
         env["ROCKAFKA_BOOTSTRAP"] = bootstrap
         return env
@@ -138,31 +149,45 @@ def final_line(log: Path) -> str:
     return lines[-1].strip("= ") if lines else "(no pytest summary line)"
 
 
-def run_suite(suite: Suite, source: Path, workdir: Path, per_test_timeout_s: int, kafka_version: str | None) -> str:
+def run_suite(
+    suite: Suite, source: Path, workdir: Path, per_test_timeout_s: int, kafka_version: str | None, security_only: bool
+) -> str:
     base = workdir / suite.name
     scratch = base / "src"
     copy_sources(source, suite, scratch)
     python = ensure_venv(workdir, suite)
     if suite is AIOKAFKA:
         prepare_aiokafka(scratch)
+    else:
+        append_overrides(scratch / "test" / "integration" / "conftest.py", "kafka_python_overrides.py")
+    certs = security.prepare_certificates(suite, scratch)
     shutil.rmtree(base / "broker", ignore_errors=True)
     junit, log = base / "junit.xml", base / "pytest.log"
     junit.unlink(missing_ok=True)
     port = free_port()
-    settings = broker_settings(suite, BROKER_HOST, port)
-    broker = Broker(settings=settings, data_dir=base / "broker" / "data", subprocess=True, port=port)
+    ports = {name: free_port() for name, _ in suite.listeners}
+    settings = broker_settings(suite, BROKER_HOST, port, ports, certs)
+    broker = BrokerProcess(base / "broker", settings={**TEST_SETTINGS, **settings}, port=port)
+    security.add_scram_users(suite, broker.data_dir, base)
+    admin = security.admin_config(suite, base / "admin.properties")
+    secure = security.environment(suite, BROKER_HOST, ports, certs, admin)
     started, started_at = time.monotonic(), datetime.datetime.now(datetime.UTC)
-    with broker:
-        env = suite_env(suite, python, broker.bootstrap, scratch, kafka_version or suite.kafka_version or INFER)
-        args = pytest_args(suite, junit, per_test_timeout_s)
+    broker.start()
+    try:
+        version = kafka_version or suite.kafka_version or INFER
+        env = suite_env(suite, python, broker.bootstrap, scratch, version, secure)
+        args = pytest_args(suite, junit, per_test_timeout_s, security_only)
         ended = run_pytest(python, args, scratch, env, log, suite.overall_timeout_s)
+    finally:
+        broker.stop()
     elapsed = time.monotonic() - started
     header = [
         f"## {suite.name}",
         "",
         f"- started: {started_at:%Y-%m-%d %H:%M} UTC; {elapsed:.0f} s; pytest {ended}",
         f"- requirements: {' '.join(suite.requirements)}",
-        f"- broker settings: {', '.join(f'{k}={v}' for k, v in settings.items())}",
+        f"- broker settings: {', '.join(f'{k}={v}' for k, v in settings.items() if 'jaas' not in k and 'password' not in k)}",
+        f"- selection: {'TLS and SASL tests only (--security-only)' if security_only else 'every broker test'}",
         f"- KAFKA_VERSION: {env.get('KAFKA_VERSION', '-')}; per-test timeout {per_test_timeout_s} s",
         f"- pytest: {final_line(log)}",
         "",
@@ -187,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         "--kafka-version",
         help=f"kafka-python's KAFKA_VERSION (default {KAFKA_PYTHON.kafka_version}; {INFER!r}: what its client infers)",
     )
+    parser.add_argument("--security-only", action="store_true", help="run only the TLS and SASL tests")
     options = parser.parse_args(argv)
     sources = {AIOKAFKA.name: options.aiokafka_src, KAFKA_PYTHON.name: options.kafka_python_src}
     chosen = [SUITES[name] for name in options.suite] if options.suite else [AIOKAFKA, KAFKA_PYTHON]
@@ -197,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     texts = []
     for suite in chosen:
-        text = run_suite(suite, sources[suite.name].resolve(), workdir, options.per_test_timeout, options.kafka_version)
+        source = sources[suite.name].resolve()
+        text = run_suite(suite, source, workdir, options.per_test_timeout, options.kafka_version, options.security_only)
         print(text, flush=True)
         texts.append(text)
     (workdir / "summary.md").write_text("# Upstream suites against Rockafka\n\n" + "\n".join(texts))
