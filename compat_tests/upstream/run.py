@@ -181,12 +181,13 @@ def run_suite(
     finally:
         broker.stop()
     elapsed = time.monotonic() - started
+    shown = {key: value for key, value in settings.items() if "jaas" not in key and "password" not in key}
     header = [
         f"## {suite.name}",
         "",
         f"- started: {started_at:%Y-%m-%d %H:%M} UTC; {elapsed:.0f} s; pytest {ended}",
         f"- requirements: {' '.join(suite.requirements)}",
-        f"- broker settings: {', '.join(f'{k}={v}' for k, v in settings.items() if 'jaas' not in k and 'password' not in k)}",
+        f"- broker settings: {', '.join(f'{k}={v}' for k, v in shown.items())}",
         f"- selection: {'TLS and SASL tests only (--security-only)' if security_only else 'every broker test'}",
         f"- KAFKA_VERSION: {env.get('KAFKA_VERSION', '-')}; per-test timeout {per_test_timeout_s} s",
         f"- pytest: {final_line(log)}",

@@ -92,13 +92,18 @@ def rockafka_cli() -> list[str]:
     return [sys.executable, "-m", "rockafka"]
 
 
+def jaas_login(mechanism: str, user: str, password: str) -> str:
+    """A client's ``sasl.jaas.config`` for PLAIN or SCRAM."""
+    module = "plain.PlainLoginModule" if mechanism == "PLAIN" else "scram.ScramLoginModule"
+    return f'org.apache.kafka.common.security.{module} required username="{user}" password="{password}";'
+
+
 def admin_config(suite: Suite, path: Path) -> Path | None:
     """The super user's client properties for ``rockafka acls``/``users`` (None: the suite has no admin)."""
     if suite.admin_login is None:
         return None
     mechanism, user, password = suite.admin_login
-    module = "plain.PlainLoginModule" if mechanism == "PLAIN" else "scram.ScramLoginModule"
-    login = f'org.apache.kafka.common.security.{module} required username="{user}" password="{password}";'
+    login = jaas_login(mechanism, user, password)
     path.write_text(f"security.protocol=SASL_PLAINTEXT\nsasl.mechanism={mechanism}\nsasl.jaas.config={login}\n")
     path.chmod(0o600)
     return path

@@ -62,7 +62,8 @@ class SecurityService:
 
     def _listener(self, listener: Listener) -> ListenerSecurity:
         protocol = listener.security_protocol
-        context = server_ssl_context(self.config, listener.name) if protocol in TLS_PROTOCOLS else None
+        with_sasl = protocol in SASL_PROTOCOLS
+        context = server_ssl_context(self.config, listener.name, sasl=with_sasl) if protocol in TLS_PROTOCOLS else None
         sasl = self._sasl_settings(listener) if protocol in SASL_PROTOCOLS else None
         rules_text = str(self.config.for_listener(listener.name, "ssl.principal.mapping.rules") or "DEFAULT")
         try:

@@ -9,7 +9,9 @@ Supported (PEM only; Python's ssl module reads neither JKS nor PKCS12 keystores)
 - trusted CAs for client certificates: ``ssl.truststore.type=PEM`` with ``ssl.truststore.location`` (a PEM
   file of CA certificates) or the PEM text in ``ssl.truststore.certificates``;
 - ``ssl.client.auth``: ``required`` (a client without a trusted, valid certificate fails the handshake),
-  ``requested`` (a certificate is verified if sent), ``none``;
+  ``requested`` (a certificate is verified if sent), ``none``. On a SASL_SSL listener only the
+  listener-scoped value applies (KIP-684): Kafka ignores the broker-wide one there, so one broker may
+  require certificates on its SSL listener and SASL logins alone on its SASL_SSL listener;
 - ``ssl.enabled.protocols`` (TLSv1.2, TLSv1.3) and ``ssl.cipher.suites`` (TLS 1.2 suites, OpenSSL names).
 
 Each setting may be given for one listener as ``listener.name.<listener>.ssl...``.
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from typing import Final
 
 from rockafka.facade.config import BrokerConfig
+from rockafka.facade.config.broker import LISTENER_PREFIX
 
 from .errors import SecuritySetupError
 
@@ -31,8 +34,9 @@ _CLIENT_AUTH: Final = {"required": ssl.CERT_REQUIRED, "requested": ssl.CERT_OPTI
 _Setting = Callable[[str], object]
 
 
-def server_ssl_context(config: BrokerConfig, listener_name: str) -> ssl.SSLContext:
-    """The TLS context of one listener; :class:`SecuritySetupError` (one line, no secrets) when unusable."""
+def server_ssl_context(config: BrokerConfig, listener_name: str, *, sasl: bool = False) -> ssl.SSLContext:
+    """The TLS context of one listener (``sasl``: a SASL_SSL listener); :class:`SecuritySetupError` (one line,
+    no secrets) when unusable."""
 
     def setting(name: str) -> object:
         return config.for_listener(listener_name, name)
@@ -47,7 +51,7 @@ def server_ssl_context(config: BrokerConfig, listener_name: str) -> ssl.SSLConte
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     _load_key_and_chain(context, where, setting)
     _load_trust(context, where, setting)
-    client_auth = str(setting("ssl.client.auth"))
+    client_auth = _client_auth(config, listener_name, sasl)
     if client_auth != "none" and not (setting("ssl.truststore.location") or setting("ssl.truststore.certificates")):
         raise SecuritySetupError(f"{where}: ssl.client.auth={client_auth} needs a truststore (ssl.truststore.location)")
     context.verify_mode = _CLIENT_AUTH[client_auth]
@@ -62,6 +66,13 @@ def server_ssl_context(config: BrokerConfig, listener_name: str) -> ssl.SSLConte
         except ssl.SSLError:
             raise SecuritySetupError(f"{where}: no usable cipher in ssl.cipher.suites") from None
     return context
+
+
+def _client_auth(config: BrokerConfig, listener_name: str, sasl: bool) -> str:
+    """``ssl.client.auth`` for the listener; on SASL_SSL only its ``listener.name.<listener>.`` value (else none)."""
+    if not sasl:
+        return str(config.for_listener(listener_name, "ssl.client.auth"))
+    return str(config.values.get(f"{LISTENER_PREFIX}{listener_name.lower()}.ssl.client.auth", "none"))
 
 
 def _as_list(value: object) -> list[str]:
