@@ -8,6 +8,10 @@ The advertised address is that of the listener the request came in on. ``__consu
 listed as an internal topic once group coordination has been used (see ``facade/group/service.py``).
 Not implemented: racks (always null), offline replicas (never any on one node).
 
+The answer is encoded by the hot codec (``core_pyx/hotcodec``); every topic of N partitions shares one
+tuple of N partition entries (they differ only by index on this one-node cluster), so a topic of ten
+thousand partitions costs no per-partition Python work after the first request.
+
 Authorization, as Kafka: a list of every topic shows only the topics the principal may DESCRIBE; a topic
 asked for by name (or id) without DESCRIBE is answered TOPIC_AUTHORIZATION_FAILED (no name for an id);
 auto-creation needs CREATE on the cluster or the topic, else TOPIC_AUTHORIZATION_FAILED. The authorized
@@ -16,16 +20,12 @@ operations fields come from the principal's ACLs.
 
 from __future__ import annotations
 
+import functools
 import uuid
 
+from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.protocol.messages.metadata import (
-    MetadataRequest,
-    MetadataResponse,
-    MetadataResponseBroker,
-    MetadataResponsePartition,
-    MetadataResponseTopic,
-)
+from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataResponse, MetadataResponseTopic
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import InvalidTopicError, StoreError, TopicInfo, UnknownTopicIdError
 
@@ -33,7 +33,7 @@ from ..errors import store_error_code
 from .admin import advertised_listener
 from .authorized import check_create_topic, operations
 from .context import ApiError, RequestContext
-from .partitions import describable_topics, is_internal, partition_fields
+from .partitions import LEADER_EPOCH, describable_topics, is_internal
 from .registry import register
 
 
@@ -43,7 +43,7 @@ def _error(request: MetadataRequest, code: ErrorCode) -> MetadataResponse:
 
 
 @register(3, 0, 12, _error)
-def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
+def handle(ctx: RequestContext, request: MetadataRequest) -> list[bytes]:
     broker = ctx.broker
     listener = advertised_listener(ctx)
     wants_all = request.topics is None or (ctx.api_version == 0 and not request.topics)
@@ -55,54 +55,62 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
             ctx.api_version < 4 or request.allow_auto_topic_creation
         )
         topics = [_lookup(ctx, item.name, item.topic_id, may_create, topic_ops) for item in request.topics or []]
-    return MetadataResponse(
-        brokers=[MetadataResponseBroker(node_id=broker.node_id, host=listener.host, port=listener.port)],
+    response = hot.MetadataResponse(
+        brokers=[hot.MetadataBroker(broker.node_id, listener.host, listener.port)],
+        topics=topics,
         cluster_id=broker.cluster_id,
         controller_id=broker.node_id,
-        topics=topics,
         cluster_authorized_operations=operations(
             ctx, request.include_cluster_authorized_operations, ResourceType.CLUSTER
         ),
     )
+    return [hot.encode_metadata_response(ctx.api_version, response, ctx.correlation_id)]
 
 
 def _lookup(
     ctx: RequestContext, name: str | None, topic_id: uuid.UUID, may_create: bool, topic_ops: bool
-) -> MetadataResponseTopic:
+) -> hot.MetadataTopic:
     store = ctx.broker.store
     by_id = name is None
     if name is None:
         try:
             name = store.topic_name(topic_id)
         except UnknownTopicIdError:
-            return MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=topic_id)
+            return hot.MetadataTopic(ErrorCode.UNKNOWN_TOPIC_ID, None, topic_id)
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name):
         denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
-        return MetadataResponseTopic(error_code=denied, name=None if by_id else name, topic_id=topic_id)
+        return hot.MetadataTopic(denied, None if by_id else name, topic_id)
     info = ctx.broker.groups.internal_topic(name) or ctx.broker.topic_or_none(name)
     if info is not None:
         return _describe(ctx, info, topic_ops)
     if not may_create:
-        return MetadataResponseTopic(error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name=name)
+        return hot.MetadataTopic(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name)
     try:
         check_create_topic(ctx, name)
         created = ctx.broker.auto_create_topic(name)
     except ApiError as exc:
-        return MetadataResponseTopic(error_code=exc.error_code, name=name)
+        return hot.MetadataTopic(exc.error_code, name)
     except InvalidTopicError:
-        return MetadataResponseTopic(error_code=ErrorCode.INVALID_TOPIC_EXCEPTION, name=name)
+        return hot.MetadataTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, name)
     except StoreError as exc:
-        return MetadataResponseTopic(error_code=store_error_code(exc), name=name)
-    return MetadataResponseTopic(error_code=ErrorCode.LEADER_NOT_AVAILABLE, name=name, topic_id=created.topic_id)
+        return hot.MetadataTopic(store_error_code(exc), name)
+    return hot.MetadataTopic(ErrorCode.LEADER_NOT_AVAILABLE, name, created.topic_id)
 
 
-def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> MetadataResponseTopic:
-    partitions = [MetadataResponsePartition(**fields) for fields in partition_fields(ctx, info)]
-    return MetadataResponseTopic(
-        error_code=ErrorCode.NONE,
-        name=info.name,
-        topic_id=info.topic_id,
-        is_internal=is_internal(info.name),
-        partitions=partitions,
-        topic_authorized_operations=operations(ctx, topic_ops, ResourceType.TOPIC, info.name),
+def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> hot.MetadataTopic:
+    return hot.MetadataTopic(
+        ErrorCode.NONE,
+        info.name,
+        info.topic_id,
+        is_internal(info.name),
+        _partitions(info.partitions, ctx.broker.node_id),
+        operations(ctx, topic_ops, ResourceType.TOPIC, info.name),
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _partitions(count: int, node: int) -> tuple[hot.MetadataPartition, ...]:
+    """Partitions 0..count-1, each led by ``node``, its only replica and whole ISR (see ``partitions.py``)."""
+    replicas = (node,)
+    entry = hot.MetadataPartition
+    return tuple(entry(ErrorCode.NONE, index, node, LEADER_EPOCH, replicas, replicas, ()) for index in range(count))
