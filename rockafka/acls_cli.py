@@ -34,12 +34,11 @@ from rockafka.facade.security import (
     PatternType,
     ResourcePattern,
     ResourceType,
-    SecurityError,
     binding,
 )
 from rockafka.facade.security.acl import CLUSTER_NAME
 
-from .cli_target import add_target_arguments, connect
+from .cli_target import add_target_arguments, connect, guarded
 from .wire_client import WireClientError
 
 OPERATIONS = [op.name for op in AclOperation if op not in (AclOperation.UNKNOWN, AclOperation.ANY)]
@@ -70,7 +69,7 @@ def add_parser(subparsers: Any) -> None:
         if name == "list":
             command.add_argument("--principal", help="only bindings of this principal")
         add_target_arguments(command)
-        command.set_defaults(func=_guarded(run))
+        command.set_defaults(func=guarded("acls", run))
 
 
 def _operation(text: str) -> AclOperation:
@@ -78,18 +77,6 @@ def _operation(text: str) -> AclOperation:
     if name not in OPERATIONS:
         raise argparse.ArgumentTypeError(f"unknown operation {text!r} (one of {', '.join(OPERATIONS)})")
     return AclOperation[name]
-
-
-def _guarded(command: Any) -> Any:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            code: int = command(args)
-            return code
-        except (SecurityError, WireClientError, OSError) as exc:
-            print(f"rockafka acls: {exc}", file=sys.stderr)
-            return 2
-
-    return run
 
 
 def _resource(args: argparse.Namespace) -> tuple[ResourceType, str | None]:

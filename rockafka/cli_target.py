@@ -9,12 +9,15 @@ file; see :mod:`rockafka.wire_client`.
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rockafka.facade.config import read_properties
+from rockafka.facade.security import SecurityError
 
-from .wire_client import WireClient
+from .wire_client import WireClient, WireClientError
 
 
 def add_target_arguments(parser: Any) -> None:
@@ -30,3 +33,17 @@ def connect(args: argparse.Namespace) -> WireClient:
     if args.command_config is not None:
         settings = dict(read_properties(args.command_config.read_text(encoding="utf-8")))
     return WireClient(args.bootstrap_server, settings)
+
+
+def guarded(name: str, command: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``command`` with a user's mistake (bad input, an unreachable or refusing broker, a file it cannot
+    read) printed as one line prefixed ``rockafka <name>:`` and exit status 2, never a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return command(args)
+        except (SecurityError, WireClientError, OSError) as exc:
+            print(f"rockafka {name}: {exc}", file=sys.stderr)
+            return 2
+
+    return run

@@ -27,10 +27,10 @@ from rockafka.facade.protocol.messages.describe_user_scram_credentials import (
     DescribeUserScramCredentialsResponse,
     UserName,
 )
-from rockafka.facade.security import CredentialStore, ScramCredential, ScramMechanism, SecurityError
+from rockafka.facade.security import CredentialStore, ScramCredential, ScramMechanism
 from rockafka.facade.security.scram import DEFAULT_ITERATIONS, MAX_ITERATIONS, MIN_ITERATIONS
 
-from .cli_target import add_target_arguments, connect
+from .cli_target import add_target_arguments, connect, guarded
 from .wire_client import WireClientError
 
 MECHANISMS = [m.mechanism_name for m in ScramMechanism]
@@ -47,30 +47,18 @@ def add_parser(subparsers: Any) -> None:
     add.add_argument("--password-file", type=argparse.FileType("r"), help="read the password's first line")
     add.add_argument("--password", help="the password (visible to other local users; prefer --password-file)")
     add_target_arguments(add)
-    add.set_defaults(func=_guarded(run_add))
+    add.set_defaults(func=guarded("users", run_add))
 
     delete = commands.add_parser("delete", help="delete a user's credentials")
     delete.add_argument("user")
     delete.add_argument("--mechanism", action="append", choices=MECHANISMS, help="repeatable; default: all it has")
     add_target_arguments(delete)
-    delete.set_defaults(func=_guarded(run_delete))
+    delete.set_defaults(func=guarded("users", run_delete))
 
     listing = commands.add_parser("list", help="users and their mechanisms (never secrets)")
     listing.add_argument("users", nargs="*")
     add_target_arguments(listing)
-    listing.set_defaults(func=_guarded(run_list))
-
-
-def _guarded(command: Any) -> Any:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            code: int = command(args)
-            return code
-        except (SecurityError, WireClientError, OSError) as exc:
-            print(f"rockafka users: {exc}", file=sys.stderr)
-            return 2
-
-    return run
+    listing.set_defaults(func=guarded("users", run_list))
 
 
 def _mechanisms(args: argparse.Namespace) -> list[ScramMechanism]:
