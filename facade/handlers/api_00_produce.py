@@ -36,9 +36,10 @@ Not implemented yet: LogAppendTime's timestamp bounds (message.timestamp.*.max.m
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Sequence
 
-from rockafka.core_pyx.compression import decompress
+from rockafka.core_pyx.compression import ReusableDecompressor
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
 from rockafka.core_pyx.hotcodec import ProduceRequest, decode_produce_request
 from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
@@ -215,10 +216,21 @@ def _validate(records: memoryview, version: int) -> list[BatchHeader]:
     return batches
 
 
+_PER_THREAD = threading.local()
+
+
+def _decompressor() -> ReusableDecompressor:
+    """This thread's reusable decompressor (each broker's event loop runs on its own thread)."""
+    found: ReusableDecompressor | None = getattr(_PER_THREAD, "decompressor", None)
+    if found is None:
+        found = _PER_THREAD.decompressor = ReusableDecompressor()
+    return found
+
+
 def _check_records(records: memoryview, header: BatchHeader, index: int, code: ErrorCode) -> None:
     payload = records[header.position + RECORD_BATCH_OVERHEAD : header.position + header.size]
     try:
-        plain = decompress(header.compression, payload) if header.compression else payload
+        plain = _decompressor().decompress(header.compression, payload) if header.compression else payload
         count = count_records(plain)
     except KernelError as exc:
         raise _Refused(code, f"the batch's records do not decode: {exc}", index) from None
