@@ -5,7 +5,10 @@ import os
 
 from cpython.buffer cimport PyBuffer_FillInfo
 from libc.errno cimport errno
-from posix.mman cimport MAP_FAILED, MAP_SHARED, MS_SYNC, PROT_READ, PROT_WRITE, mmap, msync, munmap
+from posix.mman cimport (
+    MADV_DONTNEED, MAP_FAILED, MAP_SHARED, MS_SYNC, PROT_READ, PROT_WRITE, madvise, mmap, msync, munmap,
+)
+from posix.unistd cimport sysconf, _SC_PAGESIZE
 
 # The FileMap declaration comes from _filemap.pxd, included automatically.
 
@@ -55,6 +58,23 @@ cdef class FileMap:
         if result != 0:
             code = errno
             raise OSError(code, os.strerror(code))
+
+    def drop_pages(self, Py_ssize_t offset, Py_ssize_t length):
+        cdef Py_ssize_t page = sysconf(_SC_PAGESIZE)
+        cdef Py_ssize_t start, end
+        cdef int result
+        if offset < 0 or length < 0 or offset + length > self._size:
+            raise ValueError(f"range [{offset}, {offset + length}) is outside the {self._size}-byte mapping")
+        start = (offset + page - 1) // page * page
+        end = (offset + length) // page * page
+        if self._closed or self._address == NULL or end <= start:
+            return 0
+        with nogil:
+            result = madvise(self._address + start, <size_t>(end - start), MADV_DONTNEED)
+        if result != 0:
+            code = errno
+            raise OSError(code, os.strerror(code))
+        return end - start
 
     def close(self):
         if self._closed:

@@ -9,6 +9,10 @@ it holds that duplicate until closed.
 - ``view()`` returns a ``memoryview`` over the whole mapping (read-only for a read-only map).
 - ``flush()`` writes the mapping's dirty pages to the file and waits (``msync(MS_SYNC)``, which on
   Linux syncs the data like ``fdatasync`` of that range); a no-op once closed.
+- ``drop_pages(offset, length)`` unmaps the whole pages inside [offset, offset + length) from this process
+  (``madvise(MADV_DONTNEED)``; a shared file mapping loses nothing: the next read maps the file's page
+  again), so the kernel may evict them from the page cache; returns how many bytes that covered (0 once
+  closed). A range outside the mapping is a ``ValueError``.
 - ``close()`` ends the mapping. Views still alive keep it mapped until the last one is released (reads
   through them stay valid, nothing is unmapped under a reader); no new view can be taken.
 - ``size`` / ``len()`` is the mapped length; ``closed`` tells whether ``close()`` was called.
@@ -50,6 +54,16 @@ class FileMap:
     def flush(self) -> None:
         if not self._closed:
             self._mmap.flush()
+
+    def drop_pages(self, offset: int, length: int) -> int:
+        if offset < 0 or length < 0 or offset + length > self._size:
+            raise ValueError(f"range [{offset}, {offset + length}) is outside the {self._size}-byte mapping")
+        start = -(-offset // mmap.PAGESIZE) * mmap.PAGESIZE
+        end = (offset + length) // mmap.PAGESIZE * mmap.PAGESIZE
+        if self._closed or end <= start:
+            return 0
+        self._mmap.madvise(mmap.MADV_DONTNEED, start, end - start)
+        return end - start
 
     def close(self) -> None:
         if self._closed:

@@ -71,6 +71,7 @@ class Broker:
 def store_config(config: BrokerConfig) -> StoreConfig:
     """The store's settings, from the broker's (Kafka names mapped onto RocketMQ-style geometry)."""
     flush_mode: FlushMode = "sync" if config.str("rockafka.flush.mode") == "sync" else "async"
+    cache_bytes = config.int("rockafka.commitlog.cache.bytes")
     return StoreConfig(
         root_dir=config.data_dir,
         commitlog_segment_bytes=config.int("log.segment.bytes"),
@@ -79,6 +80,7 @@ def store_config(config: BrokerConfig) -> StoreConfig:
         flush_interval_ms=config.int("rockafka.flush.interval.ms"),
         index_slot_count=config.int("rockafka.index.slots"),
         index_entry_count=config.int("rockafka.index.entries"),
+        commitlog_cache_bytes=None if cache_bytes < 0 else cache_bytes,
         topic_defaults=topic_defaults(config),
     )
 

@@ -47,7 +47,15 @@ the log at the first invalid record: the rest of that file is zeroed and every l
 Threads: the broker loop thread appends and publishes (``published_offset``: every record below it is
 complete and its ConsumeQueue unit written). The index thread parses published records through
 ``parse_at``/``batch_slice``, which take the file lock that segment deletion also takes. The flusher
-thread calls ``sync_to``.
+thread calls ``sync_to`` and ``release_cache``.
+
+Page cache: what the flusher has fsynced more than ``StoreConfig.commitlog_cache_bytes`` behind the sync point
+is released (``release_cache``: unmapped from the process and dropped from the page cache, clean as it is), so
+the CommitLog keeps a bounded window of the newest data in memory, as RocketMQ bounds its hot data. Reads
+of older records map their pages from the disk again. The reason is the cost of fresh memory: a page cache
+that only grows takes a never-used page from the kernel for every 4 KiB written, several times the cost of
+the copy itself on a virtual machine whose host backs guest memory lazily (``docs/performance.md``),
+while released pages are soon reused for the next writes.
 """
 
 from __future__ import annotations
@@ -77,6 +85,8 @@ if TYPE_CHECKING:
     from typing_extensions import Buffer
 
 _PREFIX = struct.Struct(">iI")
+_RELEASE_STEP = 16 << 20  # release the page cache in steps of at least this ...
+_RELEASE_CHUNK = 64 << 20  # ... and at most this under the lock at a time
 _new_tuple = tuple.__new__
 
 
@@ -137,12 +147,14 @@ class CommitLog:
         self.write_offset = 0
         self.published_offset = 0
         self._synced_offset = 0
+        self._released_offset = 0
         self._tail: MappedFile | None = None  # the file the write offset is in (re-found after any change)
 
     def load(self, *, readonly: bool = False) -> None:
         self._files.load(readonly=readonly)
         first = self._files.first
         self.write_offset = self.published_offset = self._synced_offset = first.start if first else 0
+        self._released_offset = self.write_offset
         self._tail = None
 
     @property
@@ -162,6 +174,7 @@ class CommitLog:
         with self._lock:
             self._files.truncate_from(end)
         self.write_offset = self.published_offset = self._synced_offset = end
+        self._released_offset = min(self._released_offset, end)
         self._tail = None
 
     def delete_segment(self, segment: MappedFile) -> None:
@@ -280,6 +293,16 @@ class CommitLog:
         if end > self._synced_offset:
             self._files.sync_range(self._synced_offset, end)
             self._synced_offset = end
+
+    def release_cache(self, keep_bytes: int) -> None:
+        """Release the page cache of what was fsynced more than ``keep_bytes`` before the sync point (flusher
+        thread; a chunk at a time under the lock that segment deletion takes, so no mapping goes meanwhile)."""
+        end = self._synced_offset - keep_bytes
+        while end - self._released_offset >= _RELEASE_STEP:
+            step_end = min(end, self._released_offset + _RELEASE_CHUNK)
+            with self._lock:
+                self._files.release_cache(self._released_offset, step_end)
+            self._released_offset = step_end
 
     def close(self) -> None:
         if self._preallocator is not None:

@@ -33,6 +33,9 @@ class StoreConfig:
     #: offset commits hand back a future completed once their bytes are fsynced.
     flush_mode: FlushMode = "async"
     flush_interval_ms: int = 500
+    #: Page cache kept for the newest CommitLog data: what was fsynced more than this many bytes ago is
+    #: released (unmapped, dropped from the page cache); None keeps everything (the kernel decides).
+    commitlog_cache_bytes: int | None = GIB
     #: How often ConsumeQueue files are fsynced and the checkpoint is written (bounds crash-recovery work).
     checkpoint_interval_ms: int = 1000
     #: Reserve the next CommitLog segment's blocks in the background (posix_fallocate) before it is needed.
@@ -61,6 +64,8 @@ class StoreConfig:
         _at_least("consume_queue_units_per_file", self.consume_queue_units_per_file, 2)
         _at_least("flush_interval_ms", self.flush_interval_ms, 1)
         _at_least("checkpoint_interval_ms", self.checkpoint_interval_ms, 1)
+        if self.commitlog_cache_bytes is not None:
+            _at_least("commitlog_cache_bytes", self.commitlog_cache_bytes, 0)
         _at_least("index_slot_count", self.index_slot_count, 1)
         _at_least("index_entry_count", self.index_entry_count, 2)
         _at_least("offsets_compact_bytes", self.offsets_compact_bytes, 1024)

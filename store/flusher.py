@@ -13,6 +13,9 @@ Every ``checkpoint_interval_ms`` (and on stop, and when asked) a round also fsyn
 written since the last checkpoint and rewrites the checkpoint with the CommitLog offset read *before*
 those fsyncs, so the checkpoint never claims a unit that is not on disk.
 
+After each round, the CommitLog's page cache is released up to ``cache_bytes`` behind what is fsynced (after
+the group's future is completed: waiters never wait for it); ``None`` keeps it all.
+
 An ``OSError`` (or anything else) fails the pending and every later future with ``StorageError``, is
 reported once through ``on_error`` (the facade takes the store offline), and ends the thread.
 """
@@ -72,6 +75,7 @@ class FlushService:
         checkpoint: Checkpoint,
         index_offset: Callable[[], int],
         on_error: Callable[[BaseException], None],
+        cache_bytes: int | None = None,
     ) -> None:
         self._sync_mode = sync_mode
         self._interval = interval_ms / 1000
@@ -82,6 +86,7 @@ class FlushService:
         self._checkpoint = checkpoint
         self._index_offset = index_offset
         self._on_error = on_error
+        self._cache_bytes = cache_bytes
         self._cond = threading.Condition()
         self._group: _Group | None = None
         self._checkpoint_wanted = False
@@ -150,6 +155,8 @@ class FlushService:
             self._checkpoint.write(CheckpointState(published, self._index_offset(), time.time_ns() // 1_000_000))
         if group is not None:
             group.future.set_result(None)
+        if self._cache_bytes is not None:
+            self._commitlog.release_cache(self._cache_bytes)
 
     def _fail(self, group: _Group | None, exc: BaseException) -> None:
         with self._cond:

@@ -148,6 +148,16 @@ class MappedFile:
             if not self.closed:
                 raise
 
+    def release_cache(self, position: int, length: int) -> None:
+        """Let the kernel evict the file's pages in [position, position + length) from the page cache: they are
+        unmapped from this process, then dropped if clean (``posix_fadvise(DONTNEED)``; dirty pages stay until
+        written back). Nothing is lost: a later read maps the pages from the disk again. A no-op once closed."""
+        if self.closed:
+            return
+        self._map.drop_pages(position, length)
+        with self._descriptor() as fd:
+            os.posix_fadvise(fd, position, length, os.POSIX_FADV_DONTNEED)
+
     def zero_from(self, position: int) -> None:
         """Discard every byte from ``position`` (file-relative) to the end: they read as zero afterwards."""
         with self._descriptor() as fd:
@@ -293,6 +303,13 @@ class MappedFileQueue:
         for file in list(self.files):
             if file.end > start and file.start < end:
                 file.sync()
+
+    def release_cache(self, start: int, end: int) -> None:
+        """``release_cache`` of the part of every file inside the global range [start, end)."""
+        for file in self.files:
+            if file.end > start and file.start < end:
+                first = max(start, file.start)
+                file.release_cache(first - file.start, min(end, file.end) - first)
 
     def close(self) -> None:
         for file in self.files:

@@ -173,6 +173,7 @@ class MessageStore:
             consume_queue_files=self._dirty, checkpoint=self._checkpoint,
             offsets_log=SyncedLogs(self._offsets, self._group_metadata, self._producer_state, self._txn_log),
             index_offset=self._index_durable_offset, on_error=self._record_failure,
+            cache_bytes=config.commitlog_cache_bytes,
         )  # fmt: skip
         self._retention = Retention(
             policy=RetentionPolicy.of(config), commitlog=self._commitlog, queues=self._queues, topics=self._topics,

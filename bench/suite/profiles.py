@@ -1,7 +1,8 @@
 """py-spy profiles of Rockafka's produce and fetch paths (``python -m bench.suite --profile``).
 
 A fresh broker runs each scenario (``produce-1KiB-acks1-none``, ``produce-1KiB-acks1-lz4``, then
-``consume-1KiB-assign`` for the fetch path); py-spy samples the broker process only during the scenario's
+``consume-1KiB-assign`` for the fetch path, ``rtt-aiokafka-acks1`` for one request's round trip; ``-s`` picks
+some by path or scenario name); py-spy samples the broker process only during the scenario's
 timed window (never the prefill or the read-back), with native frames so the Cython kernels show. Kept
 beside the results in ``results/profiles/``: the collapsed stacks (``<path>.collapsed.txt``, for
 speedscope or inferno) and ``<path>.md``, the functions with the most samples, self and inclusive.
@@ -29,7 +30,12 @@ from bench.suite.runner import measure
 from bench.suite.scenarios import SCENARIOS
 from bench.suite.targets import start_rockafka
 
-PATHS = {"produce": "produce-1KiB-acks1-none", "produce-lz4": "produce-1KiB-acks1-lz4", "fetch": "consume-1KiB-assign"}
+PATHS = {
+    "produce": "produce-1KiB-acks1-none",
+    "produce-lz4": "produce-1KiB-acks1-lz4",
+    "fetch": "consume-1KiB-assign",
+    "roundtrip": "rtt-aiokafka-acks1",
+}
 SAMPLE_RATE = 199
 TOP = 25
 
@@ -162,7 +168,10 @@ def profile_main(args: argparse.Namespace) -> int:
     out = args.out / "profiles"
     out.mkdir(parents=True, exist_ok=True)
     status = 0
+    chosen = args.scenario or list(PATHS)
     for path, name in PATHS.items():
+        if path not in chosen and name not in chosen:
+            continue
         collapsed = out / f"{path}.collapsed.txt"
         with tempfile.TemporaryDirectory(prefix="rockafka-profile-") as scratch:
             running = start_rockafka(Path(scratch))

@@ -203,6 +203,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.consumequeue.units.per.file", INT, 300000, at_least(16)),
     ConfigDef("rockafka.index.slots", INT, 5000000, at_least(1)),
     ConfigDef("rockafka.index.entries", INT, 20000000, at_least(1)),
+    ConfigDef("rockafka.commitlog.cache.bytes", LONG, 1 << 30, at_least(-1)),
 )
 
 TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
@@ -304,6 +305,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "rockafka.consumequeue.units.per.file": "ConsumeQueue units (one per stored batch) per file",
     "rockafka.index.slots": "hash slots per IndexFile",
     "rockafka.index.entries": "entries per IndexFile",
+    "rockafka.commitlog.cache.bytes": "page cache kept for the newest CommitLog data; older fsynced data is "
+    "released from memory (-1: keep all, the kernel decides)",
     "listener.security.protocol.map": "security protocol of each listener name",
     "ssl.keystore.type": "PEM only (JKS and PKCS12 are refused at start: convert them to PEM); see docs/security.md",
     "ssl.keystore.location": "PEM file holding the broker's private key and certificate chain",

@@ -101,3 +101,39 @@ def test_the_compiled_mapping_holds_no_descriptor(tmp_path: Path) -> None:
     assert open_descriptors() == before
     for mapping in mappings:
         mapping.close()
+
+
+def mapped_rss_kib(path: Path) -> int:
+    """Resident KiB of this process's mappings of ``path`` (from /proc/self/smaps)."""
+    total, inside = 0, False
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        fields = line.split()
+        if fields and "-" in fields[0] and len(fields) >= 5:
+            inside = len(fields) >= 6 and fields[5] == str(path)
+        elif inside and fields[0] == "Rss:":
+            total += int(fields[1])
+    return total
+
+
+def test_drop_pages_unmaps_whole_pages_and_the_data_reads_back(impl: ModuleType, tmp_path: Path) -> None:
+    path = tmp_path / "file"
+    size = 64 * 4096
+    fd = open_file(path, size)
+    mapping = impl.FileMap(fd, size, writable=True)
+    os.close(fd)
+    view = mapping.view()
+    view[:] = bytes(range(256)) * (size // 256)
+    mapping.flush()
+    assert mapped_rss_kib(path) == size // 1024
+    # [100, 100 + 40 pages) covers 39 whole pages: the partial first and last pages stay
+    assert mapping.drop_pages(100, 40 * 4096) == 39 * 4096
+    assert mapped_rss_kib(path) == (64 - 39) * 4
+    assert bytes(view[:]) == bytes(range(256)) * (size // 256)  # faulted back in from the file
+    assert mapping.drop_pages(5, 10) == 0  # no whole page inside
+    with pytest.raises(ValueError, match="outside"):
+        mapping.drop_pages(size - 4096, 8192)
+    with pytest.raises(ValueError, match="outside"):
+        mapping.drop_pages(-1, 10)
+    view.release()
+    mapping.close()
+    assert mapping.drop_pages(0, size) == 0  # a no-op once closed
