@@ -28,7 +28,9 @@ was fenced), a partition not in the ongoing transaction (or no transaction ongoi
 transaction being completed NOT_ENOUGH_REPLICAS (retriable, as Kafka maps CONCURRENT_TRANSACTIONS for Produce).
 Clients may not write control batches (INVALID_RECORD). Idempotent, non-transactional batches are not affected.
 The request body is read by the compiled hot decoder (``rockafka.core_pyx.hotcodec``): each partition's
-records stay a zero-copy view of the request frame until the store copies them into the CommitLog.
+records stay a zero-copy view of the request frame until the store copies them into the CommitLog; the
+answer is built from the hot codec's tuples and encoded by it too (a refused request's whole-request error
+goes through the generic codec).
 Authorization: WRITE on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions; nothing is appended).
 Not implemented yet: LogAppendTime's timestamp bounds (message.timestamp.*.max.ms), quotas.
 """
@@ -39,18 +41,14 @@ import asyncio
 import threading
 from collections.abc import Awaitable, Sequence
 
+from rockafka.core_pyx import hotcodec as hot
 from rockafka.core_pyx.compression import ReusableDecompressor
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
 from rockafka.core_pyx.hotcodec import ProduceRequest, decode_produce_request
 from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
 from rockafka.core_pyx.records import count_records
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.protocol.messages.produce import (
-    BatchIndexAndErrorMessage,
-    PartitionProduceResponse,
-    ProduceResponse,
-    TopicProduceResponse,
-)
+from rockafka.facade.protocol.messages.produce import PartitionProduceResponse, ProduceResponse, TopicProduceResponse
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError
 
@@ -88,8 +86,11 @@ def _error(request: ProduceRequest, code: ErrorCode) -> ProduceResponse:
     )
 
 
+Encoded = list[bytes]
+
+
 @register(0, 3, 11, _error, decode=decode_produce_request)
-def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Awaitable[ProduceResponse] | None:
+def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Encoded | Awaitable[Encoded] | None:
     if request.acks not in (-1, 0, 1):
         return _error(request, ErrorCode.INVALID_REQUIRED_ACKS)
     if _has_transactional_batches(request) and not (
@@ -98,10 +99,10 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
     ):
         return _error(request, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
     waits: list[asyncio.Future[None]] = []
-    responses: list[TopicProduceResponse] = []
+    responses: list[hot.ProduceTopicResponse] = []
     failed = False
     for topic in request.topic_data:
-        partitions: list[PartitionProduceResponse] = []
+        partitions: list[hot.ProducePartitionResponse] = []
         writable = ctx.authorize(AclOperation.WRITE, ResourceType.TOPIC, topic.name)
         for data in topic.partition_data:
             response = (
@@ -111,30 +112,35 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
             )
             failed = failed or response.error_code != ErrorCode.NONE
             partitions.append(response)
-        responses.append(TopicProduceResponse(name=topic.name, partition_responses=partitions))
-    answer = ProduceResponse(responses=responses)
+        responses.append(hot.ProduceTopicResponse(topic.name, partitions))
     if request.acks == 0:
         if failed:
             raise BrokenRequestError("a produce with acks=0 failed; closing the connection as Kafka does")
         return None
     if waits:
-        return _after_durable(waits, answer)
-    return answer
+        return _after_durable(ctx, waits, responses)
+    return [hot.encode_produce_response(ctx.api_version, hot.ProduceResponse(responses), ctx.correlation_id)]
 
 
-async def _after_durable(waits: Sequence[asyncio.Future[None]], answer: ProduceResponse) -> ProduceResponse:
+async def _after_durable(
+    ctx: RequestContext, waits: Sequence[asyncio.Future[None]], responses: list[hot.ProduceTopicResponse]
+) -> Encoded:
     results = await asyncio.gather(*waits, return_exceptions=True)
     if any(isinstance(result, BaseException) for result in results):
-        for topic in answer.responses:
-            for partition in topic.partition_responses:
-                partition.error_code = ErrorCode.KAFKA_STORAGE_ERROR
-    return answer
+        storage_error = ErrorCode.KAFKA_STORAGE_ERROR
+        responses = [
+            topic._replace(
+                partition_responses=[p._replace(error_code=storage_error) for p in topic.partition_responses]
+            )
+            for topic in responses
+        ]
+    return [hot.encode_produce_response(ctx.api_version, hot.ProduceResponse(responses), ctx.correlation_id)]
 
 
 def _produce_partition(
     ctx: RequestContext, transactional_id: str | None, topic: str, partition: int, records: object,
     waits: list[asyncio.Future[None]],
-) -> PartitionProduceResponse:  # fmt: skip
+) -> hot.ProducePartitionResponse:  # fmt: skip
     try:
         if records is None:
             raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried no records")
@@ -151,28 +157,21 @@ def _produce_partition(
         result = ctx.broker.store.append(topic, partition, records, batches)  # type: ignore[arg-type]
         ctx.broker.producers.record(topic, partition, batches[0], result.base_offset)
     except _Refused as exc:
-        errors = [] if exc.batch_index is None else [BatchIndexAndErrorMessage(batch_index=exc.batch_index)]
-        return PartitionProduceResponse(
-            index=partition, error_code=exc.code, base_offset=-1, record_errors=errors, error_message=str(exc)
-        )
+        errors = () if exc.batch_index is None else (hot.RecordError(exc.batch_index),)
+        return hot.ProducePartitionResponse(partition, exc.code, -1, record_errors=errors, error_message=str(exc))
     except StoreError as exc:
-        return PartitionProduceResponse(
-            index=partition, error_code=store_error_code(exc), base_offset=-1, error_message=str(exc)
-        )
+        return hot.ProducePartitionResponse(partition, store_error_code(exc), -1, error_message=str(exc))
     if result.durable is not None:
         waits.append(asyncio.wrap_future(result.durable))
-    return PartitionProduceResponse(
-        index=partition,
-        error_code=ErrorCode.NONE,
-        base_offset=result.base_offset,
-        log_append_time_ms=-1 if result.log_append_time_ms is None else result.log_append_time_ms,
-        log_start_offset=result.log_start_offset,
+    append_time = -1 if result.log_append_time_ms is None else result.log_append_time_ms
+    return hot.ProducePartitionResponse(
+        partition, ErrorCode.NONE, result.base_offset, append_time, result.log_start_offset
     )
 
 
-def _refused_topic(partition: int) -> PartitionProduceResponse:
+def _refused_topic(partition: int) -> hot.ProducePartitionResponse:
     """A partition of a topic the principal may not WRITE: nothing is appended."""
-    return PartitionProduceResponse(index=partition, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, base_offset=-1)
+    return hot.ProducePartitionResponse(partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED)
 
 
 def _has_transactional_batches(request: ProduceRequest) -> bool:
@@ -184,13 +183,10 @@ def _has_transactional_batches(request: ProduceRequest) -> bool:
     return False
 
 
-def _duplicate(ctx: RequestContext, topic: str, partition: int, verdict: Duplicate) -> PartitionProduceResponse:
+def _duplicate(ctx: RequestContext, topic: str, partition: int, verdict: Duplicate) -> hot.ProducePartitionResponse:
     """A retried batch already written: success with its original base offset, as Kafka answers."""
     log_start = ctx.broker.store.partition_offsets(topic, partition).log_start_offset
-    return PartitionProduceResponse(
-        index=partition, error_code=ErrorCode.NONE, base_offset=verdict.base_offset, log_append_time_ms=-1,
-        log_start_offset=log_start,
-    )  # fmt: skip
+    return hot.ProducePartitionResponse(partition, ErrorCode.NONE, verdict.base_offset, -1, log_start)
 
 
 def _version_code(code: ErrorCode, version: int) -> ErrorCode:
