@@ -10,7 +10,7 @@ from rockafka.core_pyx._records cimport RecordCursor, rk_read_varint, rk_read_va
 
 from rockafka.core_pyx.errors import CorruptBatchError
 
-# rk_put_entries comes from _indexhash.pxd, included automatically.
+# rk_put_entries and rk_write_entries come from _indexhash.pxd, included automatically.
 
 cdef enum:
     HEADER_SIZE = 40
@@ -72,6 +72,13 @@ def key_hashes(payload, Py_ssize_t count, unsigned long seed):
         PyBuffer_Release(&view)
 
 
+cdef extern from *:
+    """
+    #define RK_RELEASE_FENCE() __atomic_thread_fence(__ATOMIC_RELEASE)
+    """
+    void RK_RELEASE_FENCE() noexcept nogil
+
+
 cdef Py_ssize_t rk_put_entries(unsigned char *index, Py_ssize_t length, Py_ssize_t slot_count,
                                Py_ssize_t index_count, Py_ssize_t *hash_slot_count, int64_t begin_timestamp,
                                int64_t physical_offset, int64_t store_timestamp,
@@ -79,6 +86,14 @@ cdef Py_ssize_t rk_put_entries(unsigned char *index, Py_ssize_t length, Py_ssize
     cdef Py_ssize_t entries_at = HEADER_SIZE + slot_count * SLOT_SIZE
     if slot_count <= 0 or index_count < 1 or entries_at + (index_count + n) * ENTRY_SIZE > length:
         raise ValueError("index entries do not fit the IndexFile")
+    return rk_write_entries(index, slot_count, index_count, hash_slot_count, begin_timestamp, physical_offset,
+                            store_timestamp, hashes, n)
+
+
+cdef Py_ssize_t rk_write_entries(unsigned char *index, Py_ssize_t slot_count, Py_ssize_t index_count,
+                                 Py_ssize_t *hash_slot_count, int64_t begin_timestamp, int64_t physical_offset,
+                                 int64_t store_timestamp, const uint32_t *hashes, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t entries_at = HEADER_SIZE + slot_count * SLOT_SIZE
     cdef int64_t diff = (store_timestamp - begin_timestamp) // 1000
     if diff < 0:
         diff = 0
@@ -97,9 +112,10 @@ cdef Py_ssize_t rk_put_entries(unsigned char *index, Py_ssize_t length, Py_ssize
         entry = index + entries_at + index_count * ENTRY_SIZE
         _put_u32(entry, value)
         _put_u32(entry + 4, <uint32_t>((<uint64_t>physical_offset) >> 32))
-        _put_u32(entry + 8, <uint32_t>(physical_offset & 0xFFFFFFFF))
+        _put_u32(entry + 8, <uint32_t>(<uint64_t>physical_offset))  # the low 32 bits
         _put_u32(entry + 12, <uint32_t>diff)
         _put_u32(entry + 16, previous)
+        RK_RELEASE_FENCE()  # the entry is whole before the slot points to it
         _put_u32(index + slot_at, <uint32_t>index_count)
         index_count += 1
     return index_count

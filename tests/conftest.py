@@ -20,6 +20,7 @@ COMPILED_KERNELS = [
     "_indexhash",
     "_logrecord",
     "_filemap",
+    "_indexrun",
 ]
 
 
