@@ -45,8 +45,8 @@ Recovery (``store/recovery.py``) parses records from the checkpoint on, verifyin
 the log at the first invalid record: the rest of that file is zeroed and every later file is deleted.
 
 Threads: the broker loop thread appends and publishes (``published_offset``: every record below it is
-complete and its ConsumeQueue unit written). The index thread parses published records through
-``parse_at``/``batch_slice``, which take the file lock that segment deletion also takes. The flusher
+complete and its ConsumeQueue unit written). The index thread reads published records through
+``segment_at``/``parse_at``/``batch_slice``, which take the file lock that segment deletion also takes. The flusher
 thread calls ``sync_to`` and ``release_cache``.
 
 Page cache: what the flusher has fsynced more than ``StoreConfig.commitlog_cache_bytes`` behind the sync point
@@ -247,6 +247,14 @@ class CommitLog:
         slice keeps its mapping alive even if the segment is deleted while it is held."""
         with self._lock:
             return self.batch_view(physical_offset, size)
+
+    def segment_at(self, offset: int) -> tuple[memoryview, int] | None:
+        """The whole segment holding ``offset`` as a slice of its mapping, and the segment's start offset (any
+        thread: taken under the lock that segment deletion takes, and the slice keeps the mapping alive even if
+        the segment is deleted while it is held); None when no segment holds ``offset``."""
+        with self._lock:
+            file = self._files.find(offset)
+            return None if file is None else (file.view[:], file.start)
 
     def parse_at(self, offset: int, *, verify_batch: bool) -> ParseOutcome:
         """Parse the record at ``offset`` (any thread); checks everything but the batch CRC unless asked."""

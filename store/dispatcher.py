@@ -3,7 +3,7 @@
 ConsumeQueue units (and the transaction tracker's events, for transactional batches) are dispatched
 synchronously, on the appending thread, before the CommitLog's write position is published, so a batch is
 readable the moment ``append`` returns. IndexFile entries are dispatched asynchronously by the index thread
-(``IndexService``), which follows the published CommitLog.
+(``IndexService``), which follows the published CommitLog on its own: the appending thread does nothing for it.
 Recovery re-dispatches the CommitLog tail through ``dispatch`` and restarts the index thread where the
 surviving IndexFiles end; both writers skip what they already hold, so re-dispatch is idempotent.
 """
@@ -39,8 +39,6 @@ class Dispatcher:
             return False
         if batch.attributes & TRANSACTIONAL_BIT:
             self._transactions.observe(batch)
-        if self._index is not None:
-            self._index.offer(batch)
         return True
 
     def start_index(self) -> None:

@@ -31,8 +31,10 @@ offset  size  field             notes
 ======  ====  ======================  =================================================================
 
 ``slot = key_hash % slot_count``. A put writes the entry, then the slot, then the header, so a reader on
-another thread always finds complete entries through the slot. A hash identifies a key only up to
-collisions (of hashes and of slots): queries re-check the actual key in the CommitLog.
+another thread always finds complete entries through the slot. Entries are put one record at a time
+(``put``), or for a run of CommitLog records at once (``index_run``: the ``core_pyx.indexrun`` kernel, the
+same entries, the GIL released). A hash identifies a key only up to collisions (of hashes and of slots):
+queries re-check the actual key in the CommitLog.
 
 Nothing is checksummed. A file is fsynced when it fills and at clean shutdown, and the checkpoint records
 the end offset up to which files are complete; after a crash, files that end past it are deleted and
@@ -45,12 +47,16 @@ import datetime
 import struct
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rockafka.core_pyx.crc32c import crc32c
 from rockafka.core_pyx.indexhash import put_entries
+from rockafka.core_pyx.indexrun import IndexHeader, IndexRun, index_records
 
 from .mappedfile import MappedFile
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 HEADER_SIZE: Final = 40
 SLOT_SIZE: Final = 4
@@ -143,6 +149,25 @@ class IndexFile:
             self._file.view, 0, self.begin_timestamp, self.end_timestamp, self.begin_physical_offset,
             self.end_physical_offset, self.hash_slot_count, self.index_count,
         )  # fmt: skip
+
+    def index_run(
+        self, segment: Buffer, position: int, end: int, segment_start: int, indexed_through: int, budget: int
+    ) -> IndexRun:
+        """Index the records of a CommitLog segment from ``position`` until ``end`` or a stop, the GIL released
+        (``core_pyx.indexrun``: entries as ``put`` writes them, records at or below ``indexed_through`` skipped,
+        at most about ``budget`` bytes of records walked); the header fields follow the run."""
+        header = IndexHeader(
+            self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset,
+            self.hash_slot_count, self.index_count,
+        )  # fmt: skip
+        run = index_records(
+            segment, position, end, segment_start, self._file.view, self.slot_count, header, indexed_through, budget
+        )
+        after = run.header
+        self.begin_timestamp, self.end_timestamp = after.begin_timestamp, after.end_timestamp
+        self.begin_physical_offset, self.end_physical_offset = after.begin_physical_offset, after.end_physical_offset
+        self.hash_slot_count, self.index_count = after.hash_slot_count, after.index_count
+        return run
 
     def lookup(self, hash_value: int, begin_ms: int, end_ms: int) -> list[int]:
         """Physical offsets of the entries with ``hash_value`` stored within [begin_ms, end_ms], newest first.

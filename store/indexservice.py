@@ -1,20 +1,20 @@
 """The IndexFiles of a store: the index thread that fills them from the CommitLog, queries, and their lifecycle.
 
-The index thread follows the CommitLog from where the newest IndexFile ends up to the published offset.
-Records the dispatcher appended in this run are handed over (``offer``), the others (after a restart, or
-when the thread lags by more than it keeps) are parsed with the same code recovery uses
-(``CommitLog.parse_at``); each batch is decompressed and one entry is put per distinct key hash. Records
-at or below the newest file's ``end_physical_offset`` are skipped, so following again from an older point
-is harmless. Control batches (transaction markers) are not indexed. A full file is fsynced and its end recorded as
-``durable_offset`` (the checkpoint's ``index_offset``); then a new file starts.
+The index thread follows the CommitLog from where the newest IndexFile ends up to the published offset. It
+hands the published part of the current segment (a slice of its mapping, ``CommitLog.segment_at``) to the
+``core_pyx.indexrun`` kernel, which walks the records, hashes the keys of each batch and puts one entry per
+distinct key hash with the GIL released, so the broker loop appends meanwhile; a call walks at most
+``_RUN_BYTES`` of records, then the thread looks at its stop flag. What the kernel leaves to Python is one
+record at a time, parsed with the code recovery uses (``CommitLog.parse_at``): a compressed batch (decompressed,
+then indexed the same way), and anything the kernel's checks refuse. Records at or below the newest file's
+``end_physical_offset`` are skipped, so following again from an older point is harmless. Control batches
+(transaction markers) are not indexed. A full file is fsynced and its end recorded as ``durable_offset`` (the
+checkpoint's ``index_offset``); then a new file starts. A record with more distinct keys than a whole file
+holds has only the first ones indexed. When the thread has caught up it looks again ``_PAUSE_SECONDS`` later.
 
 On open, files that end past ``min(checkpoint index_offset, CommitLog end)`` may hold entries that never
 reached the disk whole, or point at records cut by recovery: they are deleted and rebuilt by following.
 
-The index thread runs Python between its kernel calls, so it holds the GIL: it works in bursts of at most
-``_BURST_SECONDS`` then pauses ``_PAUSE_SECONDS``, so the broker loop (whose appends release the GIL while
-the kernel copies) hands the GIL over a few hundred times a second rather than at every append, and never
-waits longer than a burst.
 Retention deletes files whose records are all below the CommitLog's first offset.
 """
 
@@ -24,21 +24,20 @@ import os
 import struct
 import threading
 import time
-from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
 from rockafka.core_pyx.compression import decompress
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.indexhash import key_hashes
+from rockafka.core_pyx.indexrun import IndexStop
 from rockafka.core_pyx.recordbatch import COMPRESSION_MASK, CONTROL_BIT, RECORD_BATCH_OVERHEAD
 
 from .commitlog import CommitLog, CorruptRecord, EndOfData, SegmentEnd, StoredBatch
 from .indexfile import NAME_LENGTH, IndexFile, file_name, key_hash, topic_seed
 
-_PAUSE_SECONDS = 0.005  # between bursts
-_BURST_SECONDS = 0.001  # the longest the thread holds the GIL at a stretch
-_HANDED_OVER_MAX = 65536  # records handed over by the dispatcher; past it, the thread parses the CommitLog
+_PAUSE_SECONDS = 0.005  # once caught up, before looking again
+_RUN_BYTES = 4 << 20  # records walked per kernel call, between looks at the stop flag
 _RECORD_COUNT = struct.Struct(">i")
 _COUNT_AT = 57
 
@@ -55,7 +54,6 @@ class IndexService:
         self._thread: threading.Thread | None = None
         self.durable_offset = 0
         self.failure: BaseException | None = None
-        self._handed_over: deque[StoredBatch] = deque(maxlen=_HANDED_OVER_MAX)
         self._seeds: dict[bytes, int] = {}
 
     def load(self, durable_offset: int, commitlog_end: int) -> int:
@@ -109,37 +107,49 @@ class IndexService:
         position = max(self.indexed_offset, self._commitlog.min_offset)
         try:
             while not self._stop.is_set():
-                position = self._follow(position, time.monotonic() + _BURST_SECONDS)
-                self._stop.wait(_PAUSE_SECONDS)
+                position, caught_up = self._follow(position)
+                if caught_up:
+                    self._stop.wait(_PAUSE_SECONDS)
         except BaseException as exc:  # an I/O failure: indexing stops; reads and appends go on
             self.failure = exc
 
-    def _follow(self, position: int, deadline: float) -> int:
-        """Index published records from ``position`` until ``deadline``; returns where to go on."""
-        while position < self._commitlog.published_offset and time.monotonic() < deadline:
-            outcome = self._handed(position) or self._commitlog.parse_at(position, verify_batch=False)
-            if isinstance(outcome, StoredBatch):
-                if outcome.physical_offset > self.indexed_offset:
-                    self._index(outcome)
-                position = outcome.end
-            elif isinstance(outcome, SegmentEnd):
-                position = outcome.next_offset
-            elif isinstance(outcome, EndOfData) and position < self._commitlog.min_offset:
-                position = self._commitlog.min_offset  # the segment was deleted under us
-            else:
-                assert isinstance(outcome, CorruptRecord | EndOfData)
-                return position  # not yet readable: try again later
-        return position
+    def _follow(self, position: int) -> tuple[int, bool]:
+        """Index published records from ``position``: one kernel run over its segment, or the one record the
+        kernel leaves to Python. Returns where to go on, and whether the thread has caught up for now."""
+        published = self._commitlog.published_offset
+        if position >= published:
+            return position, True
+        segment = self._commitlog.segment_at(position)
+        if segment is None:
+            first = self._commitlog.min_offset
+            return (first, False) if position < first else (position, True)  # deleted under us / not there yet
+        view, start = segment
+        with self._lock:
+            current = self._files[-1] if self._files else self._roll(None)
+            end = min(published - start, len(view))
+            run = current.index_run(view, position - start, end, start, self.indexed_offset, _RUN_BYTES)
+            if run.stop == IndexStop.FULL and current.index_count > 1:
+                self._roll(current)
+                return start + run.position, False
+        if run.stop == IndexStop.SEGMENT_END:
+            return start + len(view), False
+        if run.stop in (IndexStop.COMPRESSED, IndexStop.UNPARSED, IndexStop.FULL):
+            return self._follow_one(start + run.position)
+        return start + run.position, run.stop == IndexStop.END
 
-    def offer(self, record: StoredBatch) -> None:
-        """Hand over a record just appended (the dispatcher, loop thread), sparing the thread a parse."""
-        self._handed_over.append(record)
-
-    def _handed(self, position: int) -> StoredBatch | None:
-        pending = self._handed_over
-        while pending and pending[0].physical_offset < position:
-            pending.popleft()
-        return pending.popleft() if pending and pending[0].physical_offset == position else None
+    def _follow_one(self, position: int) -> tuple[int, bool]:
+        """Index the one record at ``position`` in Python; a record not yet readable is tried again later."""
+        outcome = self._commitlog.parse_at(position, verify_batch=False)
+        if isinstance(outcome, StoredBatch):
+            if outcome.physical_offset > self.indexed_offset:
+                self._index(outcome)
+            return outcome.end, False
+        if isinstance(outcome, SegmentEnd):
+            return outcome.next_offset, False
+        if isinstance(outcome, EndOfData) and position < self._commitlog.min_offset:
+            return self._commitlog.min_offset, False  # the segment was deleted under us
+        assert isinstance(outcome, CorruptRecord | EndOfData)
+        return position, True
 
     def _index(self, record: StoredBatch) -> None:
         if record.attributes & CONTROL_BIT:
@@ -160,10 +170,10 @@ class IndexService:
         if not hashes:
             return
         with self._lock:
-            current = self._files[-1] if self._files else None
-            if current is None or current.room() < len(hashes):
+            current = self._files[-1] if self._files else self._roll(None)
+            if current.room() < len(hashes) and current.index_count > 1:
                 current = self._roll(current)
-            current.put(hashes, record.physical_offset, record.store_timestamp)
+            current.put(hashes[: current.room()], record.physical_offset, record.store_timestamp)
 
     def _roll(self, full: IndexFile | None) -> IndexFile:
         if full is not None:

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import struct
 import time
 from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rockafka.core_pyx.compression import decompress
+from rockafka.core_pyx.indexhash import key_hashes
+from rockafka.core_pyx.logrecord import HEADER_SIZE as LOG_HEADER_SIZE
+from rockafka.core_pyx.logrecord import scan_records
+from rockafka.core_pyx.recordbatch import COMPRESSION_MASK, CONTROL_BIT
 from rockafka.store import MessageStore
-from rockafka.store.indexfile import HEADER_SIZE, IndexFile, file_name, file_size, key_hash
+from rockafka.store.commitlog import StoredBatch
+from rockafka.store.indexfile import HEADER_SIZE, IndexFile, file_name, file_size, key_hash, topic_seed
 
-from .helpers import append, build_batch, small_config
+from .helpers import CODECS, append, build_batch, small_config
+from .txn_helpers import put, txn_batch
 
 TOPIC_ID = bytes(range(16))
 
@@ -81,3 +89,57 @@ def test_query_by_key_matches_a_dictionary_model_with_every_key_in_one_slot(tmp_
 def _newest_first(hits: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Appends happen in list order, records within a batch in offset order: reverse both."""
     return list(reversed(hits))
+
+
+def _put_path_files(root: Path, slots: int, entries: int, scratch: Path) -> list[bytes]:
+    """The IndexFiles the per-record put path builds from the CommitLog under ``root``: each record decompressed
+    and its distinct key hashes put, control batches skipped, a new file when a record's entries do not fit
+    (a fresh file takes the first ones that fit)."""
+    scratch.mkdir()
+    files: list[IndexFile] = []
+    for path in sorted((root / "commitlog").iterdir()):
+        data = path.read_bytes()
+        records, _, _, _ = scan_records(data, 0, int(path.name), 1 << 62, 1 << 30)
+        for record in map(StoredBatch._make, records):
+            at = record.physical_offset - int(path.name)
+            batch = data[at + LOG_HEADER_SIZE : at + record.size]
+            codec = record.attributes & COMPRESSION_MASK
+            payload = decompress(codec, batch[61:]) if codec else batch[61:]
+            hashes = key_hashes(payload, struct.unpack_from(">i", batch, 57)[0], topic_seed(record.topic_id))
+            if record.attributes & CONTROL_BIT or not hashes:
+                continue
+            if not files or (files[-1].room() < len(hashes) and files[-1].index_count > 1):
+                files.append(IndexFile.open(scratch / file_name(len(files)), slots, entries))
+            files[-1].put(hashes[: files[-1].room()], record.physical_offset, record.store_timestamp)
+    for index_file in files:
+        index_file.close()
+    return [(scratch / file_name(number)).read_bytes() for number in range(len(files))]
+
+
+def test_the_index_thread_writes_what_the_put_path_writes(tmp_path: Path) -> None:
+    config = small_config(tmp_path / "store", index_slot_count=4, index_entry_count=12)
+    many_keys = [(b"many-%d" % i, b"v") for i in range(20)]  # more distinct keys than a file holds (11)
+    with MessageStore.open(config) as store:
+        store.create_topic("t", 2)
+        store.create_topic("u", 1)
+        for number in range(30):
+            keys = [b"key-%d" % (number % 7), b"key-%d" % (number % 3), None, b"key-%d" % (number % 7)]
+            codec = CODECS["gzip"] if number % 4 == 1 else 0
+            append(store, "t", number % 2, build_batch([(key, b"value" * 30) for key in keys], codec=codec))
+            if number % 5 == 0:
+                put(store, "u", 0, txn_batch(9, epoch=0, sequence=number // 5))
+                store.write_transaction_marker("u", 0, producer_id=9, producer_epoch=0, coordinator_epoch=0,
+                                               commit=True)  # fmt: skip
+            if number == 20:
+                append(store, "t", 0, build_batch(many_keys))
+        append(store, "u", 0, build_batch([(b"last", b"v")]))
+        deadline = time.monotonic() + 10
+        while not store.query_by_key("u", b"last"):
+            assert time.monotonic() < deadline, "the index thread did not catch up"
+            time.sleep(0.01)
+        assert [r.value for r in store.query_by_key("t", b"many-0")] == [b"v"]
+        assert store.query_by_key("t", b"many-19") == []  # past what one file holds: not indexed
+        hits = 2 * len(range(1, 30, 7)) + len(range(1, 30, 3))  # key-1: twice in 5 batches, once in 10
+        assert len(store.query_by_key("t", b"key-1", limit=100)) == hits
+    built = [path.read_bytes() for path in sorted((tmp_path / "store" / "index").iterdir())]
+    assert len(built) > 3 and built == _put_path_files(tmp_path / "store", 4, 12, tmp_path / "reference")
