@@ -6,7 +6,8 @@ same-run baseline, sync >= 50%; recovery <= 2x the read-once time.
     python -m bench.store [--gib G] [--dir DIR] [--no-write]
 
 - baseline: a plain Python loop writing the same 16 KiB buffer with ``os.write``, then one ``fsync``.
-- every throughput is the best of ``--rounds`` runs, the contenders interleaved round by round.
+- every throughput is the best of ``--rounds`` runs, the contenders interleaved round by round, each round
+  starting one contender further along (a run right after another that freed 1 GiB is not the same run).
 - append: ``MessageStore.append`` of one validated 16 KiB batch, round-robin over 8 partitions, then
   ``flush()`` (fsync); default geometry (1 GiB segments, pre-allocation on). ``sync`` keeps 64 appends
   in flight (pipelined produce requests from many connections) and waits for each one's durability
@@ -139,9 +140,16 @@ def run(directory: Path, gib: float, seconds: float, rounds: int) -> dict[str, f
         ("sync", "sync", True, IN_FLIGHT),
         ("sync, 256 in flight", "sync", True, 256),
     ]
+    contenders = ["baseline", *(name for name, *_ in runs)]
+    settings = {name: (mode, index, in_flight) for name, mode, index, in_flight in runs}
     for round_number in range(rounds):
-        figures["baseline"] = max(figures.get("baseline", 0.0), baseline(directory, total, batch))
-        for name, mode, index, in_flight in runs:
+        # each round starts one place further along: no contender always runs right after the same one
+        shift = round_number % len(contenders)
+        for name in contenders[shift:] + contenders[:shift]:
+            if name == "baseline":
+                figures["baseline"] = max(figures.get("baseline", 0.0), baseline(directory, total, batch))
+                continue
+            mode, index, in_flight = settings[name]
             root = directory / f"{name.replace(' ', '').replace(',', '-')}-{round_number}"
             rate, store = append_rate(root, total, batch, mode=mode, index=index, in_flight=in_flight)
             figures[name] = max(figures.get(name, 0.0), rate)

@@ -64,7 +64,7 @@ import struct
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from rockafka.core_pyx.logrecord import (
     BLANK_MAGIC,
@@ -80,9 +80,6 @@ from rockafka.core_pyx.logrecord import (
 
 from .errors import RecordTooLargeError
 from .mappedfile import MappedFile, MappedFileQueue, Preallocator
-
-if TYPE_CHECKING:
-    from typing_extensions import Buffer
 
 _PREFIX = struct.Struct(">iI")
 _RELEASE_STEP = 16 << 20  # release the page cache in steps of at least this ...
@@ -186,7 +183,7 @@ class CommitLog:
 
     def append(
         self,
-        batch: Buffer,
+        batch: memoryview | bytes,
         *,
         topic_id: bytes,
         partition: int,
@@ -199,17 +196,16 @@ class CommitLog:
         its maxTimestamp and CRC) patched on the way (``core_pyx.logwrite``: one ``pwritev`` of [header,
         patched batch header, the rest of the batch as given], the GIL released; the caller's buffer is
         left as it was)."""
-        source = memoryview(batch)
-        total = HEADER_SIZE + len(source)
-        if total > self.max_record_size:
-            raise RecordTooLargeError(f"a {len(source)}-byte batch does not fit a {self.segment_bytes}-byte segment")
+        total = HEADER_SIZE + len(batch)
+        if total > self.segment_bytes - BLANK_SIZE:
+            raise RecordTooLargeError(f"a {len(batch)}-byte batch does not fit a {self.segment_bytes}-byte segment")
         file = self._tail
         if file is None or file.closed or not file.start <= self.write_offset <= file.end - total - BLANK_SIZE:
             file = self._tail = self._room_for(total)
         pos = self.write_offset - file.start
         physical = self.write_offset
         _, attributes, max_timestamp, producer_id, producer_epoch = write_record(
-            file.fd, pos, source, topic_id, partition, base_offset, record_count, store_timestamp,
+            file.fd, pos, batch, topic_id, partition, base_offset, record_count, store_timestamp,
             -1 if log_append_time is None else log_append_time, physical,
         )  # fmt: skip
         self.write_offset = physical + total

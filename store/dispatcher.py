@@ -35,7 +35,11 @@ class Dispatcher:
         """Write the ConsumeQueue unit of ``batch`` (and tell the transaction tracker of a transactional one);
         False when its partition is gone or already has it."""
         queue = self._queues.get((batch.topic_id, batch.partition))
-        if queue is None or not queue.append(batch):
+        return queue is not None and self.dispatch_to(queue, batch)
+
+    def dispatch_to(self, queue: ConsumeQueue, batch: StoredBatch) -> bool:
+        """``dispatch`` to the ConsumeQueue of ``batch``'s partition, already known (the append path)."""
+        if not queue.append(batch):
             return False
         if batch.attributes & TRANSACTIONAL_BIT:
             self._transactions.observe(batch)

@@ -1,4 +1,5 @@
-"""Typed values that cross the ``MessageStore`` boundary: frozen slots dataclasses, never sentinels."""
+"""Typed values that cross the ``MessageStore`` boundary: frozen slots dataclasses, never sentinels (the one
+made on every append, ``AppendResult``, is a named tuple: as immutable and typed, a third of the cost)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import uuid
 from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,8 +26,7 @@ class TopicInfo:
     configs: Mapping[str, str]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class AppendResult:
+class AppendResult(NamedTuple):
     """Where an append landed.
 
     ``durable`` is None under the async flush policy. Under ``sync`` it is a ``concurrent.futures.Future``

@@ -50,6 +50,7 @@ class Writer:
         self._durable = durable
         self._log_start = log_start
         self._clock = clock
+        self._max_record_batch = commitlog.max_record_size - HEADER_SIZE
         self.listeners: tuple[AppendListener, ...] = ()
 
     def append(
@@ -88,7 +89,7 @@ class Writer:
                 batch, topic_id=key[0], partition=partition, base_offset=queue.next_offset, record_count=count,
                 store_timestamp=now, log_append_time=append_time,
             )  # fmt: skip
-            self._dispatcher.dispatch(stored)
+            self._dispatcher.dispatch_to(queue, stored)
             size += len(batch)
         self._commitlog.publish()
         result = AppendResult(
@@ -107,5 +108,5 @@ class Writer:
                 raise InvalidRecordsError(f"batch header at {header.position} does not fit the records buffer")
             if header.size > settings.max_message_bytes:
                 raise RecordTooLargeError(f"batch of {header.size} bytes exceeds max.message.bytes")
-            if header.size + HEADER_SIZE > self._commitlog.max_record_size:
+            if header.size > self._max_record_batch:
                 raise RecordTooLargeError(f"batch of {header.size} bytes does not fit a CommitLog segment")
