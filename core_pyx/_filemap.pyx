@@ -12,6 +12,23 @@ from posix.unistd cimport sysconf, _SC_PAGESIZE
 
 # The FileMap declaration comes from _filemap.pxd, included automatically.
 
+cdef extern from "<fcntl.h>" nogil:
+    int sync_file_range(int fd, long long offset, long long nbytes, unsigned int flags)
+    enum: SYNC_FILE_RANGE_WRITE
+
+
+def start_writeback(int fd, long long offset, long long length):
+    cdef int result
+    if offset < 0 or length < 0:
+        raise ValueError(f"range [{offset}, {offset + length}) is not a file range")
+    if length == 0:
+        return
+    with nogil:
+        result = sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE)
+    if result != 0:
+        code = errno
+        raise OSError(code, os.strerror(code))
+
 
 cdef class FileMap:
     def __cinit__(self, int fd, Py_ssize_t size, *, bint writable):

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 from . import kernel
 
 if TYPE_CHECKING:
-    from ._filemap_py import FileMap
+    from ._filemap_py import FileMap, start_writeback
 else:
     FileMap = kernel("_filemap").FileMap
+    start_writeback = kernel("_filemap").start_writeback
 
-__all__ = ["FileMap"]
+__all__ = ["FileMap", "start_writeback"]

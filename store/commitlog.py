@@ -47,7 +47,7 @@ the log at the first invalid record: the rest of that file is zeroed and every l
 Threads: the broker loop thread appends and publishes (``published_offset``: every record below it is
 complete and its ConsumeQueue unit written). The index thread reads published records through
 ``segment_at``/``parse_at``/``batch_slice``, which take the file lock that segment deletion also takes. The flusher
-thread calls ``sync_to`` and ``release_cache``.
+thread calls ``sync_to``, ``start_writeback`` and ``release_cache``.
 
 Page cache: what the flusher has fsynced more than ``StoreConfig.commitlog_cache_bytes`` behind the sync point
 is released (``release_cache``: unmapped from the process and dropped from the page cache, clean as it is), so
@@ -145,13 +145,14 @@ class CommitLog:
         self.published_offset = 0
         self._synced_offset = 0
         self._released_offset = 0
+        self._writeback_offset = 0
         self._tail: MappedFile | None = None  # the file the write offset is in (re-found after any change)
 
     def load(self, *, readonly: bool = False) -> None:
         self._files.load(readonly=readonly)
         first = self._files.first
         self.write_offset = self.published_offset = self._synced_offset = first.start if first else 0
-        self._released_offset = self.write_offset
+        self._released_offset = self._writeback_offset = self.write_offset
         self._tail = None
 
     @property
@@ -172,6 +173,7 @@ class CommitLog:
             self._files.truncate_from(end)
         self.write_offset = self.published_offset = self._synced_offset = end
         self._released_offset = min(self._released_offset, end)
+        self._writeback_offset = min(self._writeback_offset, end)
         self._tail = None
 
     def delete_segment(self, segment: MappedFile) -> None:
@@ -297,6 +299,17 @@ class CommitLog:
         if end > self._synced_offset:
             self._files.sync_range(self._synced_offset, end)
             self._synced_offset = end
+            self._writeback_offset = max(self._writeback_offset, end)
+
+    def start_writeback(self, min_bytes: int) -> None:
+        """Start the disk writing what was published since the last call or sync, when that is at least
+        ``min_bytes``, without waiting for it (flusher thread; under the lock that segment deletion takes)."""
+        end = self.published_offset
+        if end - self._writeback_offset < min_bytes:
+            return
+        with self._lock:
+            self._files.start_writeback(self._writeback_offset, end)
+        self._writeback_offset = end
 
     def release_cache(self, keep_bytes: int) -> None:
         """Release the page cache of what was fsynced more than ``keep_bytes`` before the sync point (flusher

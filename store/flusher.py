@@ -2,7 +2,10 @@
 
 Policies:
 
-- ``async``: a round runs every ``flush_interval_ms``; appends and offset commits do not wait.
+- ``async``: a round runs every ``flush_interval_ms``; appends and offset commits do not wait. Between rounds,
+  every ``WRITE_BEHIND_S`` the flusher starts the disk writing what was published since (write-behind,
+  ``CommitLog.start_writeback``: no waiting, no durability promise), so dirty pages do not pile up for the
+  round and its ``fdatasync`` finds little left to write: the disk works while appends go on.
 - ``sync`` (group commit): an append or offset commit asks for durability (``request``) and gets a
   ``concurrent.futures.Future``. Every request made between two rounds shares one future (the group):
   a round takes the group, reads the published positions (never below the group's, since requests are
@@ -33,6 +36,11 @@ from .checkpoint import Checkpoint, CheckpointState
 from .commitlog import CommitLog
 from .consumequeue import DirtyFiles
 from .errors import StorageError
+
+WRITE_BEHIND_S = 0.02
+"""Under ``async``, how often the flusher starts writing back what was published since its last look."""
+WRITE_BEHIND_MIN_BYTES = 1 << 20
+"""... when at least this much is new."""
 
 
 class SyncableLog(Protocol):
@@ -122,24 +130,39 @@ class FlushService:
             self._thread.join()
 
     def _run(self) -> None:
-        next_checkpoint = time.monotonic() + self._checkpoint_interval
+        now = time.monotonic()
+        next_checkpoint, next_round = now + self._checkpoint_interval, now + self._interval
         while True:
             with self._cond:
                 if not self._stopping and self._group is None:
-                    self._cond.wait(self._checkpoint_interval if self._sync_mode else self._interval)
+                    self._cond.wait(self._pause(next_round))
                 group, self._group = self._group, None
                 stopping = self._stopping
-                checkpoint_due = stopping or self._checkpoint_wanted or time.monotonic() >= next_checkpoint
+                now = time.monotonic()
+                checkpoint_due = stopping or self._checkpoint_wanted or now >= next_checkpoint
                 self._checkpoint_wanted = False
+            round_due = self._sync_mode or group is not None or checkpoint_due or now >= next_round
             try:
-                self._round(group, checkpoint_due)
+                if round_due:
+                    self._round(group, checkpoint_due)
+                else:
+                    self._commitlog.start_writeback(WRITE_BEHIND_MIN_BYTES)
             except BaseException as exc:  # OSError, or anything else: nothing may be acknowledged after it
                 self._fail(group, exc)
                 return
+            if round_due:
+                next_round = time.monotonic() + self._interval
             if checkpoint_due:
                 next_checkpoint = time.monotonic() + self._checkpoint_interval
             if stopping:
                 return
+
+    def _pause(self, next_round: float) -> float:
+        """How long to wait for a request: until the next checkpoint under ``sync``; under ``async``, until the
+        next round or the next write-behind step, whichever is first."""
+        if self._sync_mode:
+            return self._checkpoint_interval
+        return max(0.0, min(WRITE_BEHIND_S, next_round - time.monotonic()))
 
     def _round(self, group: _Group | None, checkpoint_due: bool) -> None:
         published = self._commitlog.published_offset

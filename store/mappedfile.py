@@ -21,7 +21,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from rockafka.core_pyx.filemap import FileMap
+from rockafka.core_pyx.filemap import FileMap, start_writeback
 
 from .jsonfile import fsync_directory
 
@@ -147,6 +147,13 @@ class MappedFile:
         except (OSError, ValueError):
             if not self.closed:
                 raise
+
+    def start_writeback(self, position: int, length: int) -> None:
+        """Start writing the dirty pages of [position, position + length) to the disk; returns at once (no
+        durability promise: ``sync`` gives that). A no-op once closed."""
+        if not self.closed:
+            with self._descriptor() as fd:
+                start_writeback(fd, position, length)
 
     def release_cache(self, position: int, length: int) -> None:
         """Let the kernel evict the file's pages in [position, position + length) from the page cache: they are
@@ -306,10 +313,20 @@ class MappedFileQueue:
 
     def release_cache(self, start: int, end: int) -> None:
         """``release_cache`` of the part of every file inside the global range [start, end)."""
-        for file in self.files:
+        for file, position, length in self._parts(start, end):
+            file.release_cache(position, length)
+
+    def start_writeback(self, start: int, end: int) -> None:
+        """``start_writeback`` of the part of every file inside the global range [start, end)."""
+        for file, position, length in self._parts(start, end):
+            file.start_writeback(position, length)
+
+    def _parts(self, start: int, end: int) -> Iterator[tuple[MappedFile, int, int]]:
+        """(file, file-relative position, length) of each file's part of the global range [start, end)."""
+        for file in list(self.files):
             if file.end > start and file.start < end:
                 first = max(start, file.start)
-                file.release_cache(first - file.start, min(end, file.end) - first)
+                yield file, first - file.start, min(end, file.end) - first
 
     def close(self) -> None:
         for file in self.files:

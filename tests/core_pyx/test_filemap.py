@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -137,3 +138,31 @@ def test_drop_pages_unmaps_whole_pages_and_the_data_reads_back(impl: ModuleType,
     view.release()
     mapping.close()
     assert mapping.drop_pages(0, size) == 0  # a no-op once closed
+
+
+def dirty_kib() -> int:
+    """The machine's dirty page cache, in KiB (/proc/meminfo)."""
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("Dirty:"):
+            return int(line.split()[1])
+    raise AssertionError("no Dirty line in /proc/meminfo")
+
+
+def test_start_writeback_cleans_the_range_without_fsync(impl: ModuleType, tmp_path: Path) -> None:
+    fd = os.open(tmp_path / "file", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, os.urandom(1 << 20) * 64)
+        dirty = dirty_kib()
+        assert dirty >= 48 * 1024  # the kernel would keep most of it dirty for dirty_expire_centisecs (30 s)
+        impl.start_writeback(fd, 0, 64 << 20)
+        deadline = time.monotonic() + 10
+        while dirty_kib() > dirty - 48 * 1024 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert dirty_kib() <= dirty - 48 * 1024
+        impl.start_writeback(fd, 0, 0)  # an empty range is nothing to do
+        with pytest.raises(ValueError, match="not a file range"):
+            impl.start_writeback(fd, -1, 10)
+    finally:
+        os.close(fd)
+    with pytest.raises(OSError):
+        impl.start_writeback(fd, 0, 4096)  # closed descriptor

@@ -94,3 +94,27 @@ def test_without_a_window_the_page_cache_is_left_to_the_kernel(tmp_path: Path) -
         assert all(fraction > 0.5 for fraction in fractions[:4]), fractions
     finally:
         store.close()
+
+
+def dirty_kib() -> int:
+    """The machine's dirty page cache, in KiB (/proc/meminfo)."""
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("Dirty:"):
+            return int(line.split()[1])
+    raise AssertionError("no Dirty line in /proc/meminfo")
+
+
+def test_async_flush_writes_behind_between_its_rounds(tmp_path: Path) -> None:
+    # one round a minute: only the write-behind can clean the pages before the test ends
+    config = small_config(tmp_path, commitlog_segment_bytes=64 * MIB, flush_interval_ms=60_000)
+    store = MessageStore.open(config)
+    try:
+        store.create_topic("t", 1)
+        before = dirty_kib()
+        fill(store, 48)  # without write-behind, the kernel would keep it dirty for 30 s (dirty_expire_centisecs)
+        deadline = time.monotonic() + 10
+        while dirty_kib() > before + 16 * 1024 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert dirty_kib() <= before + 16 * 1024
+    finally:
+        store.close()
