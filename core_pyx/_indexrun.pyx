@@ -10,7 +10,7 @@ from libc.string cimport memset
 from rockafka.core_pyx._crc32c cimport rk_crc32c
 from rockafka.core_pyx._indexhash cimport rk_write_entries
 from rockafka.core_pyx._recordbatch cimport rk_load_be16, rk_load_be32, rk_load_be64, rk_store_be32, rk_store_be64
-from rockafka.core_pyx._records cimport RecordCursor
+from rockafka.core_pyx._records cimport RecordCursor, rk_read_raw_varint
 
 from rockafka.core_pyx._indexrun_py import IndexHeader, IndexRun, IndexStop
 
@@ -53,29 +53,11 @@ cdef object _IndexRun = IndexRun
 cdef object _IndexStop = IndexStop
 
 
-cdef int _varint(RecordCursor *cur, uint64_t *raw, int max_bytes) noexcept nogil:
-    """The raw (still zigzag) value of a varint of at most ``max_bytes`` bytes; -1 past the end or too long."""
-    cdef uint64_t result = 0
-    cdef unsigned char byte
-    cdef int shift = 0
-    while shift < 7 * max_bytes:
-        if cur.pos >= cur.end:
-            return -1
-        byte = cur.data[cur.pos]
-        cur.pos += 1
-        result |= (<uint64_t>(byte & 0x7F)) << shift
-        if not byte & 0x80:
-            raw[0] = result
-            return 0
-        shift += 7
-    return -1
-
-
 cdef int _varint32(RecordCursor *cur, int32_t *out) noexcept nogil:
     """A zigzag varint wrapped to 32 bits, as the records kernel reads it."""
     cdef uint64_t raw
     cdef uint32_t value
-    if _varint(cur, &raw, 5) < 0:
+    if rk_read_raw_varint(cur, &raw, 5) < 0:
         return -1
     value = <uint32_t>raw
     out[0] = <int32_t>((value >> 1) ^ (-(value & 1)))
@@ -129,7 +111,8 @@ cdef Py_ssize_t _key_hashes(IndexWalk *walk, const unsigned char *data, Py_ssize
         body.pos = cur.pos + 1  # attributes
         body.end = cur.pos + record_length
         cur.pos = body.end
-        if _varint(&body, &skipped, 10) < 0 or _varint32(&body, &field) < 0 or _varint32(&body, &key_length) < 0:
+        if (rk_read_raw_varint(&body, &skipped, 10) < 0 or _varint32(&body, &field) < 0
+                or _varint32(&body, &key_length) < 0):
             return 0  # timestampDelta, offsetDelta, keyLength
         if key_length > body.end - body.pos:
             return 0

@@ -14,13 +14,13 @@ cdef object _tuple_new = tuple.__new__
 cdef object _Record = Record
 
 
-cdef int _read_raw(RecordCursor *cur, uint64_t *out, int max_bytes) except -1:
+cdef int rk_read_raw_varint(RecordCursor *cur, uint64_t *out, int max_bytes) noexcept nogil:
     cdef uint64_t result = 0
     cdef unsigned char byte
     cdef int shift = 0
     while shift < 7 * max_bytes:
         if cur.pos >= cur.end:
-            raise CorruptBatchError(f"record varint runs past its end at byte {cur.pos}")
+            return VARINT_PAST_END
         byte = cur.data[cur.pos]
         cur.pos += 1
         result |= (<uint64_t>(byte & 0x7F)) << shift
@@ -28,7 +28,16 @@ cdef int _read_raw(RecordCursor *cur, uint64_t *out, int max_bytes) except -1:
             out[0] = result
             return 0
         shift += 7
-    raise CorruptBatchError(f"record varint longer than {max_bytes} bytes at byte {cur.pos}")
+    return VARINT_TOO_LONG
+
+
+cdef int _read_raw(RecordCursor *cur, uint64_t *out, int max_bytes) except -1:
+    cdef int failure = rk_read_raw_varint(cur, out, max_bytes)
+    if failure == VARINT_PAST_END:
+        raise CorruptBatchError(f"record varint runs past its end at byte {cur.pos}")
+    if failure == VARINT_TOO_LONG:
+        raise CorruptBatchError(f"record varint longer than {max_bytes} bytes at byte {cur.pos}")
+    return 0
 
 
 cdef int rk_read_varint(RecordCursor *cur, int32_t *out) except -1:
