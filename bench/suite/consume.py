@@ -2,18 +2,15 @@
 one librdkafka consumer reads it all, in a group (``subscribe``) or by ``assign``.
 
 The rate covers the first batch received through the last message; the group join (subscribe to first
-message) is reported apart as ``join_s``. Every message is checked (:mod:`payload`), and the run fails unless
-all arrive, once each, in order, byte-exact. The checks run after the timed window, on the messages kept as
-they arrived: done inside it, they cost the one Python thread more than librdkafka's fetching and decoding,
-so the rate measured the checker rather than the broker (about 1.5 us per message, a ceiling near 550k msg/s
-whatever the broker).
+message) is reported apart as ``join_s``. Every message is checked as it arrives (:mod:`payload`), and
+the run fails unless all arrive, once each, in order, byte-exact.
 """
 
 from __future__ import annotations
 
 import time
 
-from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
 from bench.suite.context import Context, Measurement, check, consumer
 from bench.suite.meter import Meter
@@ -61,12 +58,10 @@ def consume_scenario(ctx: Context, value_size: int, partitions: int, messages: i
             reader.subscribe([topic])
         else:
             reader.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])
-        deadline = time.monotonic() + 60 + count / 20_000
-        first, first_batch, last, batches = _drain(reader, count, meter, deadline)
+        first, first_batch, last = _drain(reader, ledger, meter, deadline=time.monotonic() + 60 + count / 20_000)
         usage = meter.stop()
     finally:
         reader.close()
-    _verify(ledger, batches)
     window = last - first
     if window <= 0:
         raise VerificationError("everything arrived in one batch: too few messages to time (raise --scale)")
@@ -78,35 +73,22 @@ def consume_scenario(ctx: Context, value_size: int, partitions: int, messages: i
     return Measurement((count - first_batch) / window, metrics, usage)
 
 
-def _drain(
-    reader: Consumer, expected: int, meter: Meter, deadline: float
-) -> tuple[float, int, float, list[list[Message]]]:
-    """Consume ``expected`` messages, kept as they came; (time of the first batch, its size, time of the last
-    message, the batches)."""
+def _drain(reader: Consumer, ledger: Ledger, meter: Meter, deadline: float) -> tuple[float, int, float]:
+    """Consume until the ledger is complete; (time of the first batch, its size, time of the last message)."""
     first = last = 0.0
-    first_batch = received = 0
-    batches: list[list[Message]] = []
-    while received < expected:
+    first_batch = 0
+    while not ledger.complete:
         if time.monotonic() > deadline:
-            raise VerificationError(f"{expected - received} of {expected} messages not read back in time")
+            raise VerificationError(ledger.missing())
         # never ask for more than is left: a batch call waits until it has all it asked for or times out
-        batch = reader.consume(min(10_000, expected - received), 0.1)
+        batch = reader.consume(min(10_000, ledger.expected - ledger.count), 0.1)
         if not batch:
             continue
         last = time.perf_counter()
         if not first:
             first, first_batch = last, len(batch)
             meter.start()
-        batches.append(batch)
-        received += len(batch)
-    return first, first_batch, last, batches
-
-
-def _verify(ledger: Ledger, batches: list[list[Message]]) -> None:
-    """Every message, in arrival order: no error event, and the ledger's checks (raises VerificationError)."""
-    for batch in batches:
         for message in batch:
             check(message)
             ledger.add(message.partition(), message.offset(), message.value())
-    if not ledger.complete:
-        raise VerificationError(ledger.missing())
+    return first, first_batch, last
