@@ -63,6 +63,8 @@ SLOT_SIZE: Final = 4
 ENTRY_SIZE: Final = 20
 NAME_LENGTH: Final = 17
 MAX_TIME_DIFF: Final = 0x7FFFFFFF
+_RESERVE_AHEAD = 1 << 20  # zeros are written this far ahead of the entries
+_BYTES_PER_ENTRY_GUESS = 256  # a run over n bytes of records is reserved n / this many entries ahead
 
 _HEADER = struct.Struct(">qqqqii")
 _ENTRY = struct.Struct(">iqii")
@@ -93,6 +95,7 @@ class IndexFile:
     __slots__ = (
         "_entries_at",
         "_file",
+        "_reserved_to",
         "begin_physical_offset",
         "begin_timestamp",
         "end_physical_offset",
@@ -118,6 +121,7 @@ class IndexFile:
         fields = _HEADER.unpack_from(file.view, 0)
         self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset = fields[:4]
         self.hash_slot_count, self.index_count = fields[4], max(fields[5], 1)
+        self._reserved_to = 0
 
     @classmethod
     def open(cls, path: Path, slot_count: int, entry_count: int, *, readonly: bool = False) -> IndexFile:
@@ -136,8 +140,22 @@ class IndexFile:
         """Entries that still fit."""
         return self.entry_count - self.index_count
 
+    def _reserve_for(self, entries: int) -> None:
+        """Write zeros over the slot table of a fresh file and ahead of the next ``entries`` entries, so their
+        blocks exist before the puts write through the mapping (a write fault on a hole costs ext4 a block
+        allocation under its journal: ``MappedFile.reserve``). Only never-written bytes are zeroed."""
+        if not self._reserved_to:
+            if self.index_count <= 1 and not self.hash_slot_count:
+                self._file.reserve(0, self._entries_at)
+            self._reserved_to = self._entries_at + self.index_count * ENTRY_SIZE
+        needed = self._entries_at + (self.index_count + entries) * ENTRY_SIZE
+        while self._reserved_to < min(needed, self._file.size):
+            self._file.reserve(self._reserved_to, _RESERVE_AHEAD)
+            self._reserved_to += _RESERVE_AHEAD
+
     def put(self, hash_values: Sequence[int], physical_offset: int, store_timestamp: int) -> None:
         """Append an entry per hash for one record (the caller checked ``room()``), each its slot's new head."""
+        self._reserve_for(len(hash_values))
         if self.index_count <= 1:
             self.begin_timestamp, self.begin_physical_offset = store_timestamp, physical_offset
         self.index_count, self.hash_slot_count = put_entries(
@@ -156,6 +174,7 @@ class IndexFile:
         """Index the records of a CommitLog segment from ``position`` until ``end`` or a stop, the GIL released
         (``core_pyx.indexrun``: entries as ``put`` writes them, records at or below ``indexed_through`` skipped,
         at most about ``budget`` bytes of records walked); the header fields follow the run."""
+        self._reserve_for(budget // _BYTES_PER_ENTRY_GUESS)
         header = IndexHeader(
             self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset,
             self.hash_slot_count, self.index_count,

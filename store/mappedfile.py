@@ -128,10 +128,11 @@ class MappedFile:
         """Write zeros over [position, position + length) so the blocks exist before writes go through the
         mapping: a full disk raises ENOSPC here, not SIGBUS there. (Zeros, not ``posix_fallocate``: a page
         fault on an unwritten extent costs about a hundred times more on ext4.)"""
-        length = min(length, self.size - position)
-        if length > 0:
+        end = min(position + length, self.size)
+        if end > position:
             with self._descriptor() as fd:
-                os.pwrite(fd, _ZEROS[:length], position)
+                while position < end:
+                    position += os.pwrite(fd, _ZEROS[: min(end - position, len(_ZEROS))], position)
 
     def sync(self) -> None:
         """Make the file's written bytes durable (``fdatasync``, or ``msync`` of the mapping for a file

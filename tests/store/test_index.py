@@ -143,3 +143,19 @@ def test_the_index_thread_writes_what_the_put_path_writes(tmp_path: Path) -> Non
         assert len(store.query_by_key("t", b"key-1", limit=100)) == hits
     built = [path.read_bytes() for path in sorted((tmp_path / "store" / "index").iterdir())]
     assert len(built) > 3 and built == _put_path_files(tmp_path / "store", 4, 12, tmp_path / "reference")
+
+
+def test_blocks_are_reserved_ahead_of_the_puts_and_a_reopened_file_keeps_its_entries(tmp_path: Path) -> None:
+    slots, entries = 4096, 200_000  # 16 KiB of slots, 4 MB of entries
+    path = tmp_path / file_name(1_000)
+    first = IndexFile.open(path, slots, entries)
+    first.put([11, 12], 100, 5_000)
+    # the slot table and 1 MiB of entries hold blocks already: the mapping's writes fault on no hole
+    assert path.stat().st_blocks * 512 >= HEADER_SIZE + slots * 4 + (1 << 20)
+    first.close()
+    again = IndexFile.open(path, slots, entries)
+    again.put([11, 13], 200, 6_000)  # reserving ahead of these must not zero what is written
+    assert again.lookup(11, 0, 10_000) == [200, 100]
+    assert again.lookup(12, 0, 10_000) == [100]
+    assert again.lookup(13, 0, 10_000) == [200]
+    again.close()
