@@ -301,15 +301,17 @@ class CommitLog:
             self._synced_offset = end
             self._writeback_offset = max(self._writeback_offset, end)
 
-    def start_writeback(self, min_bytes: int) -> None:
+    def start_writeback(self, min_bytes: int) -> bool:
         """Start the disk writing what was published since the last call or sync, when that is at least
-        ``min_bytes``, without waiting for it (flusher thread; under the lock that segment deletion takes)."""
+        ``min_bytes``, without waiting for it (flusher thread; under the lock that segment deletion takes).
+        False when nothing at all was published since."""
         end = self.published_offset
         if end - self._writeback_offset < min_bytes:
-            return
+            return end > self._writeback_offset
         with self._lock:
             self._files.start_writeback(self._writeback_offset, end)
         self._writeback_offset = end
+        return True
 
     def release_cache(self, keep_bytes: int) -> None:
         """Release the page cache of what was fsynced more than ``keep_bytes`` before the sync point (flusher

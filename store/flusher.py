@@ -132,10 +132,11 @@ class FlushService:
     def _run(self) -> None:
         now = time.monotonic()
         next_checkpoint, next_round = now + self._checkpoint_interval, now + self._interval
+        writing = True  # anything published since the last write-behind step (else sleep until the round)
         while True:
             with self._cond:
                 if not self._stopping and self._group is None:
-                    self._cond.wait(self._pause(next_round))
+                    self._cond.wait(self._pause(next_round, writing))
                 group, self._group = self._group, None
                 stopping = self._stopping
                 now = time.monotonic()
@@ -146,23 +147,24 @@ class FlushService:
                 if round_due:
                     self._round(group, checkpoint_due)
                 else:
-                    self._commitlog.start_writeback(WRITE_BEHIND_MIN_BYTES)
+                    writing = self._commitlog.start_writeback(WRITE_BEHIND_MIN_BYTES)
             except BaseException as exc:  # OSError, or anything else: nothing may be acknowledged after it
                 self._fail(group, exc)
                 return
             if round_due:
-                next_round = time.monotonic() + self._interval
+                next_round, writing = time.monotonic() + self._interval, True
             if checkpoint_due:
                 next_checkpoint = time.monotonic() + self._checkpoint_interval
             if stopping:
                 return
 
-    def _pause(self, next_round: float) -> float:
+    def _pause(self, next_round: float, writing: bool) -> float:
         """How long to wait for a request: until the next checkpoint under ``sync``; under ``async``, until the
-        next round or the next write-behind step, whichever is first."""
+        next round, or the next write-behind step while appends go on."""
         if self._sync_mode:
             return self._checkpoint_interval
-        return max(0.0, min(WRITE_BEHIND_S, next_round - time.monotonic()))
+        until_round = max(0.0, next_round - time.monotonic())
+        return min(WRITE_BEHIND_S, until_round) if writing else until_round
 
     def _round(self, group: _Group | None, checkpoint_due: bool) -> None:
         published = self._commitlog.published_offset

@@ -379,7 +379,12 @@ class MessageStore:
     def partition_offsets(self, topic: str, partition: int) -> PartitionOffsets:
         _, key, queue = self._partition(topic, partition)
         log_start = self._log_start(key, queue)
-        first = queue.index_of_offset(log_start) if log_start < queue.next_offset else queue.end_index
+        if log_start >= queue.next_offset:
+            first = queue.end_index
+        elif log_start == queue.first_offset:  # the usual case: no search
+            first = queue.first_index
+        else:
+            first = queue.index_of_offset(log_start)
         return PartitionOffsets(log_start, queue.next_offset, queue.total_bytes - queue.bytes_before(first))
 
     @_guarded

@@ -1,5 +1,6 @@
-"""Typed values that cross the ``MessageStore`` boundary: frozen slots dataclasses, never sentinels (the one
-made on every append, ``AppendResult``, is a named tuple: as immutable and typed, a third of the cost)."""
+"""Typed values that cross the ``MessageStore`` boundary: frozen slots dataclasses, never sentinels (the three
+made on every append and every fetched partition, ``AppendResult``, ``ReadResult`` and ``PartitionOffsets``, are
+named tuples: as immutable and typed, a third of the cost to build)."""
 
 from __future__ import annotations
 
@@ -51,8 +52,7 @@ class AppendResult(NamedTuple):
         return self.last_offset + 1
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class ReadResult:
+class ReadResult(NamedTuple):
     """Whole stored RecordBatches as zero-copy ``memoryview`` slices of the mapped CommitLog.
 
     The first batch is returned even when it exceeds ``max_bytes``; a fetch offset in the middle of a batch
@@ -67,8 +67,7 @@ class ReadResult:
     log_start_offset: int
 
 
-@dataclass(frozen=True, slots=True)
-class PartitionOffsets:
+class PartitionOffsets(NamedTuple):
     log_start_offset: int
     high_watermark: int
     #: Bytes of the batches from the log start offset's batch to the end (DescribeLogDirs' partition size).
