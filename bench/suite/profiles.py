@@ -1,11 +1,12 @@
 """py-spy profiles of Rockafka's produce and fetch paths (``python -m bench.suite --profile``).
 
 A fresh broker runs each scenario (``produce-1KiB-acks1-none``, ``produce-1KiB-acks1-lz4``, then
-``consume-1KiB-assign`` for the fetch path, ``rtt-aiokafka-acks1`` for one request's round trip, ``e2e-100B-2k`` for low-rate produce and fetch; ``-s`` picks
-some by path or scenario name); py-spy samples the broker process only during the scenario's
-timed window (never the prefill or the read-back), with native frames so the Cython kernels show. Kept
-beside the results in ``results/profiles/``: the collapsed stacks (``<path>.collapsed.txt``, for
-speedscope or inferno) and ``<path>.md``, the functions with the most samples, self and inclusive.
+``consume-1KiB-assign`` for the fetch path, ``rtt-aiokafka-acks1`` for one request's round trip,
+``e2e-100B-2k`` for low-rate produce and fetch; ``-s`` picks some by path or scenario name); py-spy
+samples the broker process only during the scenario's timed window (never the prefill or the
+read-back), with native frames so the Cython kernels show. Kept beside the results in
+``results/profiles/``: the collapsed stacks (``<path>.collapsed.txt``, for speedscope or inferno) and
+``<path>.md``, the functions with the most samples, self and inclusive.
 """
 
 from __future__ import annotations
