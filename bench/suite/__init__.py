@@ -4,6 +4,12 @@ and docs/performance.md for the method."""
 
 from __future__ import annotations
 
-from bench.suite.cli import main
+
+def main(argv: list[str]) -> int:
+    """``python -m bench.suite ARGS``; imported late so that the payload checks load without the bench extra."""
+    from bench.suite.cli import main as cli_main
+
+    return cli_main(argv)
+
 
 __all__ = ["main"]

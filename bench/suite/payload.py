@@ -69,10 +69,48 @@ class Ledger:
     last_seq: list[int] = field(init=False)
     count: int = 0
 
+    sent: list[list[bytes]] = field(init=False, default_factory=list)
+
     def __post_init__(self) -> None:
         self.seen = bytearray(self.expected)
         self.next_offset = [0] * self.partitions
         self.last_seq = [-1] * self.partitions
+
+    def keep_sent(self) -> None:
+        """Build every value sent, by partition and offset, for :meth:`add_run` (and :meth:`sent_value`)."""
+        value, count, partitions = self.payloads.value, self.expected, self.partitions
+        self.sent = [[value(seq) for seq in range(partition, count, partitions)] for partition in range(partitions)]
+
+    def sent_value(self, seq: int) -> bytes:
+        """The value of message ``seq``, as kept by :meth:`keep_sent`."""
+        return self.sent[seq % self.partitions][seq // self.partitions]
+
+    def add_run(self, partition: int | None, offsets: list[int | None], values: list[bytes | None]) -> None:
+        """Messages read back one after another from one partition: the same check as :meth:`add` for each,
+        done as two list comparisons (offsets against the next ones due, values against those sent there),
+        so that checking costs the reading client little per message. Needs :meth:`keep_sent` first."""
+        if partition is None or not 0 <= partition < self.partitions:
+            raise VerificationError(f"a message from partition {partition} of a {self.partitions}-partition topic")
+        start = self.next_offset[partition]
+        end = start + len(values)
+        if offsets != list(range(start, end)) or values != self.sent[partition][start:end]:
+            self._explain(partition, offsets, values)
+        self.seen[start * self.partitions + partition : end * self.partitions + partition : self.partitions] = b"\1" * (
+            end - start
+        )
+        self.next_offset[partition] = end
+        self.last_seq[partition] = (end - 1) * self.partitions + partition
+        self.count += end - start
+
+    def _explain(self, partition: int, offsets: list[int | None], values: list[bytes | None]) -> None:
+        """Raise for the first message of a run that :meth:`add_run` refused, saying what is wrong with it."""
+        for offset, value in zip(offsets, values, strict=True):
+            self.add(partition, offset, value)  # raises for most faults; the rest is a seq out of its place
+            seq = int.from_bytes((value or b"")[:8], "big")
+            due = (offset or 0) * self.partitions + partition
+            if seq != due:
+                raise VerificationError(f"p{partition}@{offset}: seq {seq} where {due} was sent")
+        raise VerificationError(f"p{partition}: a run of {len(values)} messages differs from what was sent")
 
     def add(self, partition: int | None, offset: int | None, value: bytes | None) -> None:
         """One message read back; raises :class:`VerificationError` at the first thing wrong."""
