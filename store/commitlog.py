@@ -301,6 +301,11 @@ class CommitLog:
             self._synced_offset = end
             self._writeback_offset = max(self._writeback_offset, end)
 
+    @property
+    def unwritten_bytes(self) -> int:
+        """Bytes published since the last write-behind step or sync started their writing."""
+        return self.published_offset - self._writeback_offset
+
     def start_writeback(self, min_bytes: int) -> bool:
         """Start the disk writing what was published since the last call or sync, when that is at least
         ``min_bytes``, without waiting for it (flusher thread; under the lock that segment deletion takes).

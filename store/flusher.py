@@ -99,6 +99,8 @@ class FlushService:
         self._group: _Group | None = None
         self._checkpoint_wanted = False
         self._stopping = False
+        #: async: the write-behind steps stopped (nothing was appended) until the next round or ``appended``
+        self._idle = False
         self._failure: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="rockafka-flusher", daemon=True)
 
@@ -121,6 +123,14 @@ class FlushService:
             self._checkpoint_wanted |= checkpoint
             return group.future
 
+    def appended(self) -> None:
+        """After each append under ``async``: wakes the write-behind steps if they had stopped for want of
+        appends (else a burst after a pause would go its first round without them)."""
+        if self._idle:
+            with self._cond:
+                self._idle = False
+                self._cond.notify()
+
     def stop(self) -> None:
         """Run a last round with a checkpoint, then end the thread."""
         with self._cond:
@@ -132,11 +142,10 @@ class FlushService:
     def _run(self) -> None:
         now = time.monotonic()
         next_checkpoint, next_round = now + self._checkpoint_interval, now + self._interval
-        writing = True  # anything published since the last write-behind step (else sleep until the round)
         while True:
             with self._cond:
                 if not self._stopping and self._group is None:
-                    self._cond.wait(self._pause(next_round, writing))
+                    self._cond.wait(self._pause(next_round))
                 group, self._group = self._group, None
                 stopping = self._stopping
                 now = time.monotonic()
@@ -147,24 +156,33 @@ class FlushService:
                 if round_due:
                     self._round(group, checkpoint_due)
                 else:
-                    writing = self._commitlog.start_writeback(WRITE_BEHIND_MIN_BYTES)
+                    self._note_idle(not self._commitlog.start_writeback(WRITE_BEHIND_MIN_BYTES))
             except BaseException as exc:  # OSError, or anything else: nothing may be acknowledged after it
                 self._fail(group, exc)
                 return
             if round_due:
-                next_round, writing = time.monotonic() + self._interval, True
+                next_round, self._idle = time.monotonic() + self._interval, False
             if checkpoint_due:
                 next_checkpoint = time.monotonic() + self._checkpoint_interval
             if stopping:
                 return
 
-    def _pause(self, next_round: float, writing: bool) -> float:
+    def _note_idle(self, idle: bool) -> None:
+        """Stop the write-behind steps when nothing was published since the last one. ``appended`` sets the
+        flag back; an append between the check and the flag is seen by the second look (the appender
+        publishes, then reads the flag; this thread sets the flag, then reads what is published)."""
+        if idle:
+            self._idle = True
+            if self._commitlog.unwritten_bytes:
+                self._idle = False
+
+    def _pause(self, next_round: float) -> float:
         """How long to wait for a request: until the next checkpoint under ``sync``; under ``async``, until the
         next round, or the next write-behind step while appends go on."""
         if self._sync_mode:
             return self._checkpoint_interval
         until_round = max(0.0, next_round - time.monotonic())
-        return min(WRITE_BEHIND_S, until_round) if writing else until_round
+        return until_round if self._idle else min(WRITE_BEHIND_S, until_round)
 
     def _round(self, group: _Group | None, checkpoint_due: bool) -> None:
         published = self._commitlog.published_offset

@@ -189,7 +189,10 @@ class MessageStore:
         return ConsumeQueue(self._layout.consume_queue(topic_id, number), self._units_per_file, self._dirty)
 
     def _durable(self) -> Future[None] | None:
-        return self._flusher.request() if self.config.flush_mode == "sync" else None
+        if self.config.flush_mode == "sync":
+            return self._flusher.request()
+        self._flusher.appended()
+        return None
 
     def _index_durable_offset(self) -> int:
         return self._index.durable_offset if self._index is not None else 0
