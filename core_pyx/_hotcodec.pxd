@@ -2,19 +2,9 @@
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 
 cdef extern from "rk_byteorder.h":
-    uint16_t rk_load_be16(const unsigned char *p) nogil
-    uint32_t rk_load_be32(const unsigned char *p) nogil
     void rk_store_be16(unsigned char *p, uint16_t v) nogil
     void rk_store_be32(unsigned char *p, uint32_t v) nogil
     void rk_store_be64(unsigned char *p, uint64_t v) nogil
-
-
-# A bounds-checked read cursor over a borrowed request body.
-cdef struct BodyCursor:
-    const unsigned char *data
-    Py_ssize_t pos
-    Py_ssize_t end
-    bint flexible
 
 
 # Output under construction: small fields in a growable C buffer, record buffers spliced in at the end

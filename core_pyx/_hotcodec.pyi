@@ -1,12 +1,9 @@
 from typing import Final
 
-from typing_extensions import Buffer
-
 from ._hotmessages import (
     ApiVersionsResponse,
     FetchResponse,
     MetadataResponse,
-    ProduceRequest,
     ProduceResponse,
 )
 
@@ -15,7 +12,6 @@ FETCH_VERSIONS: Final[tuple[int, int]]
 METADATA_VERSIONS: Final[tuple[int, int]]
 API_VERSIONS_VERSIONS: Final[tuple[int, int]]
 
-def decode_produce_request(body: Buffer, version: int) -> ProduceRequest: ...
 def encode_produce_response(version: int, response: ProduceResponse, correlation_id: int | None = None) -> bytes: ...
 def encode_fetch_response(version: int, response: FetchResponse, correlation_id: int | None = None) -> bytes: ...
 def encode_fetch_response_parts(

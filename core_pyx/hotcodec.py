@@ -1,8 +1,8 @@
 """Fast codecs for the hot Kafka messages: Produce requests in; Produce, Fetch, Metadata, ApiVersions responses out.
 
 The generic generated codec (``rockafka.facade.protocol``) handles every message; these kernels do the few that
-every client sends all the time, without per-field Python work. Wire rules: :mod:`rockafka.core_pyx._hotcodec_py`;
-the values: :mod:`rockafka.core_pyx._hotmessages`.
+every client sends all the time, without per-field Python work. Wire rules: :mod:`rockafka.core_pyx._hotrequest_py`
+(requests) and :mod:`rockafka.core_pyx._hotcodec_py` (responses); the values: :mod:`rockafka.core_pyx._hotmessages`.
 """
 
 from __future__ import annotations
@@ -44,20 +44,20 @@ if TYPE_CHECKING:
         FETCH_VERSIONS,
         METADATA_VERSIONS,
         PRODUCE_VERSIONS,
-        decode_produce_request,
         encode_api_versions_response,
         encode_fetch_response,
         encode_fetch_response_parts,
         encode_metadata_response,
         encode_produce_response,
     )
+    from ._hotrequest_py import decode_produce_request
 else:
     _impl = kernel("_hotcodec")
     PRODUCE_VERSIONS = _impl.PRODUCE_VERSIONS
     FETCH_VERSIONS = _impl.FETCH_VERSIONS
     METADATA_VERSIONS = _impl.METADATA_VERSIONS
     API_VERSIONS_VERSIONS = _impl.API_VERSIONS_VERSIONS
-    decode_produce_request = _impl.decode_produce_request
+    decode_produce_request = kernel("_hotrequest").decode_produce_request
     encode_produce_response = _impl.encode_produce_response
     encode_fetch_response = _impl.encode_fetch_response
     encode_fetch_response_parts = _impl.encode_fetch_response_parts

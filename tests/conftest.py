@@ -14,6 +14,7 @@ COMPILED_KERNELS = [
     "_recordbatch",
     "_records",
     "_hotcodec",
+    "_hotrequest",
     "_varint",
     "_framing",
     "_reqheader",

@@ -1,4 +1,5 @@
-"""Hot-message kernel, both twins: the same bytes as kafka-python 3.0.12 for every version both support."""
+"""Hot-message kernels (responses: ``_hotcodec``; Produce requests: ``_hotrequest``), both twins of each: the same
+bytes as kafka-python 3.0.12 for every version both support."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from .kafka_python_messages import (
 )
 
 TWINS = twins("_hotcodec")
+DECODERS = twins("_hotrequest")
 ENCODERS = {
     hc.ProduceResponse: ("encode_produce_response", hc.PRODUCE_VERSIONS),
     hc.FetchResponse: ("encode_fetch_response", hc.FETCH_VERSIONS),
@@ -35,6 +37,11 @@ ENCODERS = {
 @pytest.fixture(params=sorted(TWINS), ids=lambda name: name)
 def codec(request: pytest.FixtureRequest) -> ModuleType:
     return TWINS[request.param]
+
+
+@pytest.fixture(params=sorted(DECODERS), ids=lambda name: name)
+def decoder(request: pytest.FixtureRequest) -> ModuleType:
+    return DECODERS[request.param]
 
 
 def encode(impl: ModuleType, version: int, message: Any, correlation_id: int | None = None) -> bytes:
@@ -138,8 +145,9 @@ MINIMAL = [
 ]
 
 
-def test_compiled_twin_is_present() -> None:
+def test_compiled_twins_are_present() -> None:
     assert "compiled" in TWINS and is_compiled(TWINS["compiled"])
+    assert "compiled" in DECODERS and is_compiled(DECODERS["compiled"])
 
 
 @pytest.mark.parametrize("message", SAMPLES + MINIMAL, ids=lambda m: type(m).__name__)
@@ -166,9 +174,13 @@ def test_unsupported_versions_are_refused(codec: ModuleType) -> None:
         for version in (low - 1, high + 1):
             with pytest.raises(UnsupportedVersionError):
                 encode(codec, version, message)
+
+
+def test_unsupported_request_versions_are_refused(decoder: ModuleType) -> None:
+    assert decoder.PRODUCE_VERSIONS == hc.PRODUCE_VERSIONS
     for version in (0, 2, 12):
         with pytest.raises(UnsupportedVersionError) as caught:
-            codec.decode_produce_request(b"", version)
+            decoder.decode_produce_request(b"", version)
         assert caught.value.version == version
 
 
@@ -242,24 +254,24 @@ PRODUCE_REQUEST = hc.ProduceRequest(
 
 
 @pytest.mark.parametrize("version", range(3, 12))
-def test_decodes_what_kafka_python_writes(codec: ModuleType, version: int) -> None:
+def test_decodes_what_kafka_python_writes(decoder: ModuleType, version: int) -> None:
     body = kafka_python_produce_request(version, PRODUCE_REQUEST)
-    decoded = codec.decode_produce_request(body, version)
+    decoded = decoder.decode_produce_request(body, version)
     assert decoded == PRODUCE_REQUEST == kafka_python_decode_produce_request(version, body)
     assert type(decoded) is hc.ProduceRequest and type(decoded.topic_data[0]) is hc.ProduceTopic
     assert type(decoded.topic_data[0].partition_data[0]) is hc.ProducePartition
 
 
-def test_records_are_zero_copy_views_of_the_body(codec: ModuleType) -> None:
+def test_records_are_zero_copy_views_of_the_body(decoder: ModuleType) -> None:
     body = bytearray(kafka_python_produce_request(9, PRODUCE_REQUEST))
-    records = codec.decode_produce_request(body, 9).topic_data[0].partition_data[0].records
+    records = decoder.decode_produce_request(body, 9).topic_data[0].partition_data[0].records
     assert isinstance(records, memoryview) and records.obj is body and records == BATCH
     body[body.index(BATCH) + 20] ^= 0xFF
     assert records != BATCH
     records.release()
 
 
-def test_unknown_tagged_fields_are_skipped(codec: ModuleType) -> None:
+def test_unknown_tagged_fields_are_skipped(decoder: ModuleType) -> None:
     record_bytes = b"RECORDS"
     body = (
         b"\x00"  # transactional id: null
@@ -275,19 +287,19 @@ def test_unknown_tagged_fields_are_skipped(codec: ModuleType) -> None:
         + b"\x02\x00\x00\x07\x01y"  # topic: tags 0 (empty) and 7
         + b"\x01\xe4\x00\x03zzz"  # request: tag 100 (a 2-byte varint), 3 bytes
     )
-    decoded = codec.decode_produce_request(body, 9)
+    decoded = decoder.decode_produce_request(body, 9)
     assert decoded == hc.ProduceRequest(None, 1, 1000, [hc.ProduceTopic("t", [hc.ProducePartition(5, record_bytes)])])  # type: ignore[list-item]
     assert decoded == kafka_python_decode_produce_request(9, body)
 
 
 @pytest.mark.parametrize("version", [3, 9])
-def test_every_truncation_and_any_trailing_byte_is_malformed(codec: ModuleType, version: int) -> None:
+def test_every_truncation_and_any_trailing_byte_is_malformed(decoder: ModuleType, version: int) -> None:
     body = kafka_python_produce_request(version, PRODUCE_REQUEST)
     for cut in range(len(body)):
         with pytest.raises(MalformedMessageError):
-            codec.decode_produce_request(body[:cut], version)
+            decoder.decode_produce_request(body[:cut], version)
     with pytest.raises(MalformedMessageError, match="1 trailing bytes"):
-        codec.decode_produce_request(body + b"\x00", version)
+        decoder.decode_produce_request(body + b"\x00", version)
 
 
 @pytest.mark.parametrize(
@@ -307,9 +319,9 @@ def test_every_truncation_and_any_trailing_byte_is_malformed(codec: ModuleType, 
         (9, b"\x00\x00\x01\x00\x00\x00\x01\x01\x01\x00\x05ab", "truncated at byte 11: 5 more bytes needed"),
     ],
 )
-def test_malformed_bodies(codec: ModuleType, version: int, body: bytes, message: str) -> None:
+def test_malformed_bodies(decoder: ModuleType, version: int, body: bytes, message: str) -> None:
     with pytest.raises(MalformedMessageError, match=message):
-        codec.decode_produce_request(body, version)
+        decoder.decode_produce_request(body, version)
 
 
 # --- properties --------------------------------------------------------------------------------------------------
@@ -431,7 +443,7 @@ produce_requests = st.builds(
 @given(produce_requests, st.integers(min_value=3, max_value=11))
 def test_random_produce_requests_decode_as_written(request: hc.ProduceRequest, version: int) -> None:
     body = kafka_python_produce_request(version, request)
-    for impl in TWINS.values():
+    for impl in DECODERS.values():
         assert impl.decode_produce_request(body, version) == request
 
 
@@ -447,4 +459,4 @@ def _outcome(impl: ModuleType, body: bytes, version: int) -> object:
 def test_twins_agree_on_damaged_bodies(noise: bytes, version: int, seed: int, data: st.DataObject) -> None:
     body = bytearray(kafka_python_produce_request(version, PRODUCE_REQUEST)[:80] + noise)
     body[data.draw(st.integers(0, len(body) - 1))] = seed % 256
-    assert _outcome(TWINS["compiled"], bytes(body), version) == _outcome(TWINS["pure"], bytes(body), version)
+    assert _outcome(DECODERS["compiled"], bytes(body), version) == _outcome(DECODERS["pure"], bytes(body), version)
