@@ -24,8 +24,6 @@ cdef object _ProduceTopic = ProduceTopic
 cdef object _ProduceRequest = ProduceRequest
 
 
-# --- reading ---------------------------------------------------------------------------------------------------
-
 cdef Py_ssize_t _need(BodyCursor *r, Py_ssize_t n) except -1:
     cdef Py_ssize_t start = r.pos
     if n > r.end - start:

@@ -25,9 +25,6 @@ _I16 = struct.Struct(">h")
 _I32 = struct.Struct(">i")
 
 
-# --- reading ---------------------------------------------------------------------------------------------------
-
-
 class _Reader:
     """A bounds-checked cursor over a Produce request body."""
 

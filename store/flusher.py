@@ -155,8 +155,8 @@ class FlushService:
             try:
                 if round_due:
                     self._round(group, checkpoint_due)
-                else:
-                    self._note_idle(not self._commitlog.start_writeback(WRITE_BEHIND_MIN_BYTES))
+                elif not self._commitlog.start_writeback(WRITE_BEHIND_MIN_BYTES):
+                    self._stop_writing_behind()
             except BaseException as exc:  # OSError, or anything else: nothing may be acknowledged after it
                 self._fail(group, exc)
                 return
@@ -167,14 +167,13 @@ class FlushService:
             if stopping:
                 return
 
-    def _note_idle(self, idle: bool) -> None:
-        """Stop the write-behind steps when nothing was published since the last one. ``appended`` sets the
-        flag back; an append between the check and the flag is seen by the second look (the appender
-        publishes, then reads the flag; this thread sets the flag, then reads what is published)."""
-        if idle:
-            self._idle = True
-            if self._commitlog.unwritten_bytes:
-                self._idle = False
+    def _stop_writing_behind(self) -> None:
+        """Nothing was published since the last write-behind step: no more steps until ``appended`` or the
+        round. An append between that check and the flag is seen by the second look (the appender publishes,
+        then reads the flag; this thread sets the flag, then reads what is published)."""
+        self._idle = True
+        if self._commitlog.unwritten_bytes:
+            self._idle = False
 
     def _pause(self, next_round: float) -> float:
         """How long to wait for a request: until the next checkpoint under ``sync``; under ``async``, until the
