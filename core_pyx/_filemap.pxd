@@ -8,5 +8,4 @@ cdef class FileMap:
     cdef bint _writable
     cdef bint _closed
 
-    cdef int _check_range(self, Py_ssize_t offset, Py_ssize_t length) except -1
     cdef int _unmap(self) except -1

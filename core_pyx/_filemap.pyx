@@ -12,9 +12,6 @@ from posix.unistd cimport sysconf, _SC_PAGESIZE
 
 # The FileMap declaration comes from _filemap.pxd, included automatically.
 
-cdef enum:
-    RK_MADV_POPULATE_WRITE = 23  # Linux 5.14 and later; older kernels answer EINVAL
-
 cdef extern from "<fcntl.h>" nogil:
     int sync_file_range(int fd, long long offset, long long nbytes, unsigned int flags)
     enum: SYNC_FILE_RANGE_WRITE
@@ -83,7 +80,8 @@ cdef class FileMap:
         cdef Py_ssize_t page = sysconf(_SC_PAGESIZE)
         cdef Py_ssize_t start, end
         cdef int result
-        self._check_range(offset, length)
+        if offset < 0 or length < 0 or offset + length > self._size:
+            raise ValueError(f"range [{offset}, {offset + length}) is outside the {self._size}-byte mapping")
         start = (offset + page - 1) // page * page
         end = (offset + length) // page * page
         if self._closed or self._address == NULL or end <= start:
@@ -95,34 +93,12 @@ cdef class FileMap:
             raise OSError(code, os.strerror(code))
         return end - start
 
-    def populate(self, Py_ssize_t offset, Py_ssize_t length):
-        cdef Py_ssize_t page = sysconf(_SC_PAGESIZE)
-        cdef Py_ssize_t start, end
-        cdef int result
-        self._check_range(offset, length)
-        if not self._writable:
-            raise ValueError("a read-only mapping cannot be populated for writing")
-        start = offset // page * page
-        end = offset + length
-        if self._closed or self._address == NULL:
-            return False
-        if end <= start:
-            return True
-        with nogil:
-            result = madvise(self._address + start, <size_t>(end - start), RK_MADV_POPULATE_WRITE)
-        return result == 0
-
     def close(self):
         if self._closed:
             return
         self._closed = True
         if self._exports == 0:
             self._unmap()
-
-    cdef int _check_range(self, Py_ssize_t offset, Py_ssize_t length) except -1:
-        if offset < 0 or length < 0 or offset + length > self._size:
-            raise ValueError(f"range [{offset}, {offset + length}) is outside the {self._size}-byte mapping")
-        return 0
 
     cdef int _unmap(self) except -1:
         if self._address != NULL:

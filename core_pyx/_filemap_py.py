@@ -13,12 +13,6 @@ it holds that duplicate until closed.
   (``madvise(MADV_DONTNEED)``; a shared file mapping loses nothing: the next read maps the file's page
   again), so the kernel may evict them from the page cache; returns how many bytes that covered (0 once
   closed). A range outside the mapping is a ``ValueError``.
-- ``populate(offset, length)`` makes the pages of [offset, offset + length) present and writable in this
-  process without changing a byte (``madvise(MADV_POPULATE_WRITE)``, Linux 5.14 and later): the page cache
-  pages are allocated and mapped in one call instead of one page fault per 4 KiB touched. Returns False when
-  the kernel could not do it (too old, a full disk behind a sparse file, closed): writing through those pages
-  could then fault, or raise SIGBUS, so the caller should write through the descriptor instead. A range
-  outside the mapping, or a read-only mapping, is a ``ValueError``.
 - ``close()`` ends the mapping. Views still alive keep it mapped until the last one is released (reads
   through them stay valid, nothing is unmapped under a reader); no new view can be taken.
 - ``size`` / ``len()`` is the mapped length; ``closed`` tells whether ``close()`` was called.
@@ -37,7 +31,6 @@ import mmap
 import os
 
 _SYNC_FILE_RANGE_WRITE = 2
-_MADV_POPULATE_WRITE = 23
 _libc = ctypes.CDLL(None, use_errno=True)
 _sync_file_range = _libc.sync_file_range
 _sync_file_range.argtypes = [ctypes.c_int, ctypes.c_longlong, ctypes.c_longlong, ctypes.c_uint]
@@ -53,7 +46,7 @@ def start_writeback(fd: int, offset: int, length: int) -> None:
 
 
 class FileMap:
-    __slots__ = ("_closed", "_mmap", "_size", "_writable")
+    __slots__ = ("_closed", "_mmap", "_size")
 
     def __init__(self, fd: int, size: int, *, writable: bool) -> None:
         if size <= 0:
@@ -61,7 +54,6 @@ class FileMap:
         protection = mmap.PROT_READ | (mmap.PROT_WRITE if writable else 0)
         self._mmap = mmap.mmap(fd, size, flags=mmap.MAP_SHARED, prot=protection)
         self._size = size
-        self._writable = writable
         self._closed = False
 
     def __len__(self) -> int:
@@ -93,22 +85,6 @@ class FileMap:
             return 0
         self._mmap.madvise(mmap.MADV_DONTNEED, start, end - start)
         return end - start
-
-    def populate(self, offset: int, length: int) -> bool:
-        if offset < 0 or length < 0 or offset + length > self._size:
-            raise ValueError(f"range [{offset}, {offset + length}) is outside the {self._size}-byte mapping")
-        if not self._writable:
-            raise ValueError("a read-only mapping cannot be populated for writing")
-        start = offset // mmap.PAGESIZE * mmap.PAGESIZE
-        if self._closed:
-            return False
-        if offset + length <= start:
-            return True
-        try:
-            self._mmap.madvise(_MADV_POPULATE_WRITE, start, offset + length - start)
-        except OSError:
-            return False
-        return True
 
     def close(self) -> None:
         if self._closed:

@@ -20,18 +20,6 @@ def write_record(
     log_append_time: int,
     physical_offset: int,
 ) -> tuple[int, int, int, int, int]: ...
-def store_record(
-    segment: Buffer,
-    position: int,
-    batch: Buffer,
-    topic_id: bytes,
-    partition: int,
-    base_offset: int,
-    record_count: int,
-    store_timestamp: int,
-    log_append_time: int,
-    physical_offset: int,
-) -> tuple[int, int, int, int, int]: ...
 def scan_records(
     segment: Buffer, position: int, file_start: int, verify_from: int, limit: int
 ) -> tuple[list[Parsed], int, int, str]: ...

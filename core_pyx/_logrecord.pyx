@@ -1,8 +1,8 @@
 # cython: language_level=3
-"""Compiled CommitLog record kernel: one record encoded in C and written with one pwritev or copied into a mapped
-segment (GIL released), and records scanned out of a mapped segment (layout and behaviour: ``_logrecord_py``)."""
+"""Compiled CommitLog record kernel: one record encoded in C and written with one pwritev (GIL released), and
+records scanned out of a mapped segment (layout and behaviour: ``_logrecord_py``)."""
 
-from cpython.buffer cimport PyBUF_SIMPLE, PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.errno cimport errno
 from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
@@ -109,45 +109,10 @@ def write_record(int fd, int64_t position, batch, bytes topic_id, int32_t partit
             raise OSError(failure, os.strerror(failure))
         if written != HEADER_SIZE + view.len:
             raise OSError(f"short write: {written} of {HEADER_SIZE + view.len} bytes")
-        return _written(HEADER_SIZE + view.len, attributes, head)
+        return (HEADER_SIZE + view.len, attributes, <int64_t>rk_load_be64(head + 35),
+                <int64_t>rk_load_be64(head + 43), <int16_t>rk_load_be16(head + 51))
     finally:
         PyBuffer_Release(&view)
-
-
-def store_record(segment, Py_ssize_t position, batch, bytes topic_id, int32_t partition, int64_t base_offset,
-                 int32_t record_count, int64_t store_timestamp, int64_t log_append_time, int64_t physical_offset):
-    """Copy one CommitLog record into the writable mapped ``segment`` at ``position``; returns as ``write_record``."""
-    if len(topic_id) != 16:
-        raise ValueError("a record needs a whole batch header and a 16-byte topic id")
-    cdef Py_buffer view, target
-    cdef unsigned char *record
-    cdef int attributes
-    cdef const unsigned char *topic = topic_id
-    PyObject_GetBuffer(batch, &view, PyBUF_SIMPLE)
-    try:
-        PyObject_GetBuffer(segment, &target, PyBUF_WRITABLE)
-        try:
-            if view.len < BATCH_HEADER_SIZE:
-                raise ValueError("a record needs a whole batch header and a 16-byte topic id")
-            if position < 0 or position + HEADER_SIZE + view.len > target.len:
-                raise ValueError(f"a {HEADER_SIZE + view.len}-byte record does not fit at {position}")
-            record = <unsigned char *>target.buf + position
-            with nogil:
-                memcpy(record + HEADER_SIZE + BATCH_HEADER_SIZE, <const unsigned char *>view.buf + BATCH_HEADER_SIZE,
-                       view.len - BATCH_HEADER_SIZE)
-                attributes = rk_encode_record(record, record + HEADER_SIZE, <const unsigned char *>view.buf, view.len,
-                                              topic, partition, base_offset, record_count, store_timestamp,
-                                              log_append_time, physical_offset)
-            return _written(HEADER_SIZE + view.len, attributes, record + HEADER_SIZE)
-        finally:
-            PyBuffer_Release(&target)
-    finally:
-        PyBuffer_Release(&view)
-
-
-cdef tuple _written(Py_ssize_t total, int attributes, const unsigned char *head):
-    return (total, attributes, <int64_t>rk_load_be64(head + 35), <int64_t>rk_load_be64(head + 43),
-            <int16_t>rk_load_be16(head + 51))
 
 
 cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, int64_t file_start,

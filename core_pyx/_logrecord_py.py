@@ -1,5 +1,5 @@
-"""Pure-Python twin of the CommitLog record kernel: write one record (64-byte header + batch) with one pwritev or
-into a mapped segment, and scan records out of a mapped segment.
+"""Pure-Python twin of the CommitLog record kernel: write one record (64-byte header + batch) with one pwritev,
+and scan records out of a mapped segment.
 
 The record layout is the CommitLog's (specified in ``store/commitlog.py`` of the store package)::
 
@@ -12,10 +12,7 @@ given except its base offset (bytes 0-7, outside the batch CRC) and, when ``log_
 its attributes (bit 3 set) and maxTimestamp, with its CRC-32C recomputed. The caller's buffer is not
 changed: the patched 61-byte batch header is written from a copy, the rest of the batch from the buffer.
 ``write_record`` returns (total size, the batch's attributes as stored, maxTimestamp, producerId,
-producerEpoch); a short write raises ``OSError``. ``store_record(segment, position, ...)`` takes the same
-arguments but a writable buffer (a mapped segment) in place of the descriptor, copies the same record into
-it at ``position`` and returns the same tuple; a record that does not fit there is a ``ValueError`` and
-writes nothing. The compiled twin copies with the GIL released, page faults included.
+producerEpoch); a short write raises ``OSError``.
 
 ``scan_records(segment, position, file_start, verify_from, limit)`` parses up to ``limit`` records of one
 segment (a buffer holding the whole file, whose first byte is global offset ``file_start``) from
@@ -66,7 +63,9 @@ _PREFIX = struct.Struct(">iI")
 Parsed = tuple[int, int, bytes, int, int, int, int, int, int, int, int]
 
 
-def _encode(
+def write_record(
+    fd: int,
+    position: int,
     batch: Buffer,
     topic_id: bytes,
     partition: int,
@@ -75,8 +74,7 @@ def _encode(
     store_timestamp: int,
     log_append_time: int,
     physical_offset: int,
-) -> tuple[bytearray, bytearray, memoryview, tuple[int, int, int, int, int]]:
-    """The record header, the patched batch header, the batch, and what ``write_record`` returns."""
+) -> tuple[int, int, int, int, int]:
     source = memoryview(batch).cast("B")
     if len(source) < BATCH_HEADER_SIZE or len(topic_id) != 16:
         raise ValueError("a record needs a whole batch header and a 16-byte topic id")
@@ -96,55 +94,10 @@ def _encode(
         record_count, attributes, 0,
     )  # fmt: skip
     _UINT32.pack_into(header, 8, crc32c(memoryview(header)[12:], crc32c(memoryview(header)[:8])))
-    return header, head, source, (total, attributes, fields[8], fields[9], fields[10])
-
-
-def write_record(
-    fd: int,
-    position: int,
-    batch: Buffer,
-    topic_id: bytes,
-    partition: int,
-    base_offset: int,
-    record_count: int,
-    store_timestamp: int,
-    log_append_time: int,
-    physical_offset: int,
-) -> tuple[int, int, int, int, int]:
-    header, head, source, result = _encode(
-        batch, topic_id, partition, base_offset, record_count, store_timestamp, log_append_time, physical_offset
-    )
     written = os.pwritev(fd, [header, head, source[BATCH_HEADER_SIZE:]], position)
-    if written != result[0]:
-        raise OSError(f"short write: {written} of {result[0]} bytes")
-    return result
-
-
-def store_record(
-    segment: Buffer,
-    position: int,
-    batch: Buffer,
-    topic_id: bytes,
-    partition: int,
-    base_offset: int,
-    record_count: int,
-    store_timestamp: int,
-    log_append_time: int,
-    physical_offset: int,
-) -> tuple[int, int, int, int, int]:
-    target = memoryview(segment).cast("B")
-    header, head, source, result = _encode(
-        batch, topic_id, partition, base_offset, record_count, store_timestamp, log_append_time, physical_offset
-    )
-    if target.readonly:
-        raise BufferError("the segment is not writable")
-    if position < 0 or position + result[0] > len(target):
-        raise ValueError(f"a {result[0]}-byte record does not fit at {position}")
-    end = position + HEADER_SIZE + BATCH_HEADER_SIZE
-    target[end : position + result[0]] = source[BATCH_HEADER_SIZE:]
-    target[position + HEADER_SIZE : end] = head
-    target[position : position + HEADER_SIZE] = header
-    return result
+    if written != total:
+        raise OSError(f"short write: {written} of {total} bytes")
+    return total, attributes, fields[8], fields[9], fields[10]
 
 
 def scan_records(

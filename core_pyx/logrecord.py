@@ -1,5 +1,5 @@
-"""CommitLog record kernel: write one store record (header + patched batch) with one pwritev or copy it into a
-mapped segment, and scan records out of a mapped segment (record layout: ``store/commitlog.py``)."""
+"""CommitLog record kernel: write one store record (header + patched batch) with one pwritev, and scan records
+out of a mapped segment (record layout: ``store/commitlog.py``)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,10 @@ from ._logrecord_py import (
 )
 
 if TYPE_CHECKING:
-    from ._logrecord_py import scan_records, store_record, verify_crcs, write_record
+    from ._logrecord_py import scan_records, verify_crcs, write_record
 else:
     _impl = kernel("_logrecord")
     scan_records = _impl.scan_records
-    store_record = _impl.store_record
     verify_crcs = _impl.verify_crcs
     write_record = _impl.write_record
 
@@ -38,7 +37,6 @@ __all__ = [
     "RECORD_MAGIC",
     "SEGMENT_END",
     "scan_records",
-    "store_record",
     "verify_crcs",
     "write_record",
 ]

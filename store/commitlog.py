@@ -37,19 +37,9 @@ end. A record is valid when its header CRC matches, ``physical_offset`` equals w
 length agrees with ``total_size``, the batch's base offset and last offset delta agree with the header,
 and (where verified) the batch CRC-32C matches.
 
-The record codec is the ``core_pyx.logrecord`` kernel (header and patched batch header encoded in C, the GIL
-released: ``store_record`` copies the record into the mapped segment, ``write_record`` writes it with one
-``pwritev``; ``scan_records``/``verify_crcs``: the checks above), with the constants ``HEADER_SIZE``,
-``RECORD_MAGIC``, ``BLANK_MAGIC``, ``BLANK_SIZE``.
-
-Writing: a segment whose blocks are all allocated (pre-allocation on: ``posix_fallocate``) is written through
-its mapping, as RocketMQ writes its CommitLog: the pages ahead of the write offset are made present and
-writable ``_POPULATE_STEP`` (4 MiB) at a time in one ``madvise(MADV_POPULATE_WRITE)``, then each record is
-one ``memcpy``. With no blocks reserved (a sparse file, where a full disk would be a SIGBUS in the mapping), or
-a kernel older than 5.14, records go through the descriptor (``pwritev``: a full disk is ENOSPC). On the
-benchmark host (Linux 6.18, ext4) the copy costs the appending thread less than half of what ``pwritev`` of
-the same 16,448-byte records costs (``docs/performance.md``). Both ways the bytes are in the page cache at
-once: a killed process loses nothing it appended, and ``fdatasync`` makes them durable alike.
+The record codec is the ``core_pyx.logrecord`` kernel (``write_record``: header and patched batch header
+encoded in C, written with one ``pwritev``; ``scan_records``/``verify_crcs``: the checks above), with the
+constants ``HEADER_SIZE``, ``RECORD_MAGIC``, ``BLANK_MAGIC``, ``BLANK_SIZE``.
 
 Recovery (``store/recovery.py``) parses records from the checkpoint on, verifying batch CRCs, and cuts
 the log at the first invalid record: the rest of that file is zeroed and every later file is deleted.
@@ -84,7 +74,6 @@ from rockafka.core_pyx.logrecord import (
     HEADER_SIZE,
     SEGMENT_END,
     scan_records,
-    store_record,
     verify_crcs,
     write_record,
 )
@@ -95,7 +84,6 @@ from .mappedfile import MappedFile, MappedFileQueue, Preallocator
 _PREFIX = struct.Struct(">iI")
 _RELEASE_STEP = 16 << 20  # release the page cache in steps of at least this ...
 _RELEASE_CHUNK = 64 << 20  # ... and at most this under the lock at a time
-_POPULATE_STEP = 4 << 20  # pages made ready for the copy ahead of the write offset at a time
 _new_tuple = tuple.__new__
 
 
@@ -151,9 +139,7 @@ class CommitLog:
     def __init__(self, directory: Path, segment_bytes: int, *, preallocate: bool) -> None:
         self.segment_bytes = segment_bytes
         self._preallocator = Preallocator() if preallocate else None
-        self._files = MappedFileQueue(
-            directory, segment_bytes, preallocator=self._preallocator, keep_fd=True, reserve=preallocate
-        )
+        self._files = MappedFileQueue(directory, segment_bytes, preallocator=self._preallocator, keep_fd=True)
         self._lock = threading.Lock()
         self.write_offset = 0
         self.published_offset = 0
@@ -161,13 +147,12 @@ class CommitLog:
         self._released_offset = 0
         self._writeback_offset = 0
         self._tail: MappedFile | None = None  # the file the write offset is in (re-found after any change)
-        self._populated = 0  # the tail file's pages are present and writable up to here: records are copied in
 
     def load(self, *, readonly: bool = False) -> None:
         self._files.load(readonly=readonly)
         first = self._files.first
         self.write_offset = self.published_offset = self._synced_offset = first.start if first else 0
-        self._released_offset = self._writeback_offset = self._populated = self.write_offset
+        self._released_offset = self._writeback_offset = self.write_offset
         self._tail = None
 
     @property
@@ -189,7 +174,6 @@ class CommitLog:
         self.write_offset = self.published_offset = self._synced_offset = end
         self._released_offset = min(self._released_offset, end)
         self._writeback_offset = min(self._writeback_offset, end)
-        self._populated = end
         self._tail = None
 
     def delete_segment(self, segment: MappedFile) -> None:
@@ -211,9 +195,9 @@ class CommitLog:
         log_append_time: int | None,
     ) -> StoredBatch:
         """Write one batch behind a header at the write position, its base offset (and, for LogAppendTime,
-        its maxTimestamp and CRC) patched on the way (``core_pyx.logrecord``: copied into the mapping, or one
-        ``pwritev`` of [header, patched batch header, the rest of the batch as given]; the GIL released, the
-        caller's buffer left as it was)."""
+        its maxTimestamp and CRC) patched on the way (``core_pyx.logwrite``: one ``pwritev`` of [header,
+        patched batch header, the rest of the batch as given], the GIL released; the caller's buffer is
+        left as it was)."""
         total = HEADER_SIZE + len(batch)
         if total > self.segment_bytes - BLANK_SIZE:
             raise RecordTooLargeError(f"a {len(batch)}-byte batch does not fit a {self.segment_bytes}-byte segment")
@@ -222,32 +206,15 @@ class CommitLog:
             file = self._tail = self._room_for(total)
         pos = self.write_offset - file.start
         physical = self.write_offset
-        if physical + total <= self._populated or self._populate(file, physical + total):
-            _, attributes, max_timestamp, producer_id, producer_epoch = store_record(
-                file.view, pos, batch, topic_id, partition, base_offset, record_count, store_timestamp,
-                -1 if log_append_time is None else log_append_time, physical,
-            )  # fmt: skip
-        else:
-            _, attributes, max_timestamp, producer_id, producer_epoch = write_record(
-                file.fd, pos, batch, topic_id, partition, base_offset, record_count, store_timestamp,
-                -1 if log_append_time is None else log_append_time, physical,
-            )  # fmt: skip
+        _, attributes, max_timestamp, producer_id, producer_epoch = write_record(
+            file.fd, pos, batch, topic_id, partition, base_offset, record_count, store_timestamp,
+            -1 if log_append_time is None else log_append_time, physical,
+        )  # fmt: skip
         self.write_offset = physical + total
         return _new_tuple(StoredBatch, (
             physical, total, topic_id, partition, base_offset, record_count, store_timestamp, attributes,
             max_timestamp, producer_id, producer_epoch,
         ))  # fmt: skip
-
-    def _populate(self, file: MappedFile, end: int) -> bool:
-        """Make the tail file's pages present and writable from the write offset to at least ``end`` (up to
-        ``_POPULATE_STEP`` more, in one system call); False when they cannot be, and records are written through
-        the descriptor."""
-        start = max(self._populated, self.write_offset)
-        until = min(file.end, max(end, start + _POPULATE_STEP))
-        if not file.populate(start - file.start, until - start):
-            return False
-        self._populated = until
-        return True
 
     def _room_for(self, total: int) -> MappedFile:
         """The file where ``total`` bytes go at the write offset, closing the current file with a BLANK if needed."""

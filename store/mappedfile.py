@@ -44,16 +44,13 @@ def name_to_offset(name: str) -> int | None:
 class MappedFile:
     """One file of ``size`` bytes starting at global offset ``start``, mapped read-write.
 
-    Only CommitLog segments (written through ``pwritev`` when their blocks are not reserved) keep their descriptor
-    open (``keep_fd``);
+    Only files written through ``pwritev`` (CommitLog segments) keep their descriptor open (``keep_fd``);
     the others (ConsumeQueue, IndexFile) hold none once mapped, so ten thousand partitions do not use ten
     thousand descriptors: they sync with ``msync`` and open the file briefly for the rare ``reserve``."""
 
-    __slots__ = ("_fd", "_map", "closed", "path", "reserved", "size", "start", "view")
+    __slots__ = ("_fd", "_map", "closed", "path", "size", "start", "view")
 
-    def __init__(
-        self, path: Path, start: int, size: int, fd: int | None, mapping: FileMap, *, reserved: bool = False
-    ) -> None:
+    def __init__(self, path: Path, start: int, size: int, fd: int | None, mapping: FileMap) -> None:
         self.path = path
         self.start = start
         self.size = size
@@ -61,31 +58,27 @@ class MappedFile:
         self._map = mapping
         self.view = mapping.view()
         self.closed = False
-        # every block of the file is allocated (posix_fallocate succeeded): a write through the mapping cannot
-        # meet a full disk, which would be a SIGBUS instead of an ENOSPC
-        self.reserved = reserved
 
     @classmethod
     def open(cls, path: Path, start: int, size: int, *, reserve: bool = False, keep_fd: bool = False) -> MappedFile:
         """Open (creating, or extending a short file with zeros) and map ``path`` at exactly ``size`` bytes. A
-        file created here has its directory fsynced, so its name survives a power loss with its data. With
-        ``reserve``, every block is allocated (``posix_fallocate``, quick over blocks that already are), and
-        ``reserved`` says whether that worked."""
+        file created here has its directory fsynced, so its name survives a power loss with its data."""
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             current = os.fstat(fd).st_size
             if current > size:
                 os.ftruncate(fd, size)
-            reserved = _grow(fd, size, reserve)
-            if current == 0:
-                fsync_directory(path.parent)
+            elif current < size:
+                _grow(fd, size, reserve)
+                if current == 0:
+                    fsync_directory(path.parent)
             mapping = FileMap(fd, size, writable=True)
         except BaseException:
             os.close(fd)
             raise
         if not keep_fd:
             os.close(fd)
-        return cls(path, start, size, fd if keep_fd else None, mapping, reserved=reserved)
+        return cls(path, start, size, fd if keep_fd else None, mapping)
 
     @classmethod
     def open_readonly(cls, path: Path, start: int) -> MappedFile:
@@ -174,17 +167,10 @@ class MappedFile:
             os.posix_fadvise(fd, position, length, os.POSIX_FADV_DONTNEED)
 
     def zero_from(self, position: int) -> None:
-        """Discard every byte from ``position`` (file-relative) to the end: they read as zero afterwards (and
-        their blocks are allocated again if the file's were)."""
+        """Discard every byte from ``position`` (file-relative) to the end: they read as zero afterwards."""
         with self._descriptor() as fd:
             os.ftruncate(fd, position)
-            self.reserved = _grow(fd, self.size, self.reserved)
-
-    def populate(self, position: int, length: int) -> bool:
-        """Make the pages of [position, position + length) present and writable in the mapping, without changing
-        a byte (``FileMap.populate``); False when that could not be done, or the file's blocks are not
-        reserved: then writes go through the descriptor."""
-        return self.reserved and not self.closed and self._map.populate(position, length)
+            os.ftruncate(fd, self.size)
 
     def close(self) -> None:
         if self.closed:
@@ -202,17 +188,14 @@ class MappedFile:
             self.path.unlink()
 
 
-def _grow(fd: int, size: int, reserve: bool) -> bool:
-    """Make the file ``size`` bytes long; with ``reserve``, allocate its blocks too. True if they are."""
+def _grow(fd: int, size: int, reserve: bool) -> None:
     if reserve:
         try:
             os.posix_fallocate(fd, 0, size)
-            return True
+            return
         except OSError:
-            pass  # file system without fallocate, or a full disk: a sparse file does too
-    if os.fstat(fd).st_size < size:
-        os.ftruncate(fd, size)
-    return False
+            pass  # file system without fallocate: a sparse file does too
+    os.ftruncate(fd, size)
 
 
 class Preallocator:
@@ -245,18 +228,11 @@ class MappedFileQueue:
     """Files of one size in one directory, ordered by start offset; not necessarily contiguous."""
 
     def __init__(
-        self,
-        directory: Path,
-        file_size: int,
-        *,
-        preallocator: Preallocator | None = None,
-        keep_fd: bool = False,
-        reserve: bool = False,
+        self, directory: Path, file_size: int, *, preallocator: Preallocator | None = None, keep_fd: bool = False
     ) -> None:
         self.directory = directory
         self.file_size = file_size
         self.keep_fd = keep_fd
-        self.reserve = reserve  # allocate every file's blocks (the pre-allocator always does)
         self.files: list[MappedFile] = []
         self._starts: list[int] = []
         self._preallocator = preallocator
@@ -278,7 +254,7 @@ class MappedFileQueue:
                 if path.stat().st_size:
                     self._insert(MappedFile.open_readonly(path, start))
             else:
-                self._insert(MappedFile.open(path, start, self.file_size, reserve=self.reserve, keep_fd=self.keep_fd))
+                self._insert(MappedFile.open(path, start, self.file_size, keep_fd=self.keep_fd))
 
     def _insert(self, file: MappedFile) -> None:
         index = bisect.bisect_left(self._starts, file.start)
@@ -306,7 +282,7 @@ class MappedFileQueue:
         path = self.directory / offset_to_name(start)
         file = self._preallocator.take(path) if self._preallocator else None
         if file is None:
-            file = MappedFile.open(path, start, self.file_size, reserve=self.reserve, keep_fd=self.keep_fd)
+            file = MappedFile.open(path, start, self.file_size, keep_fd=self.keep_fd)
         self._insert(file)
         if self._preallocator is not None:
             following = start + self.file_size

@@ -140,39 +140,6 @@ def test_drop_pages_unmaps_whole_pages_and_the_data_reads_back(impl: ModuleType,
     assert mapping.drop_pages(0, size) == 0  # a no-op once closed
 
 
-def test_populate_maps_the_pages_ahead_without_changing_a_byte(impl: ModuleType, tmp_path: Path) -> None:
-    path = tmp_path / "file"
-    size = 64 * 4096
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    os.posix_fallocate(fd, 0, size)
-    os.pwrite(fd, b"kept", 5 * 4096 + 7)
-    mapping = impl.FileMap(fd, size, writable=True)
-    os.close(fd)
-    assert mapped_rss_kib(path) == 0
-    # [5 pages + 7, 5 pages + 7 + 10 pages) touches pages 5 to 15: all present afterwards
-    assert mapping.populate(5 * 4096 + 7, 10 * 4096) is True
-    assert mapped_rss_kib(path) >= 11 * 4  # (a large folio may map a few more)
-    assert path.read_bytes() == bytes(5 * 4096 + 7) + b"kept" + bytes(size - 5 * 4096 - 11)
-    assert mapping.populate(0, 0) is True  # nothing to do
-    with pytest.raises(ValueError, match="outside"):
-        mapping.populate(size - 4096, 8192)
-    with pytest.raises(ValueError, match="outside"):
-        mapping.populate(-1, 10)
-    mapping.close()
-    assert mapping.populate(0, 4096) is False  # closed
-
-
-def test_a_read_only_mapping_is_not_populated_for_writing(impl: ModuleType, tmp_path: Path) -> None:
-    path = tmp_path / "file"
-    path.write_bytes(bytes(8192))
-    fd = os.open(path, os.O_RDONLY)
-    mapping = impl.FileMap(fd, 8192, writable=False)
-    os.close(fd)
-    with pytest.raises(ValueError, match="read-only"):
-        mapping.populate(0, 4096)
-    mapping.close()
-
-
 def dirty_kib() -> int:
     """The machine's dirty page cache, in KiB (/proc/meminfo)."""
     for line in Path("/proc/meminfo").read_text().splitlines():

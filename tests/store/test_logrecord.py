@@ -63,32 +63,6 @@ def test_the_record_matches_the_format(impl: ModuleType, tmp_path: Path, log_app
     assert batch[:8] == bytes(8)  # the caller's buffer is untouched
 
 
-@pytest.mark.parametrize("log_append_time", [-1, 777])
-def test_a_record_copied_into_a_segment_equals_the_written_one(
-    impl: ModuleType, tmp_path: Path, log_append_time: int
-) -> None:
-    batch = build_batch([(b"k", b"v" * 300), (None, b"w")], producer_id=42)
-    written, expected = _write(impl, tmp_path / "log", batch, log_append_time)
-    segment = bytearray(b"\xee" * (10 + len(written) + 5))
-    result = impl.store_record(segment, 10, batch, TOPIC, 3, 500, 2, 1234, log_append_time, 9_999)
-    assert result == expected
-    assert segment[10:-5] == written and segment[:10] == b"\xee" * 10 and segment[-5:] == b"\xee" * 5
-    assert batch[:8] == bytes(8)  # the caller's buffer is untouched
-
-
-def test_a_record_that_does_not_fit_the_segment_is_refused_untouched(impl: ModuleType) -> None:
-    batch = build_batch([(None, b"v" * 100)])
-    segment = bytearray(HEADER_SIZE + len(batch) - 1)
-    for position in (0, -1):
-        with pytest.raises(ValueError, match="does not fit"):
-            impl.store_record(segment, position, batch, TOPIC, 0, 0, 1, 0, -1, 0)
-    assert segment == bytearray(len(segment))
-    with pytest.raises(BufferError):
-        impl.store_record(bytes(4096), 0, batch, TOPIC, 0, 0, 1, 0, -1, 0)
-    with pytest.raises(ValueError):
-        impl.store_record(bytearray(4096), 0, b"short", TOPIC, 0, 0, 1, 0, -1, 0)
-
-
 def test_the_twins_write_the_same_bytes(tmp_path: Path) -> None:
     batch = build_batch([(b"key", b"value" * 50)] * 3)
     results = {name: _write(impl, tmp_path / name, batch, 5) for name, impl in TWINS.items()}

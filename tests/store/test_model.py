@@ -7,7 +7,6 @@ import itertools
 import shutil
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -31,15 +30,12 @@ records_strategy = st.lists(
 
 class StoreMachine(RuleBasedStateMachine):
     base: Path
-    preallocate: bool  # on: records are copied into reserved, mapped segments; off: written through descriptors
     runs = itertools.count()
 
     def __init__(self) -> None:
         super().__init__()
         self.root = self.base / f"run{next(self.runs)}"
-        self.config = small_config(
-            self.root, commitlog_segment_bytes=4096, consume_queue_units_per_file=2, preallocate=self.preallocate
-        )
+        self.config = small_config(self.root, commitlog_segment_bytes=4096, consume_queue_units_per_file=2)
         self.store = MessageStore.open(self.config)
         self.topics: dict[str, list[PartitionModel]] = {}
         self.offsets: dict[str, dict[TopicPartition, int]] = {}
@@ -154,9 +150,8 @@ class StoreMachine(RuleBasedStateMachine):
                 assert [r for r in everything if r[0] >= model.log_start] == model.records()
 
 
-@pytest.mark.parametrize("preallocate", [False, True], ids=["descriptor-writes", "mapped-writes"])
-def test_store_matches_the_model(tmp_path: Path, preallocate: bool) -> None:
-    StoreMachine.base, StoreMachine.preallocate = tmp_path, preallocate
+def test_store_matches_the_model(tmp_path: Path) -> None:
+    StoreMachine.base = tmp_path
     run_state_machine_as_test(
         StoreMachine,
         settings=settings(
