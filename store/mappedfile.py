@@ -156,6 +156,13 @@ class MappedFile:
             with self._descriptor() as fd:
                 start_writeback(fd, position, length)
 
+    def advise_sequential(self, sequential: bool) -> None:
+        """Tell the kernel the file will be read front to back (``posix_fadvise(SEQUENTIAL)``: a readahead window
+        twice the device's, for ``read`` and for faults in the mapping alike), or that it will not (``NORMAL``).
+        Only a kept descriptor carries the advice; a no-op without one or once closed."""
+        if self._fd is not None and not self.closed:
+            os.posix_fadvise(self._fd, 0, 0, os.POSIX_FADV_SEQUENTIAL if sequential else os.POSIX_FADV_NORMAL)
+
     def release_cache(self, position: int, length: int) -> None:
         """Let the kernel evict the file's pages in [position, position + length) from the page cache: they are
         unmapped from this process, then dropped if clean (``posix_fadvise(DONTNEED)``; dirty pages stay until

@@ -6,8 +6,9 @@
    offset) is cut where the damage starts, or wiped, and asks for a re-dispatch from its last good record.
 2. The CommitLog is parsed from the earliest of those points; every record at or past the checkpoint has
    its batch CRC-32C verified as well as its header (by a second thread, on the other core, while the
-   first re-dispatches). Valid records are re-dispatched (the dispatcher skips
-   units a queue already holds). The first invalid record ends the log: it and everything after it are
+   first re-dispatches), each segment advised sequential meanwhile (a doubled readahead window: from the
+   disk the scan ran at half the speed of a plain read without it). Valid records are re-dispatched (the
+   dispatcher skips units a queue already holds). The first invalid record ends the log: it and everything after it are
    cut (the rest of its file zeroed, later files deleted).
 3. Units pointing past the new end are dropped, empty partitions resume at their log start offset, and
    IndexFiles that end past ``min(checkpoint index_offset, new end)`` are deleted, for the index thread to
@@ -59,7 +60,13 @@ def recover(
             scan_from = min(scan_from, restart)
             topic = topics.by_id(key[0])
             rebuilt.append(TopicPartition(topic.name if topic else key[0].hex(), key[1]))
-    end, redispatched, corrupt = _scan(commitlog, dispatcher, max(scan_from, commitlog.min_offset), safe)
+    for segment in segments:
+        segment.advise_sequential(True)
+    try:
+        end, redispatched, corrupt = _scan(commitlog, dispatcher, max(scan_from, commitlog.min_offset), safe)
+    finally:
+        for segment in segments:
+            segment.advise_sequential(False)
     commitlog.set_end(end)
     for key, queue in queues.items():
         queue.truncate_from_physical(end)
