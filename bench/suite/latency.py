@@ -4,8 +4,10 @@
   send time; a consumer thread (assign, from the start; fetch.wait.max.ms 500, librdkafka's default, or 10) takes each
   message's latency on arrival. The first second is warm-up (sent, checked, not counted). Every message
   must arrive once, in order, byte-exact.
-- ``rtt``: aiokafka ``send_and_wait`` of one 100 B value at a time to one partition: requests per second
-  and their latency. The topic is read back and checked afterwards.
+- ``rtt``: aiokafka ``send_and_wait`` of one 100 B value at a time to one partition: requests per second,
+  their latency, and the client's and the broker's CPU per round trip. Each answer must carry the next
+  offset; the topic is read back and checked afterwards. ``bench.suite.ceiling`` runs the same loop
+  against a responder that only answers.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from aiokafka import AIOKafkaProducer
 from confluent_kafka import OFFSET_BEGINNING, TopicPartition
 
 from bench.suite.context import Context, Measurement, check, consumer, read_back
+from bench.suite.meter import Meter, Usage
 from bench.suite.payload import Ledger, Payloads, VerificationError
 from bench.suite.produce import producer
 
@@ -111,27 +114,40 @@ def _send_paced(client, topic, payloads, partitions, rate, total, warmup, meter)
 def rtt_scenario(ctx: Context, acks: int | str) -> Measurement:
     topic = ctx.topic(1)
     payloads = Payloads.of(100)
-    latencies, usage = asyncio.run(_round_trips(ctx, topic, payloads, acks))
+    latencies, usage = asyncio.run(round_trips(ctx.bootstrap, topic, payloads, acks, ctx.meter(), ctx.seconds))
     read_back(ctx.bootstrap, topic, Ledger(payloads, len(latencies) + 1, 1))
+    return round_trip_measurement(latencies, usage)
+
+
+def round_trip_measurement(latencies: list[float], usage: Usage) -> Measurement:
+    """Round trips per second; latency percentiles; each side's CPU per round trip (us)."""
     ms = [s * 1e3 for s in latencies]
     metrics = {"p50_ms": percentile(ms, 0.5), "p99_ms": percentile(ms, 0.99), "max_ms": max(ms)}
+    metrics["client_cpu_us_per_rt"] = usage.loadgen_cpu_s / len(latencies) * 1e6
+    if usage.broker_cpu_s is not None:
+        metrics["broker_cpu_us_per_rt"] = usage.broker_cpu_s / len(latencies) * 1e6
     return Measurement(len(latencies) / usage.wall_s, metrics, usage)
 
 
-async def _round_trips(ctx: Context, topic: str, payloads: Payloads, acks: int | str):  # type: ignore[no-untyped-def]
-    client = AIOKafkaProducer(bootstrap_servers=ctx.bootstrap, acks=acks, enable_idempotence=False, linger_ms=0)
+async def round_trips(
+    bootstrap: str, topic: str, payloads: Payloads, acks: int | str, meter: Meter, seconds: float
+) -> tuple[list[float], Usage]:
+    """``send_and_wait`` one value at a time to partition 0 for ``seconds``: each round trip's latency (s)
+    and what the window cost. Every answer must carry the offset after the previous one."""
+    client = AIOKafkaProducer(bootstrap_servers=bootstrap, acks=acks, enable_idempotence=False, linger_ms=0)
     await client.start()
     try:
-        await client.send_and_wait(topic, payloads.value(0), partition=0)  # warm-up: metadata, connection
+        first = await client.send_and_wait(topic, payloads.value(0), partition=0)  # warm-up: metadata, connection
         latencies: list[float] = []
-        meter = ctx.meter()
         meter.start()
-        deadline = time.perf_counter() + ctx.seconds
+        deadline = time.perf_counter() + seconds
         seq = 1
         while time.perf_counter() < deadline and seq < 1_000_000:
             sent = time.perf_counter()
-            await client.send_and_wait(topic, payloads.value(seq), partition=0)
+            answer = await client.send_and_wait(topic, payloads.value(seq), partition=0)
             latencies.append(time.perf_counter() - sent)
+            if answer.offset != first.offset + seq:
+                raise VerificationError(f"round trip {seq} answered offset {answer.offset}, not {first.offset + seq}")
             seq += 1
         return latencies, meter.stop()
     finally:

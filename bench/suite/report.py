@@ -9,8 +9,10 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bench.suite.runner import RunResult
+from bench.suite.runner import MACHINE, RunResult
 from bench.suite.scenarios import SCENARIOS
+
+__all__ = ["MACHINE", "OURS", "PEER", "Row", "pair_ratios", "rows"]
 
 OURS, PEER = "rockafka", "tansu"
 

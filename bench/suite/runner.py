@@ -21,6 +21,7 @@ from bench.suite.scenarios import Scenario
 from bench.suite.targets import Running, TargetError
 
 IDLE_SETTLE_S = 0.5
+MACHINE = "machine"  # the target name of scenarios that run without a broker
 
 
 @dataclass(slots=True)
@@ -56,7 +57,7 @@ class Plan:
         for rep in range(1, self.reps + 1):
             order = names if rep % 2 else names[::-1]
             for scenario in self.scenarios:
-                for target in ["machine"] if scenario.machine else order:
+                for target in [MACHINE] if scenario.machine else order:
                     yield rep, scenario, target
 
 

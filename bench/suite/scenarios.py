@@ -1,7 +1,8 @@
 """Every scenario of the suite, by name: what it measures, its unit, and which way is better.
 
 Names follow the peer's anchors (shared/reference/perf_anchors.md) so figures compare line by line.
-``machine`` scenarios (baselines) run once per repetition, without a broker.
+``machine`` scenarios (baselines) run once per repetition, without a broker; ``baseline-rtt-ceiling`` is
+listed after the round trips so that it runs beside them.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from bench.suite.baselines import loopback_scenario, seqwrite_scenario
+from bench.suite.ceiling import ceiling_scenario
 from bench.suite.consume import consume_scenario
 from bench.suite.context import Context, Measurement
 from bench.suite.groups import rebalance_scenario
@@ -84,6 +86,16 @@ def _all() -> list[Scenario]:
                 f"aiokafka send_and_wait, one 100 B message at a time, acks={acks}",
             )
         )
+    out.append(
+        Scenario(
+            "baseline-rtt-ceiling",
+            "req/s",
+            True,
+            ceiling_scenario,
+            "as rtt-aiokafka-acks1 against a responder that only answers: the client's ceiling",
+            True,
+        )
+    )
     out.append(
         Scenario(
             "rebalance-8p",

@@ -1,4 +1,5 @@
-"""Issue 9's targets, judged from one run's table: each is "met", "NOT met" or "not measured"."""
+"""Issue 9's targets, judged from one run's table: each is "met", "NOT met" or "not measured"; the round-trip
+ceiling beside them is a "reference" line, not a target."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench.suite.report import OURS, PEER, Row, pair_ratios
+from bench.suite.report import MACHINE, OURS, PEER, Row, pair_ratios
 
 Table = dict[tuple[str, str], Row]
 
@@ -51,6 +52,19 @@ def _heap_growth(table: Table) -> float | None:
     return statistics.median(growth) if growth else None
 
 
+def _ceiling(table: Table) -> Verdict:
+    """Not a target: how far above the peer a responder that only answers gets the same client (the ceiling)."""
+    name = "… a responder that only answers (baseline-rtt-ceiling), for reference"
+    ceiling, peer = table.get(("baseline-rtt-ceiling", MACHINE)), table.get(("rtt-aiokafka-acks1", PEER))
+    if ceiling is None or peer is None:
+        return Verdict(name, "", "not measured")
+    peer_by_rep = {r.rep: r.primary for r in peer.ok if r.primary}
+    ratios = [r.primary / peer_by_rep[r.rep] for r in ceiling.ok if r.rep in peer_by_rep and r.primary is not None]
+    if not ratios:
+        return Verdict(name, "", "not measured")
+    return Verdict(name, f"{statistics.median(ratios):.2f}x peer", "reference")
+
+
 def verdicts(table: Table) -> list[Verdict]:
     cpu_ours = _ours(table, "produce-1KiB-acks1-none", "broker_cpu_s_per_GB")
     cpu_peer = _peer(table, "produce-1KiB-acks1-none", "broker_cpu_s_per_GB")
@@ -93,6 +107,7 @@ def verdicts(table: Table) -> list[Verdict]:
             lambda v: v >= 1.5,
             "{:.2f}x",
         ),
+        _ceiling(table),
         _judge("broker CPU s per produced GB ≤ 0.7x peer", cpu_ratio, lambda v: v <= 0.7, "{:.2f}x"),
         _judge("idle RSS ≤ 80 MB", max(idle_rss) if idle_rss else None, lambda v: v <= 80, "{:.0f} MB (max at start)"),
         _judge(
