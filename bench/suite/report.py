@@ -85,7 +85,7 @@ def table_markdown(table: dict[tuple[str, str], Row]) -> list[str]:
             f"| {scenario} | {unit} | {target} | {median} | {_fmt(min(primaries)) if primaries else ''} "
             f"| {_fmt(max(primaries)) if primaries else ''} | {len(row.ok)}/{len(row.runs)} | {_cpu(row)} "
             f"| {_fmt(row.median('other_cpu_pct'), 0)} | {_memory(row)} "
-            f"| {' '.join(f'{r:.2f}' for r in ratios)} | {_fmt(statistics.median(ratios)) if ratios else ''} |"
+            f"| {' '.join(f'{r:.3g}' for r in ratios)} | {f'{statistics.median(ratios):.3g}' if ratios else ''} |"
         )
     return lines
 
