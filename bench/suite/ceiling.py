@@ -14,13 +14,12 @@ the connection. It is Python, so it is the ceiling of a Python broker: a native 
 user-mode time per answer (the ``broker_cpu_us_per_rt`` it reports includes its kernel time, which any
 broker pays).
 
-The scenario sends 100 B values one at a time, as ``rtt-aiokafka-acks1`` does, and verifies that every
-answer carried the next offset.
+The scenario sends 100 B values one at a time, as ``rtt-aiokafka-acks1`` does (``-uvloop``: as
+``rtt-aiokafka-acks1-uvloop``), and verifies that every answer carried the next offset.
 """
 
 from __future__ import annotations
 
-import asyncio
 import socket
 import subprocess
 import sys
@@ -43,15 +42,16 @@ RECORD_COUNT_AT = 57  # a record batch's int32 record count
 PRODUCE, METADATA, API_VERSIONS = 0, 3, 18
 
 
-def ceiling_scenario(ctx: Context) -> Measurement:
+def ceiling_scenario(ctx: Context, client_loop: str = "asyncio") -> Measurement:
     # imported here: the responder and its tests need neither psutil nor the harness's clients
-    from bench.suite.latency import round_trip_measurement, round_trips
+    from bench.suite.latency import round_trip_measurement, round_trips, run_client
     from bench.suite.meter import Meter
 
     with Responder() as responder:
         meter = Meter(responder.pid)
         payloads = Payloads.of(100)
-        latencies, usage = asyncio.run(round_trips(responder.bootstrap, TOPIC, payloads, 1, meter, ctx.seconds))
+        trips = round_trips(responder.bootstrap, TOPIC, payloads, 1, meter, ctx.seconds)
+        latencies, usage = run_client(trips, client_loop)
     return round_trip_measurement(latencies, usage)
 
 

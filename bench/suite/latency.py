@@ -6,8 +6,9 @@
   must arrive once, in order, byte-exact.
 - ``rtt``: aiokafka ``send_and_wait`` of one 100 B value at a time to one partition: requests per second,
   their latency, and the client's and the broker's CPU per round trip. Each answer must carry the next
-  offset; the topic is read back and checked afterwards. ``bench.suite.ceiling`` runs the same loop
-  against a responder that only answers.
+  offset; the topic is read back and checked afterwards. The client runs on asyncio's standard event loop,
+  or on uvloop in the ``-uvloop`` variant. ``bench.suite.ceiling`` runs the same loop against a responder
+  that only answers.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Coroutine
+from typing import TypeVar
 
 from aiokafka import AIOKafkaProducer
 from confluent_kafka import OFFSET_BEGINNING, TopicPartition
@@ -25,6 +28,7 @@ from bench.suite.payload import Ledger, Payloads, VerificationError
 from bench.suite.produce import producer
 
 WARMUP_S = 1.0
+T = TypeVar("T")
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -111,12 +115,24 @@ def _send_paced(client, topic, payloads, partitions, rate, total, warmup, meter)
     return lags
 
 
-def rtt_scenario(ctx: Context, acks: int | str) -> Measurement:
+def rtt_scenario(ctx: Context, acks: int | str, client_loop: str = "asyncio") -> Measurement:
     topic = ctx.topic(1)
     payloads = Payloads.of(100)
-    latencies, usage = asyncio.run(round_trips(ctx.bootstrap, topic, payloads, acks, ctx.meter(), ctx.seconds))
+    trips = round_trips(ctx.bootstrap, topic, payloads, acks, ctx.meter(), ctx.seconds)
+    latencies, usage = run_client(trips, client_loop)
     read_back(ctx.bootstrap, topic, Ledger(payloads, len(latencies) + 1, 1))
     return round_trip_measurement(latencies, usage)
+
+
+def run_client(work: Coroutine[object, object, T], client_loop: str) -> T:
+    """Run the client's coroutine on the event loop named: ``asyncio`` (the standard one) or ``uvloop``."""
+    if client_loop == "uvloop":
+        import uvloop
+
+        return uvloop.run(work)
+    if client_loop != "asyncio":
+        raise ValueError(f"unknown client event loop {client_loop!r}")
+    return asyncio.run(work)
 
 
 def round_trip_measurement(latencies: list[float], usage: Usage) -> Measurement:

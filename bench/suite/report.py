@@ -40,9 +40,12 @@ def rows(results: Iterable[RunResult]) -> dict[tuple[str, str], Row]:
     return {key: Row(*key, runs) for key, runs in grouped.items()}
 
 
-def pair_ratios(table: dict[tuple[str, str], Row], scenario: str) -> list[float]:
-    """ours/peer of the primary figure, repetition by repetition (both runs verified)."""
-    ours, peer = table.get((scenario, OURS)), table.get((scenario, PEER))
+def pair_ratios(
+    table: dict[tuple[str, str], Row], scenario: str, target: str = OURS, peer_scenario: str | None = None
+) -> list[float]:
+    """``target``/peer of the primary figure, repetition by repetition (both runs verified); the peer's run is
+    of ``peer_scenario`` when given (a baseline set against the peer), else of ``scenario``."""
+    ours, peer = table.get((scenario, target)), table.get((peer_scenario or scenario, PEER))
     if ours is None or peer is None:
         return []
     peer_by_rep = {r.rep: r.primary for r in peer.ok if r.primary}

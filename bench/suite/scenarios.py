@@ -1,8 +1,8 @@
 """Every scenario of the suite, by name: what it measures, its unit, and which way is better.
 
 Names follow the peer's anchors (shared/reference/perf_anchors.md) so figures compare line by line.
-``machine`` scenarios (baselines) run once per repetition, without a broker; ``baseline-rtt-ceiling`` is
-listed after the round trips so that it runs beside them.
+``machine`` scenarios (baselines) run once per repetition, without a broker; the ``baseline-rtt-ceiling``
+ones are listed after the round trips they bound so that they run beside them.
 """
 
 from __future__ import annotations
@@ -86,16 +86,28 @@ def _all() -> list[Scenario]:
                 f"aiokafka send_and_wait, one 100 B message at a time, acks={acks}",
             )
         )
-    out.append(
-        Scenario(
-            "baseline-rtt-ceiling",
-            "req/s",
-            True,
-            ceiling_scenario,
-            "as rtt-aiokafka-acks1 against a responder that only answers: the client's ceiling",
-            True,
+    for client_loop in ("asyncio", "uvloop"):
+        suffix = "" if client_loop == "asyncio" else f"-{client_loop}"
+        if suffix:
+            out.append(
+                Scenario(
+                    f"rtt-aiokafka-acks1{suffix}",
+                    "req/s",
+                    True,
+                    partial(rtt_scenario, acks=1, client_loop=client_loop),
+                    "as rtt-aiokafka-acks1 with the client on uvloop",
+                )
+            )
+        out.append(
+            Scenario(
+                f"baseline-rtt-ceiling{suffix}",
+                "req/s",
+                True,
+                partial(ceiling_scenario, client_loop=client_loop),
+                f"as rtt-aiokafka-acks1{suffix} against a responder that only answers: the client's ceiling",
+                True,
+            )
         )
-    )
     out.append(
         Scenario(
             "rebalance-8p",

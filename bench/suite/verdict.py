@@ -52,17 +52,20 @@ def _heap_growth(table: Table) -> float | None:
     return statistics.median(growth) if growth else None
 
 
-def _ceiling(table: Table) -> Verdict:
-    """Not a target: how far above the peer a responder that only answers gets the same client (the ceiling)."""
-    name = "… a responder that only answers (baseline-rtt-ceiling), for reference"
-    ceiling, peer = table.get(("baseline-rtt-ceiling", MACHINE)), table.get(("rtt-aiokafka-acks1", PEER))
-    if ceiling is None or peer is None:
-        return Verdict(name, "", "not measured")
-    peer_by_rep = {r.rep: r.primary for r in peer.ok if r.primary}
-    ratios = [r.primary / peer_by_rep[r.rep] for r in ceiling.ok if r.rep in peer_by_rep and r.primary is not None]
-    if not ratios:
-        return Verdict(name, "", "not measured")
-    return Verdict(name, f"{statistics.median(ratios):.2f}x peer", "reference")
+def _round_trip_references(table: Table) -> list[Verdict]:
+    """Not targets: the responder that only answers (the ceiling), and both with the client on uvloop."""
+    lines = [
+        ("… a responder that only answers (baseline-rtt-ceiling)", "baseline-rtt-ceiling", MACHINE, ""),
+        ("… with the client on uvloop: Rockafka", "rtt-aiokafka-acks1-uvloop", OURS, "-uvloop"),
+        ("… with the client on uvloop: the responder", "baseline-rtt-ceiling-uvloop", MACHINE, "-uvloop"),
+    ]
+    out = []
+    for name, scenario, target, suffix in lines:
+        ratios = pair_ratios(table, scenario, target, f"rtt-aiokafka-acks1{suffix}")
+        if ratios or not suffix:
+            shown = f"{statistics.median(ratios):.2f}x peer" if ratios else ""
+            out.append(Verdict(name, shown, "reference" if ratios else "not measured"))
+    return out
 
 
 def verdicts(table: Table) -> list[Verdict]:
@@ -107,7 +110,7 @@ def verdicts(table: Table) -> list[Verdict]:
             lambda v: v >= 1.5,
             "{:.2f}x",
         ),
-        _ceiling(table),
+        *_round_trip_references(table),
         _judge("broker CPU s per produced GB ≤ 0.7x peer", cpu_ratio, lambda v: v <= 0.7, "{:.2f}x"),
         _judge("idle RSS ≤ 80 MB", max(idle_rss) if idle_rss else None, lambda v: v <= 80, "{:.0f} MB (max at start)"),
         _judge(
