@@ -156,15 +156,27 @@ def decode_records(payload, Py_ssize_t count, int64_t base_offset, int64_t base_
 
 def count_records(payload):
     """How many records an uncompressed payload holds, walking only their lengths and offset deltas."""
+    return walk_records(payload)[0]
+
+
+def walk_records(payload):
+    """``(count, least timestampDelta, greatest timestampDelta)`` of an uncompressed payload ((0, 0, 0) when
+    empty), walking only the records' lengths and deltas."""
     cdef Py_buffer view
+    cdef int64_t least = 0
+    cdef int64_t greatest = 0
+    cdef Py_ssize_t count
     PyObject_GetBuffer(payload, &view, PyBUF_SIMPLE)
     try:
-        return _count_records(<const unsigned char *>view.buf, view.len)
+        count = _walk_records(<const unsigned char *>view.buf, view.len, &least, &greatest)
     finally:
         PyBuffer_Release(&view)
+    return (count, least, greatest)
 
 
-cdef Py_ssize_t _count_records(const unsigned char *data, Py_ssize_t length) except -1:
+cdef Py_ssize_t _walk_records(
+    const unsigned char *data, Py_ssize_t length, int64_t *least, int64_t *greatest
+) except -1:
     cdef RecordCursor cur
     cdef RecordCursor record
     cdef int32_t size
@@ -186,6 +198,10 @@ cdef Py_ssize_t _count_records(const unsigned char *data, Py_ssize_t length) exc
         if offset_delta != count:
             raise CorruptBatchError(f"record {count} has offset delta {offset_delta}")
         _skip_fields(&record, count)
+        if count == 0 or timestamp_delta < least[0]:
+            least[0] = timestamp_delta
+        if count == 0 or timestamp_delta > greatest[0]:
+            greatest[0] = timestamp_delta
         count += 1
         cur.pos += size
     return count

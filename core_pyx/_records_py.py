@@ -137,22 +137,30 @@ def count_records(payload: Buffer) -> int:
 
     The produce path's check (no record objects made): every record's fields must fit exactly in its length,
     its offset delta must be its position in the batch, and the payload must end on a record boundary."""
+    return walk_records(payload)[0]
+
+
+def walk_records(payload: Buffer) -> tuple[int, int, int]:
+    """``(count, least timestampDelta, greatest timestampDelta)`` of an uncompressed payload ((0, 0, 0) when
+    empty), checked as :func:`count_records` checks it: the produce path's timestamp bounds come from here."""
     view = memoryview(payload).cast("B")
     cur = _Cursor(view, 0, len(view))
-    count = 0
+    count = least = greatest = 0
     while cur.pos < cur.end:
         length = cur.varint(5)
         if length < 1 or length > cur.end - cur.pos:
             raise CorruptBatchError(f"record {count} claims {length} bytes, {cur.end - cur.pos} remain")
         record = _Cursor(view, cur.pos + 1, cur.pos + length)  # past the attributes byte
-        record.varint(10)  # timestamp delta
+        timestamp_delta = record.varint(10)
         offset_delta = record.varint(5)
         if offset_delta != count:
             raise CorruptBatchError(f"record {count} has offset delta {offset_delta}")
         _skip_fields(record, count)
+        least = timestamp_delta if count == 0 else min(least, timestamp_delta)
+        greatest = timestamp_delta if count == 0 else max(greatest, timestamp_delta)
         count += 1
         cur.pos += length
-    return count
+    return count, least, greatest
 
 
 def _skip_bytes(record: _Cursor, nullable: bool) -> None:

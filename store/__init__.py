@@ -4,7 +4,7 @@ The public surface is re-exported here: the facade, its config, its typed result
 family. The modules behind it (one per file kind, each opening with its format) are the store's own.
 """
 
-from .config import FlushMode, StoreConfig
+from .config import FlushMode, StoreConfig, TopicSettings
 from .errors import (
     CorruptStoreError,
     InvalidConfigError,
@@ -69,6 +69,7 @@ __all__ = [
     "TopicAlreadyExistsError",
     "TopicInfo",
     "TopicPartition",
+    "TopicSettings",
     "UnknownTopicIdError",
     "UnknownTopicOrPartitionError",
 ]

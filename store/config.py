@@ -82,6 +82,8 @@ def _at_least(name: str, value: int, minimum: int) -> None:
 # Kafka's defaults for the topic configs the store interprets.
 DEFAULT_MAX_MESSAGE_BYTES: Final = 1_048_588
 DEFAULT_RETENTION_MS: Final = 604_800_000
+LONG_MAX: Final = (1 << 63) - 1
+DEFAULT_TIMESTAMP_AFTER_MAX_MS: Final = 3_600_000  # Kafka 4.0 (KIP-1030); Long.MAX_VALUE before
 CREATE_TIME: Final = "CreateTime"
 LOG_APPEND_TIME: Final = "LogAppendTime"
 
@@ -95,6 +97,10 @@ class TopicSettings:
     retention_ms: int | None = DEFAULT_RETENTION_MS
     retention_bytes: int | None = None
     cleanup_delete: bool = True
+    timestamp_before_max_ms: int | None = None
+    """How far before the broker's clock a CreateTime record's timestamp may be; None: unbounded."""
+    timestamp_after_max_ms: int | None = DEFAULT_TIMESTAMP_AFTER_MAX_MS
+    """How far after the broker's clock it may be; None: unbounded."""
 
     @classmethod
     def parse(cls, configs: Mapping[str, str]) -> TopicSettings:
@@ -114,16 +120,32 @@ class TopicSettings:
             retention_ms=_int_config(configs, "retention.ms", DEFAULT_RETENTION_MS),
             retention_bytes=_int_config(configs, "retention.bytes", -1),
             cleanup_delete="delete" in policies,
+            timestamp_before_max_ms=_bound_config(configs, "message.timestamp.before.max.ms", LONG_MAX),
+            timestamp_after_max_ms=_bound_config(
+                configs, "message.timestamp.after.max.ms", DEFAULT_TIMESTAMP_AFTER_MAX_MS
+            ),
         )
+
+
+def _bound_config(configs: Mapping[str, str], key: str, default: int) -> int | None:
+    """A non-negative duration in ms where Long.MAX_VALUE means unbounded (None)."""
+    value = _integer(configs, key, default)
+    if not 0 <= value <= LONG_MAX:
+        raise InvalidConfigError(f"{key} must be between 0 and {LONG_MAX}: {value}")
+    return None if value == LONG_MAX else value
 
 
 def _int_config(configs: Mapping[str, str], key: str, default: int) -> int | None:
     """An integer config where -1 means unlimited (None)."""
-    raw = configs.get(key)
-    try:
-        value = default if raw is None else int(raw)
-    except ValueError:
-        raise InvalidConfigError(f"{key} must be an integer: {raw!r}") from None
+    value = _integer(configs, key, default)
     if value < -1:
         raise InvalidConfigError(f"{key} must be -1 or >= 0: {value}")
     return None if value == -1 else value
+
+
+def _integer(configs: Mapping[str, str], key: str, default: int) -> int:
+    raw = configs.get(key)
+    try:
+        return default if raw is None else int(raw)
+    except ValueError:
+        raise InvalidConfigError(f"{key} must be an integer: {raw!r}") from None

@@ -316,6 +316,14 @@ class MessageStore:
         return self._topics.get(name)
 
     @_guarded
+    def topic_settings(self, name: str) -> TopicSettings:
+        """The topic's configs the broker acts on, parsed (defaults filled in)."""
+        try:
+            return self._topics.settings(name)
+        except KeyError:
+            raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist") from None
+
+    @_guarded
     def topic_name(self, topic_id: uuid.UUID) -> str:
         """The name of the topic with this id (Fetch v13+ addresses topics by id)."""
         return self._topics.name_of(topic_id)

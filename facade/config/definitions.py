@@ -167,7 +167,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("log.cleanup.policy", LIST, ["delete"], one_of("delete", "compact"), read_only=False),
     ConfigDef("log.message.timestamp.type", STR, "CreateTime", one_of("CreateTime", "LogAppendTime"), read_only=False),
     ConfigDef("log.message.timestamp.before.max.ms", LONG, LONG_MAX, NON_NEGATIVE, read_only=False),
-    ConfigDef("log.message.timestamp.after.max.ms", LONG, LONG_MAX, NON_NEGATIVE, read_only=False),
+    ConfigDef("log.message.timestamp.after.max.ms", LONG, 3600000, NON_NEGATIVE, read_only=False),
     ConfigDef("log.flush.interval.messages", LONG, LONG_MAX, at_least(1), read_only=False),
     ConfigDef("log.flush.interval.ms", LONG, None, read_only=False),
     ConfigDef("log.flush.scheduler.interval.ms", LONG, LONG_MAX),
@@ -228,7 +228,7 @@ TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
         "message.timestamp.before.max.ms", LONG, LONG_MAX, NON_NEGATIVE, "log.message.timestamp.before.max.ms", False
     ),
     ConfigDef(
-        "message.timestamp.after.max.ms", LONG, LONG_MAX, NON_NEGATIVE, "log.message.timestamp.after.max.ms", False
+        "message.timestamp.after.max.ms", LONG, 3600000, NON_NEGATIVE, "log.message.timestamp.after.max.ms", False
     ),
     ConfigDef("min.cleanable.dirty.ratio", DOUBLE, 0.5, None, "log.cleaner.min.cleanable.ratio", False),
     ConfigDef("min.compaction.lag.ms", LONG, 0, NON_NEGATIVE, "log.cleaner.min.compaction.lag.ms", False),
@@ -267,8 +267,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "log.roll.hours": "age at which a Kafka segment rolls" + no_effect("shared CommitLog files roll by size"),
     "log.cleanup.policy": "default cleanup policy of topics: delete (compact is not implemented)",
     "log.message.timestamp.type": "CreateTime keeps the producer's timestamps; LogAppendTime stamps the broker's time",
-    "log.message.timestamp.before.max.ms": "how far in the past a record timestamp may be" + NOT_APPLIED,
-    "log.message.timestamp.after.max.ms": "how far in the future a record timestamp may be" + NOT_APPLIED,
+    "log.message.timestamp.before.max.ms": "how far before the broker's clock a CreateTime record's timestamp may be",
+    "log.message.timestamp.after.max.ms": "how far after the broker's clock a CreateTime record's timestamp may be",
     "log.flush.interval.messages": "messages between forced flushes" + NOT_APPLIED + "; see rockafka.flush.mode",
     "log.flush.interval.ms": "milliseconds between forced flushes" + NOT_APPLIED + "; see rockafka.flush.interval.ms",
     "log.flush.scheduler.interval.ms": "how often the flusher checks" + NOT_APPLIED,
@@ -344,8 +344,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "max.compaction.lag.ms": "maximum age before a record must be compacted" + NOT_APPLIED,
     "max.message.bytes": "largest record batch this topic accepts (MESSAGE_TOO_LARGE above it)",
     "message.timestamp.type": "CreateTime keeps the producer's timestamps; LogAppendTime stamps the broker's time",
-    "message.timestamp.before.max.ms": "how far in the past a record timestamp may be" + NOT_APPLIED,
-    "message.timestamp.after.max.ms": "how far in the future a record timestamp may be" + NOT_APPLIED,
+    "message.timestamp.before.max.ms": "how far before the broker's clock a CreateTime record's timestamp may be",
+    "message.timestamp.after.max.ms": "how far after the broker's clock a CreateTime record's timestamp may be",
     "min.cleanable.dirty.ratio": "dirty ratio that triggers compaction" + NOT_APPLIED,
     "min.compaction.lag.ms": "minimum age before a record may be compacted" + NOT_APPLIED,
     "preallocate": "preallocate segment files (the next CommitLog file is always preallocated)",

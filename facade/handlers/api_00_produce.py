@@ -32,13 +32,20 @@ records stay a zero-copy view of the request frame until the store copies them i
 answer is built from the hot codec's tuples and encoded by it too (a refused request's whole-request error
 goes through the generic codec).
 Authorization: WRITE on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions; nothing is appended).
-Not implemented yet: LogAppendTime's timestamp bounds (message.timestamp.*.max.ms), quotas.
+Timestamps, as Kafka's LogValidator checks them: a batch the producer marked LogAppendTime is refused, and on a
+CreateTime topic each record's timestamp must lie within ``message.timestamp.before.max.ms`` before and
+``message.timestamp.after.max.ms`` after the broker's clock (Kafka 4.0's defaults: unbounded before, one hour
+after); records without a timestamp (-1) are not checked. Refused: INVALID_TIMESTAMP for the partition, with a
+record error naming each offending record (v8+). The walk that counts the records also gives their least and
+greatest timestamps, so the records are decoded only to name the offenders.
+Not implemented yet: quotas.
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Awaitable, Sequence
 
 from rockafka.core_pyx import hotcodec as hot
@@ -46,11 +53,11 @@ from rockafka.core_pyx.compression import ReusableDecompressor
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
 from rockafka.core_pyx.hotcodec import ProduceRequest, decode_produce_request
 from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
-from rockafka.core_pyx.records import count_records
+from rockafka.core_pyx.records import Record, decode_records, walk_records
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.produce import PartitionProduceResponse, ProduceResponse, TopicProduceResponse
 from rockafka.facade.security.acl import AclOperation, ResourceType
-from rockafka.store import StoreError
+from rockafka.store import StoreError, TopicSettings
 
 from ..errors import store_error_code
 from ..producers import Duplicate, Refused
@@ -59,16 +66,24 @@ from .context import RequestContext
 from .registry import register
 
 ZSTD = 4
+NO_TIMESTAMP = -1
+INVALID_TIMESTAMPS = "One or more records have been rejected due to invalid timestamp"
 #: Byte offset of the int16 attributes in a record batch, and the transactional bit of its low byte.
 ATTRIBUTES_AT = 21
 TRANSACTIONAL = 0x10
 
 
 class _Refused(Exception):
-    def __init__(self, code: ErrorCode, message: str, batch_index: int | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        batch_index: int | None = None,
+        record_errors: Sequence[hot.RecordError] = (),
+    ) -> None:
         super().__init__(message)
         self.code = code
-        self.batch_index = batch_index
+        self.record_errors = tuple(record_errors) or (() if batch_index is None else (hot.RecordError(batch_index),))
 
 
 def _error(request: ProduceRequest, code: ErrorCode) -> ProduceResponse:
@@ -144,7 +159,8 @@ def _produce_partition(
     try:
         if records is None:
             raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried no records")
-        batches = _validate(records, ctx.api_version)  # type: ignore[arg-type]
+        batches, stamps = _validate(records, ctx.api_version)  # type: ignore[arg-type]
+        _check_timestamps(ctx.broker.store.topic_settings(topic), records, batches[0], stamps)  # type: ignore[arg-type]
         if batches[0].is_transactional:
             refused = ctx.broker.transactions.check_produce(transactional_id, topic, partition, batches[0])
             if refused is not None:
@@ -157,8 +173,9 @@ def _produce_partition(
         result = ctx.broker.store.append(topic, partition, records, batches)  # type: ignore[arg-type]
         ctx.broker.producers.record(topic, partition, batches[0], result.base_offset)
     except _Refused as exc:
-        errors = () if exc.batch_index is None else (hot.RecordError(exc.batch_index),)
-        return hot.ProducePartitionResponse(partition, exc.code, -1, record_errors=errors, error_message=str(exc))
+        return hot.ProducePartitionResponse(
+            partition, exc.code, -1, record_errors=exc.record_errors, error_message=str(exc)
+        )
     except StoreError as exc:
         return hot.ProducePartitionResponse(partition, store_error_code(exc), -1, error_message=str(exc))
     if result.durable is not None:
@@ -193,7 +210,8 @@ def _version_code(code: ErrorCode, version: int) -> ErrorCode:
     return ErrorCode.CORRUPT_MESSAGE if code == ErrorCode.INVALID_RECORD and version < 8 else code
 
 
-def _validate(records: memoryview, version: int) -> list[BatchHeader]:
+def _validate(records: memoryview, version: int) -> tuple[list[BatchHeader], tuple[int, int]]:
+    """The request's one batch, checked whole, and the least and greatest timestamp deltas of its records."""
     invalid_record = ErrorCode.INVALID_RECORD if version >= 8 else ErrorCode.CORRUPT_MESSAGE
     try:
         batches = validate_batches(records)
@@ -203,13 +221,48 @@ def _validate(records: memoryview, version: int) -> list[BatchHeader]:
         raise _Refused(ErrorCode.CORRUPT_MESSAGE, str(exc)) from None
     if len(batches) != 1:
         raise _Refused(invalid_record, f"Produce v3+ must carry exactly one record batch, not {len(batches)}")
-    for index, header in enumerate(batches):
-        if header.is_control:
-            raise _Refused(invalid_record, "clients may not write control batches", index)
-        if header.compression == ZSTD and version < 7:
-            raise _Refused(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v7 or later", index)
-        _check_records(records, header, index, invalid_record)
-    return batches
+    header = batches[0]
+    if header.is_control:
+        raise _Refused(invalid_record, "clients may not write control batches", 0)
+    if header.compression == ZSTD and version < 7:
+        raise _Refused(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, "zstd needs Produce v7 or later", 0)
+    return batches, _check_records(records, header, 0, invalid_record)
+
+
+def _check_timestamps(
+    settings: TopicSettings, records: memoryview, header: BatchHeader, deltas: tuple[int, int]
+) -> None:
+    """Kafka's timestamp rules (LogValidator): a producer may not mark its batch LogAppendTime, and on a
+    CreateTime topic every record's timestamp (but -1, none) must lie within ``message.timestamp.before.max.ms``
+    before and ``message.timestamp.after.max.ms`` after the broker's clock. Refused: INVALID_TIMESTAMP, each
+    offending record named in the record errors."""
+    if header.is_log_append_time:
+        message = "Producer should not set timestamp type to LogAppendTime"
+        errors = [hot.RecordError(index, message) for index in range(header.record_count)]
+        raise _Refused(ErrorCode.INVALID_TIMESTAMP, message, record_errors=errors)
+    before, after = settings.timestamp_before_max_ms, settings.timestamp_after_max_ms
+    if settings.log_append_time or (before is None and after is None):
+        return
+    now = time.time_ns() // 1_000_000
+    lowest = -1 << 63 if before is None else now - before
+    highest = 1 << 63 if after is None else now + after
+    if lowest <= header.base_timestamp + deltas[0] and header.base_timestamp + deltas[1] <= highest:
+        return
+    errors = [
+        hot.RecordError(index, f"Timestamp {record.timestamp} of message with offset {record.offset} is out of range. "
+                        f"The timestamp should be within [{lowest}, {highest}]")
+        for index, record in enumerate(_records_of(records, header))
+        if record.timestamp != NO_TIMESTAMP and not lowest <= record.timestamp <= highest
+    ]  # fmt: skip
+    if errors:
+        raise _Refused(ErrorCode.INVALID_TIMESTAMP, INVALID_TIMESTAMPS, record_errors=errors)
+
+
+def _records_of(records: memoryview, header: BatchHeader) -> list[Record]:
+    """The batch's records decoded, timestamps made absolute (the refusal path only)."""
+    payload = records[header.position + RECORD_BATCH_OVERHEAD : header.position + header.size]
+    plain = _decompressor().decompress(header.compression, payload) if header.compression else payload
+    return decode_records(plain, header.record_count, header.base_offset, header.base_timestamp)
 
 
 _PER_THREAD = threading.local()
@@ -223,12 +276,14 @@ def _decompressor() -> ReusableDecompressor:
     return found
 
 
-def _check_records(records: memoryview, header: BatchHeader, index: int, code: ErrorCode) -> None:
+def _check_records(records: memoryview, header: BatchHeader, index: int, code: ErrorCode) -> tuple[int, int]:
+    """Walk the batch's records (decompressed first); their least and greatest timestamp deltas."""
     payload = records[header.position + RECORD_BATCH_OVERHEAD : header.position + header.size]
     try:
         plain = _decompressor().decompress(header.compression, payload) if header.compression else payload
-        count = count_records(plain)
+        count, least, greatest = walk_records(plain)
     except KernelError as exc:
         raise _Refused(code, f"the batch's records do not decode: {exc}", index) from None
     if count != header.record_count:
         raise _Refused(code, f"batch holds {count} records, its header says {header.record_count}", index)
+    return least, greatest

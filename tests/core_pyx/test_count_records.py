@@ -1,5 +1,5 @@
-"""count_records, both twins: the produce path's allocation-free walk agrees with the full decoder and refuses
-what it refuses."""
+"""count_records and walk_records, both twins: the produce path's allocation-free walk agrees with the full
+decoder (count, and the least and greatest timestamp deltas) and refuses what it refuses."""
 
 from __future__ import annotations
 
@@ -39,8 +39,21 @@ def test_counts_real_client_batches(rec: ModuleType, client: str, codec: int) ->
     assert rec.count_records(payload_of(batch)) == len(rec.decode_records(payload_of(batch), 17, 0, 0))
 
 
+@pytest.mark.parametrize("codec", sorted(CODECS.values()), ids=sorted(CODECS, key=CODECS.__getitem__))
+@pytest.mark.parametrize("client", sorted(BUILDERS))
+def test_walk_gives_the_timestamp_deltas_the_decoder_gives(rec: ModuleType, client: str, codec: int) -> None:
+    stamps = [1_700_000_000_500, 1_700_000_000_000, 1_700_000_009_000, 1_700_000_000_100]  # the first is not least
+    records = [r._replace(timestamp=t) for r, t in zip(sample_records(4, value_size=20), stamps, strict=True)]
+    batch = BUILDERS[client](codec, records)
+    base = read_batch_header(batch).base_timestamp
+    decoded = [r.timestamp - base for r in rec.decode_records(payload_of(batch), 4, 0, base)]
+    assert rec.walk_records(payload_of(batch)) == (4, min(decoded), max(decoded))
+    assert (min(decoded), max(decoded)) == (min(stamps) - base, max(stamps) - base)
+
+
 def test_empty_payload_has_no_records(rec: ModuleType) -> None:
     assert rec.count_records(b"") == 0
+    assert rec.walk_records(b"") == (0, 0, 0)
 
 
 def test_every_truncation_is_refused(rec: ModuleType) -> None:
@@ -72,7 +85,7 @@ def test_twins_agree_on_garbage(data: bytes) -> None:
     outcomes = []
     for twin in TWINS.values():
         try:
-            outcomes.append(twin.count_records(data))
+            outcomes.append(twin.walk_records(data))
         except CorruptBatchError:
             outcomes.append("corrupt")
     assert len(set(outcomes)) == 1

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rockafka.store import InvalidConfigError, MessageStore, RecordTooLargeError
+from rockafka.store import InvalidConfigError, MessageStore, RecordTooLargeError, UnknownTopicOrPartitionError
 
 from .helpers import append, build_batch, small_config
 
@@ -33,3 +33,28 @@ def test_defaults_are_not_persisted_with_the_topic(tmp_path: Path) -> None:
 def test_invalid_defaults_are_refused() -> None:
     with pytest.raises(InvalidConfigError):
         small_config(Path("/nonexistent"), topic_defaults={"message.timestamp.type": "Wall"})
+
+
+def test_timestamp_bounds_come_from_defaults_and_topics(tmp_path: Path) -> None:
+    defaults = {"message.timestamp.before.max.ms": "86400000"}
+    with MessageStore.open(small_config(tmp_path, topic_defaults=defaults)) as store:
+        store.create_topic("t", 1)
+        store.create_topic("open", 1, {"message.timestamp.after.max.ms": str((1 << 63) - 1)})
+        settings = store.topic_settings("t")
+        assert (settings.timestamp_before_max_ms, settings.timestamp_after_max_ms) == (86_400_000, 3_600_000)
+        unbounded = store.topic_settings("open")
+        assert (unbounded.timestamp_before_max_ms, unbounded.timestamp_after_max_ms) == (86_400_000, None)
+        store.alter_topic_configs("t", {"message.timestamp.after.max.ms": "0"})
+        assert store.topic_settings("t").timestamp_after_max_ms == 0
+        with pytest.raises(UnknownTopicOrPartitionError):
+            store.topic_settings("missing")
+
+
+@pytest.mark.parametrize("value", ["-1", "soon", str(1 << 63)])
+def test_invalid_timestamp_bounds_are_refused(tmp_path: Path, value: str) -> None:
+    store = MessageStore.open(small_config(tmp_path))
+    try:
+        with pytest.raises(InvalidConfigError, match=r"message\.timestamp\.after\.max\.ms"):
+            store.create_topic("t", 1, {"message.timestamp.after.max.ms": value})
+    finally:
+        store.close()
