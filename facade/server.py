@@ -91,6 +91,7 @@ class KafkaConnection(asyncio.Protocol):
         self._on_close = on_close
         self._pending: deque[Buffers | asyncio.Future[Buffers | None]] = deque()
         self._transport: asyncio.Transport | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._paused = False
         self._closing = False
         self._close_delayed = False
@@ -102,6 +103,7 @@ class KafkaConnection(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass asyncio's
+        self._loop = asyncio.get_running_loop()
         peer = transport.get_extra_info("peername")
         self.info.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self.info.host = str(peer[0]) if isinstance(peer, tuple) else ""
@@ -144,7 +146,7 @@ class KafkaConnection(asyncio.Protocol):
         if outcome is None:
             return True
         if isinstance(outcome, Awaitable):
-            future = asyncio.ensure_future(outcome)
+            future = asyncio.ensure_future(outcome, loop=self._loop)  # the loop given: no lookup (a getpid) per call
             future.add_done_callback(self._on_response_ready)
             self._pending.append(future)
         else:

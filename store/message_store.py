@@ -337,7 +337,7 @@ class MessageStore:
         return info, key, queue
 
     def _route(self, topic: str, number: int) -> Route:
-        """What an append needs of a partition, cached until the next topic change."""
+        """What an append or a read needs of a partition, cached until the next topic change."""
         route = self._routes.get((topic, number))
         if route is None:
             _, key, queue = self._partition(topic, number)
@@ -376,7 +376,7 @@ class MessageStore:
         ``fetch_offset`` equal to the high watermark gives no batches; outside [log start, high watermark]
         raises ``OffsetOutOfRangeError``.
         """
-        _, key, queue = self._partition(topic, partition)
+        key, queue, _ = self._route(topic, partition)
         log_start, high_watermark = self._log_start(key, queue), queue.next_offset
         if not log_start <= fetch_offset <= high_watermark:
             raise OffsetOutOfRangeError(fetch_offset, log_start, high_watermark)
@@ -388,7 +388,7 @@ class MessageStore:
 
     @_guarded
     def partition_offsets(self, topic: str, partition: int) -> PartitionOffsets:
-        _, key, queue = self._partition(topic, partition)
+        key, queue, _ = self._route(topic, partition)
         log_start = self._log_start(key, queue)
         if log_start >= queue.next_offset:
             first = queue.end_index
@@ -463,7 +463,7 @@ class MessageStore:
     @_guarded
     def last_stable_offset(self, topic: str, partition: int) -> int:
         """The first offset of the oldest open transaction (never below the log start), else the high watermark."""
-        _, key, queue = self._partition(topic, partition)
+        key, queue, _ = self._route(topic, partition)
         first = self._transactions.first_unstable(key)
         if first is None:
             return queue.next_offset

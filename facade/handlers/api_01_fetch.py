@@ -139,8 +139,8 @@ def _read_partition(
         offsets = store.partition_offsets(target.name, target.partition)
         stable = store.last_stable_offset(target.name, target.partition)
         bounds = (offsets.high_watermark, stable, offsets.log_start_offset)
-        if budget is not None and budget <= 0:
-            return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0
+        if (budget is not None and budget <= 0) or target.fetch_offset == offsets.high_watermark:
+            return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0  # nothing to read, or no room
         limit = target.max_bytes if budget is None else min(target.max_bytes, budget)
         result = store.read(
             target.name, target.partition, target.fetch_offset, max(limit, 0), max_offset=stable if committed else None
