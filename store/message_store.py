@@ -51,6 +51,7 @@ from .results import (
     KeyedRecord,
     OffsetCommit,
     OpenTransaction,
+    PartitionBounds,
     PartitionOffsets,
     ReadResult,
     RecoveryReport,
@@ -464,10 +465,20 @@ class MessageStore:
     def last_stable_offset(self, topic: str, partition: int) -> int:
         """The first offset of the oldest open transaction (never below the log start), else the high watermark."""
         key, queue, _ = self._route(topic, partition)
+        return self._last_stable(key, queue, self._log_start(key, queue))
+
+    @_guarded
+    def partition_bounds(self, topic: str, partition: int) -> PartitionBounds:
+        """High watermark, last stable offset and log start offset at once (what a fetch answers)."""
+        key, queue, _ = self._route(topic, partition)
+        log_start = self._log_start(key, queue)
+        return PartitionBounds(queue.next_offset, self._last_stable(key, queue, log_start), log_start)
+
+    def _last_stable(self, key: PartitionKey, queue: ConsumeQueue, log_start: int) -> int:
         first = self._transactions.first_unstable(key)
         if first is None:
             return queue.next_offset
-        return max(min(first, queue.next_offset), self._log_start(key, queue))
+        return max(min(first, queue.next_offset), log_start)
 
     @_guarded
     def aborted_transactions(

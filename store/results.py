@@ -74,6 +74,15 @@ class PartitionOffsets(NamedTuple):
     size_bytes: int
 
 
+class PartitionBounds(NamedTuple):
+    """What a fetch answers for every partition, data or not."""
+
+    high_watermark: int
+    #: The first offset of the oldest open transaction, else the high watermark.
+    last_stable_offset: int
+    log_start_offset: int
+
+
 @dataclass(frozen=True, slots=True)
 class TimestampOffset:
     """An exact record: its offset and its timestamp (ListOffsets by time, or MAX_TIMESTAMP)."""

@@ -28,7 +28,7 @@ from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.fetch import FetchRequest, FetchResponse
 from rockafka.facade.security.acl import AclOperation, ResourceType
-from rockafka.store import MessageStore, OffsetOutOfRangeError, StoreError, UnknownTopicIdError
+from rockafka.store import MessageStore, OffsetOutOfRangeError, PartitionBounds, StoreError, UnknownTopicIdError
 
 from ..errors import store_error_code
 from .context import RequestContext
@@ -136,22 +136,19 @@ def _read_partition(
         denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
         return hot.FetchPartitionResponse(target.partition, denied, aborted_transactions=aborted), 0
     try:
-        offsets = store.partition_offsets(target.name, target.partition)
-        stable = store.last_stable_offset(target.name, target.partition)
-        bounds = (offsets.high_watermark, stable, offsets.log_start_offset)
-        if (budget is not None and budget <= 0) or target.fetch_offset == offsets.high_watermark:
+        bounds = store.partition_bounds(target.name, target.partition)
+        if (budget is not None and budget <= 0) or target.fetch_offset == bounds.high_watermark:
             return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0  # nothing to read, or no room
         limit = target.max_bytes if budget is None else min(target.max_bytes, budget)
-        result = store.read(
-            target.name, target.partition, target.fetch_offset, max(limit, 0), max_offset=stable if committed else None
-        )
+        ceiling = bounds.last_stable_offset if committed else None
+        result = store.read(target.name, target.partition, target.fetch_offset, max(limit, 0), max_offset=ceiling)
         if not result.size_bytes or (budget is not None and result.size_bytes > budget):
             return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0
         if committed:
             found = store.aborted_transactions(target.name, target.partition, target.fetch_offset, result.next_offset)
             aborted = [hot.AbortedTransaction(t.producer_id, t.first_offset) for t in found]
     except OffsetOutOfRangeError as exc:
-        bounds = (exc.high_watermark, exc.high_watermark, exc.log_start_offset)
+        bounds = PartitionBounds(exc.high_watermark, exc.high_watermark, exc.log_start_offset)
         return _partition(target, ErrorCode.OFFSET_OUT_OF_RANGE, bounds, aborted, ()), 0
     except StoreError as exc:
         return hot.FetchPartitionResponse(target.partition, store_error_code(exc), aborted_transactions=aborted), 0

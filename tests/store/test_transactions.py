@@ -9,7 +9,13 @@ import pytest
 from kafka.record.default_records import DefaultRecordBatch
 
 from rockafka.core_pyx.recordbatch import validate_batch
-from rockafka.store import AbortedTransaction, MessageStore, OpenTransaction, UnknownTopicOrPartitionError
+from rockafka.store import (
+    AbortedTransaction,
+    MessageStore,
+    OpenTransaction,
+    PartitionBounds,
+    UnknownTopicOrPartitionError,
+)
 from rockafka.store.control import MARKER_SIZE, Marker, marker_batch, read_marker
 
 from .helpers import append, build_batch, small_config
@@ -63,10 +69,13 @@ def test_the_first_transactional_batch_opens_a_transaction_and_holds_the_lso(sto
     assert store.open_transactions("t", 0) == (OpenTransaction(5, 0, 2),)
     assert store.last_stable_offset("t", 0) == 2
     assert store.partition_offsets("t", 0).high_watermark == 7
+    assert store.partition_bounds("t", 0) == PartitionBounds(high_watermark=7, last_stable_offset=2, log_start_offset=0)
     assert store.last_stable_offset("t", 1) == 0 and store.open_transactions("t", 1) == ()
     assert marker(store, 5, commit=True) == 7
     assert store.open_transactions("t", 0) == ()
     assert store.last_stable_offset("t", 0) == 8
+    store.delete_records("t", 0, 3)
+    assert store.partition_bounds("t", 0) == PartitionBounds(high_watermark=8, last_stable_offset=8, log_start_offset=3)
     assert store.aborted_transactions("t", 0, 0, 8) == ()
 
 
