@@ -32,12 +32,15 @@ records stay a zero-copy view of the request frame until the store copies them i
 answer is built from the hot codec's tuples and encoded by it too (a refused request's whole-request error
 goes through the generic codec).
 Authorization: WRITE on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions; nothing is appended).
-Timestamps, as Kafka's LogValidator checks them: a batch the producer marked LogAppendTime is refused, and on a
+Timestamps, as Kafka's LogValidator checks them (after the transaction check, before the duplicate check): on a
 CreateTime topic each record's timestamp must lie within ``message.timestamp.before.max.ms`` before and
 ``message.timestamp.after.max.ms`` after the broker's clock (Kafka 4.0's defaults: unbounded before, one hour
 after); records without a timestamp (-1) are not checked. Refused: INVALID_TIMESTAMP for the partition, with a
 record error naming each offending record (v8+). The walk that counts the records also gives their least and
-greatest timestamps, so the records are decoded only to name the offenders.
+greatest timestamps, so the records are decoded only to name the offenders. A batch the producer marked
+LogAppendTime is refused the same way; Kafka refuses it on LogAppendTime topics but on CreateTime topics
+rewrites it to CreateTime, which Rockafka's append does not do, so it refuses it there too rather than store
+timestamps that would read differently (no Kafka client sets that bit).
 Not implemented yet: quotas.
 """
 
@@ -160,11 +163,11 @@ def _produce_partition(
         if records is None:
             raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried no records")
         batches, stamps = _validate(records, ctx.api_version)  # type: ignore[arg-type]
-        _check_timestamps(ctx.broker.store.topic_settings(topic), records, batches[0], stamps)  # type: ignore[arg-type]
         if batches[0].is_transactional:
             refused = ctx.broker.transactions.check_produce(transactional_id, topic, partition, batches[0])
             if refused is not None:
                 raise _Refused(refused.error, refused.message)
+        _check_timestamps(ctx.broker.store.topic_settings(topic), records, batches[0], stamps)  # type: ignore[arg-type]
         verdict = ctx.broker.producers.check(topic, partition, batches[0])
         if isinstance(verdict, Duplicate):
             return _duplicate(ctx, topic, partition, verdict)
