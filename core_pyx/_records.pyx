@@ -154,11 +154,6 @@ def decode_records(payload, Py_ssize_t count, int64_t base_offset, int64_t base_
         PyBuffer_Release(&view)
 
 
-def count_records(payload):
-    """How many records an uncompressed payload holds, walking only their lengths and offset deltas."""
-    return walk_records(payload)[0]
-
-
 def walk_records(payload):
     """``(count, least timestampDelta, greatest timestampDelta)`` of an uncompressed payload ((0, 0, 0) when
     empty), walking only the records' lengths and deltas."""

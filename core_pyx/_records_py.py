@@ -132,17 +132,12 @@ def decode_records(
     return records
 
 
-def count_records(payload: Buffer) -> int:
-    """How many records an uncompressed payload holds, walking only their lengths and offset deltas.
+def walk_records(payload: Buffer) -> tuple[int, int, int]:
+    """``(count, least timestampDelta, greatest timestampDelta)`` of an uncompressed payload ((0, 0, 0) when
+    empty), walking only the records' lengths and deltas.
 
     The produce path's check (no record objects made): every record's fields must fit exactly in its length,
     its offset delta must be its position in the batch, and the payload must end on a record boundary."""
-    return walk_records(payload)[0]
-
-
-def walk_records(payload: Buffer) -> tuple[int, int, int]:
-    """``(count, least timestampDelta, greatest timestampDelta)`` of an uncompressed payload ((0, 0, 0) when
-    empty), checked as :func:`count_records` checks it: the produce path's timestamp bounds come from here."""
     view = memoryview(payload).cast("B")
     cur = _Cursor(view, 0, len(view))
     count = least = greatest = 0

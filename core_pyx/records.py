@@ -18,11 +18,10 @@ from .recordbatch import RECORD_BATCH_OVERHEAD, validate_batch
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-    from ._records_py import count_records, decode_records, walk_records
+    from ._records_py import decode_records, walk_records
 else:
     _impl = kernel("_records")
     decode_records = _impl.decode_records
-    count_records = _impl.count_records
     walk_records = _impl.walk_records
 
 
@@ -37,4 +36,4 @@ def read_records(buf: Buffer, pos: int = 0) -> list[Record]:
     return decode_records(payload, header.record_count, header.base_offset, header.base_timestamp, log_append_time)
 
 
-__all__ = ["Record", "count_records", "decode_records", "read_records", "walk_records"]
+__all__ = ["Record", "decode_records", "read_records", "walk_records"]

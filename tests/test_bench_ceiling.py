@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
 from aiokafka import AIOKafkaProducer
@@ -55,6 +56,4 @@ def test_stopping_ends_the_process() -> None:
     with Responder() as running:
         pid = running.pid
     with pytest.raises(ProcessLookupError):
-        import os
-
         os.kill(pid, 0)

@@ -5,11 +5,11 @@ keeps the first two and takes the third away, so that "the client is the limit" 
 aiokafka reaches here bounds what a broker could reach with this client on this machine.
 
 The responder (``python -m bench.suite.ceiling``, its port printed on its first line of output) runs one
-blocking read-answer loop per connection. It answers ApiVersions with the versions Rockafka advertises (so
-the client picks the same request versions as against Rockafka), Metadata by naming itself leader of the
-``PARTITIONS`` partitions of every topic asked for, and Produce with success and each partition's next
-offset (advanced by the batch's record count). Requests are read with Rockafka's compiled Produce decoder
-and answered with its compiled encoders. Nothing is stored, validated or indexed; any other request closes
+blocking read-answer loop per connection. It answers ApiVersions with Rockafka's own answer
+(``served_api_versions``, so the client picks the same request versions as against Rockafka), Metadata by
+naming itself leader of the ``PARTITIONS`` partitions of every topic asked for, and Produce with success and
+each partition's next offset (advanced by the batch's record count), Produce and Metadata through Rockafka's
+compiled codec. Nothing is stored, validated or indexed; any other request closes
 the connection. It is Python, so it is the ceiling of a Python broker: a native one would save part of its
 user-mode time per answer (the ``broker_cpu_us_per_rt`` it reports includes its kernel time, which any
 broker pays).
@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bench.suite.payload import Payloads, VerificationError
+from bench.suite.targets import stop_process
 
 if TYPE_CHECKING:
     from bench.suite.context import Context, Measurement
 
 PROJECT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 30.0
-STOP_TIMEOUT_S = 5.0
 TOPIC = "ceiling"
 PARTITIONS = 4  # of every topic
 RECORD_COUNT_AT = 57  # a record batch's int32 record count
@@ -90,14 +90,8 @@ class Responder:
 
     def __exit__(self, *exc: object) -> None:
         process, self._process = self._process, None
-        if process is None or process.poll() is not None:
-            return
-        process.terminate()
-        try:
-            process.wait(STOP_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(STOP_TIMEOUT_S)
+        if process is not None:
+            stop_process(process)
 
 
 # --- the responder process ---
@@ -108,14 +102,13 @@ class _Answers:
 
     def __init__(self, port: int, offsets: defaultdict[tuple[str, int], int], lock: threading.Lock) -> None:
         from rockafka.core_pyx import hotcodec as hot
-        from rockafka.facade.handlers import HANDLERS
-        from rockafka.facade.protocol.framing import read_request_header
+        from rockafka.facade.handlers.api_18_api_versions import served_api_versions
+        from rockafka.facade.protocol.framing import encode_response, read_request_header
 
-        self._hot, self._read_header = hot, read_request_header
+        self._hot, self._read_header, self._encode = hot, read_request_header, encode_response
         self._port = port
         self._offsets, self._lock = offsets, lock
-        keys = [hot.ApiVersion(key, h.min_version, h.max_version) for key, h in sorted(HANDLERS.items())]
-        self._api_versions = hot.ApiVersionsResponse(0, keys)
+        self._api_versions = served_api_versions()
 
     def answer(self, frame: bytes) -> bytes | None:
         header = self._read_header(frame)
@@ -123,7 +116,7 @@ class _Answers:
         if key == PRODUCE:
             return self._produce(memoryview(frame)[header.body_offset :], version, correlation_id)
         if key == API_VERSIONS:
-            return self._hot.encode_api_versions_response(version, self._api_versions, correlation_id)
+            return self._encode(header, self._api_versions)
         if key == METADATA:
             return self._metadata(frame, version, correlation_id)
         raise ValueError(f"the ceiling responder does not serve API {key}")

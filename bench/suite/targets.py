@@ -67,11 +67,12 @@ def _wait_listening(process: subprocess.Popen[bytes], port: int, log: Path) -> N
                 return
         except OSError:
             time.sleep(0.05)
-    _stop_pid(process)
+    stop_process(process)
     raise TargetError(f"broker did not listen on {port} within {START_TIMEOUT_S}s")
 
 
-def _stop_pid(process: subprocess.Popen[bytes]) -> None:
+def stop_process(process: subprocess.Popen[bytes] | subprocess.Popen[str]) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within STOP_TIMEOUT_S; a no-op for an ended process."""
     if process.poll() is not None:
         return
     os.kill(process.pid, signal.SIGTERM)
@@ -93,7 +94,7 @@ def start_tansu(workdir: Path) -> Running:
     with log.open("ab") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
     _wait_listening(process, port, log)
-    return Running("tansu", f"127.0.0.1:{port}", process.pid, lambda: _stop_pid(process))
+    return Running("tansu", f"127.0.0.1:{port}", process.pid, lambda: stop_process(process))
 
 
 def start_rockafka(workdir: Path) -> Running:

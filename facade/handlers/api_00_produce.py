@@ -50,6 +50,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING
 
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.core_pyx.compression import ReusableDecompressor
@@ -67,6 +68,9 @@ from ..producers import Duplicate, Refused
 from ..server import BrokenRequestError
 from .context import RequestContext
 from .registry import register
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 ZSTD = 4
 NO_TIMESTAMP = -1
@@ -263,9 +267,13 @@ def _check_timestamps(
 
 def _records_of(records: memoryview, header: BatchHeader) -> list[Record]:
     """The batch's records decoded, timestamps made absolute (the refusal path only)."""
+    return decode_records(_plain(records, header), header.record_count, header.base_offset, header.base_timestamp)
+
+
+def _plain(records: memoryview, header: BatchHeader) -> Buffer:
+    """The records section of the batch, decompressed if it is compressed (KernelError if it does not)."""
     payload = records[header.position + RECORD_BATCH_OVERHEAD : header.position + header.size]
-    plain = _decompressor().decompress(header.compression, payload) if header.compression else payload
-    return decode_records(plain, header.record_count, header.base_offset, header.base_timestamp)
+    return _decompressor().decompress(header.compression, payload) if header.compression else payload
 
 
 _PER_THREAD = threading.local()
@@ -281,10 +289,8 @@ def _decompressor() -> ReusableDecompressor:
 
 def _check_records(records: memoryview, header: BatchHeader, index: int, code: ErrorCode) -> tuple[int, int]:
     """Walk the batch's records (decompressed first); their least and greatest timestamp deltas."""
-    payload = records[header.position + RECORD_BATCH_OVERHEAD : header.position + header.size]
     try:
-        plain = _decompressor().decompress(header.compression, payload) if header.compression else payload
-        count, least, greatest = walk_records(plain)
+        count, least, greatest = walk_records(_plain(records, header))
     except KernelError as exc:
         raise _Refused(code, f"the batch's records do not decode: {exc}", index) from None
     if count != header.record_count:

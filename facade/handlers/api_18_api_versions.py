@@ -20,6 +20,11 @@ def _error(request: ApiVersionsRequest, code: ErrorCode) -> ApiVersionsResponse:
 
 @register(18, 0, 4, _error)
 def handle(ctx: RequestContext, request: ApiVersionsRequest) -> ApiVersionsResponse:
+    return served_api_versions()
+
+
+def served_api_versions() -> ApiVersionsResponse:
+    """The answer every ApiVersions request gets: each API key served and its version range."""
     keys = [
         ApiVersion(api_key=key, min_version=handler.min_version, max_version=handler.max_version)
         for key, handler in sorted(HANDLERS.items())
