@@ -11,6 +11,7 @@
       index/<yyyyMMddHHmmssSSS>
       config/topics.json  config/logStartOffsets.json  config/consumerOffset.json  config/consumerOffsets.log
       config/transactions.log  (and the group and producer documents' logs; each JSON file with its .bak)
+      quarantine/losses.jsonl  quarantine/<source>-<start>-<time>.bin   (damaged bytes, see quarantine.py)
 
 The geometry recorded in ``store.json`` wins over ``StoreConfig`` on every later open: files already
 written in one geometry cannot be addressed in another.
@@ -65,6 +66,10 @@ class StoreLayout:
     @property
     def config(self) -> Path:
         return self.root / "config"
+
+    @property
+    def quarantine(self) -> Path:
+        return self.root / "quarantine"
 
     @property
     def checkpoint(self) -> Path:
