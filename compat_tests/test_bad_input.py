@@ -17,6 +17,7 @@ import socket
 import struct
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,6 +55,7 @@ MAX_REQUEST = 1 << 20  # socket.request.max.bytes of this module's broker
 broker = module_broker(**{"socket.request.max.bytes": str(MAX_REQUEST), "auto.create.topics.enable": "true"})
 
 NONE, CORRUPT_MESSAGE, UNKNOWN_TOPIC_OR_PARTITION, MESSAGE_TOO_LARGE = 0, 2, 3, 10
+INVALID_TOPIC_EXCEPTION, INVALID_REQUEST, UNKNOWN_TOPIC_ID = 17, 42, 100
 INVALID_REQUIRED_ACKS, UNSUPPORTED_VERSION, UNSUPPORTED_COMPRESSION_TYPE, INVALID_RECORD = 21, 35, 76, 87
 RECORDS = [Rec(b"k1", b"value one", (("h", b"1"),), 1_700_000_000_000), Rec(None, b"value two", (), 1_700_000_000_005)]
 
@@ -230,6 +232,36 @@ def test_api_versions_too_new_gets_error_35_with_a_v0_body(raw: RawClient, versi
     assert (18, 0, 4) in entries and len(payload) == 10 + 6 * count
     retried = raw.request(ApiVersionsRequest(client_software_name="rawc", client_software_version="1"), 3)
     assert retried.error_code == NONE and len(retried.api_keys) > 5
+
+
+# --- Metadata by null name or topic id: answered with Kafka's codes, the connection stays ---
+
+ZERO_ID, SOME_ID = uuid.UUID(int=0), uuid.UUID("6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+
+
+@pytest.mark.parametrize("version", [10, 11])
+@pytest.mark.parametrize("topic_id", [ZERO_ID, SOME_ID], ids=["no-id", "an-id"])
+def test_metadata_null_name_before_v12_is_invalid_request(raw: RawClient, version: int, topic_id: uuid.UUID) -> None:
+    request = MetadataRequest(topics=[MetadataRequestTopic(name=None, topic_id=topic_id)])
+    answer = raw.request(request, version, MetadataResponse)
+    assert [(t.error_code, t.name, t.topic_id) for t in answer.topics] == [(INVALID_REQUEST, "", topic_id)]
+    assert raw.request(MetadataRequest(topics=[]), version, MetadataResponse).topics == []
+
+
+@pytest.mark.parametrize("version", [10, 11])
+def test_metadata_topic_id_before_v12_is_invalid_request(raw: RawClient, topic: str, version: int) -> None:
+    request = MetadataRequest(topics=[MetadataRequestTopic(name=topic, topic_id=SOME_ID)])
+    answer = raw.request(request, version, MetadataResponse)
+    assert [(t.error_code, t.name) for t in answer.topics] == [(INVALID_REQUEST, topic)]
+
+
+@pytest.mark.parametrize(
+    ("topic_id", "code"), [(ZERO_ID, INVALID_TOPIC_EXCEPTION), (SOME_ID, UNKNOWN_TOPIC_ID)], ids=["no-id", "unknown-id"]
+)
+def test_metadata_v12_null_name(raw: RawClient, topic_id: uuid.UUID, code: int) -> None:
+    request = MetadataRequest(topics=[MetadataRequestTopic(name=None, topic_id=topic_id)])
+    answer = raw.request(request, 12, MetadataResponse)
+    assert [(t.error_code, t.name, t.topic_id) for t in answer.topics] == [(code, None, topic_id)]
 
 
 # --- record batches that are wrong: the partition's error code, the connection stays ---

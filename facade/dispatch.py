@@ -9,9 +9,14 @@ Outcomes, as Kafka behaves:
 - an unknown API key, a version outside a handler's range or a body that does not parse close the
   connection (Kafka cannot answer a request it cannot read);
 - a handler's :class:`ApiError` becomes that API's error response with the error's code; any other
-  exception is logged and answered with UNKNOWN_SERVER_ERROR where the API has an error response;
+  exception (a bug) is logged as one ERROR line (the traceback at DEBUG) and answered with
+  UNKNOWN_SERVER_ERROR;
 - a handler that raises :class:`BrokenRequestError` (a failed acks=0 produce) closes the connection;
-- a response that cannot be encoded (a handler bug) is logged and answered like a failed request.
+- a response that cannot be encoded (a bug) is logged as one line and answered like a failed request;
+  when the API's error response does not encode either (or cannot be built from this request), the
+  answer is the response with every field at its default and the top-level error code, if the API has
+  one, set: always a valid frame with the request's correlation id, so a client never waits for an
+  answer that is not coming. Only when even that fails is the connection closed.
 
 Security, before a handler runs: on a SASL listener the connection's :class:`SaslSession` admits only
 ApiVersions/SaslHandshake/SaslAuthenticate until the client has authenticated (anything else closes the
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable
+from struct import error as StructError
 from typing import TYPE_CHECKING, Any
 
 from rockafka.core_pyx.errors import KernelError
@@ -43,6 +49,7 @@ from .protocol.framing import (
     read_request_header,
     unsupported_api_versions_response,
 )
+from .protocol.messages import api_spec
 from .security.acl import ResourceType
 from .security.errors import IllegalSaslStateError, SaslAuthenticationError
 from .security.principal import certificate_principal
@@ -54,6 +61,10 @@ if TYPE_CHECKING:
     from .broker import Broker
 
 log = logging.getLogger(__name__)
+
+#: What a response that does not fit its version raises: the generated codec's EncodeError, the hot
+#: codecs' ValueError/OverflowError/TypeError, ``struct.error`` from a packer.
+_ENCODE_FAILURES = (EncodeError, ValueError, OverflowError, TypeError, StructError)
 
 
 class RequestDispatcher:
@@ -95,8 +106,8 @@ class RequestDispatcher:
             raise
         except ApiError as exc:
             result = _error_response(handler, body, exc.error_code)
-        except Exception:
-            log.exception("API %d v%d failed", header.api_key, header.api_version)
+        except Exception as exc:
+            _log_failure(header, "failed", exc)
             result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
         if result is None:
             return None
@@ -174,26 +185,61 @@ async def _finish(handler: ApiHandler, header: RequestHeader, body: Any, pending
         raise
     except ApiError as exc:
         result = _error_response(handler, body, exc.error_code)
-    except Exception:
-        log.exception("API %d v%d failed", header.api_key, header.api_version)
+    except Exception as exc:
+        _log_failure(header, "failed", exc)
         result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
     return None if result is None else _encode(handler, header, body, result)
 
 
+def _log_failure(header: RequestHeader, what: str, exc: BaseException) -> None:
+    """One ERROR line for a bug met while serving a request; its traceback only at DEBUG."""
+    log.error(
+        "API %d v%d %s (client %r): %s: %s; answered with an error",
+        header.api_key,
+        header.api_version,
+        what,
+        header.client_id,
+        type(exc).__name__,
+        exc,
+    )
+    log.debug("API %d v%d %s", header.api_key, header.api_version, what, exc_info=exc)
+
+
 def _error_response(handler: ApiHandler, body: Any, code: ErrorCode) -> Any:
+    """The API's error response to ``body`` with ``code``; the minimal one when the API's own cannot be built."""
     if handler.error_response is None:
         raise BrokenRequestError(f"API {handler.api_key} failed with {code.name} and has no error response")
-    return handler.error_response(body, code)
+    try:
+        return handler.error_response(body, code)
+    except Exception as exc:  # an error builder that trips over a request it did not expect: still answer
+        log.warning("API %d: its error response cannot be built (%s: %s)", handler.api_key, type(exc).__name__, exc)
+        return _minimal_response(handler.api_key, code)
+
+
+def _minimal_response(api_key: int, code: ErrorCode) -> Any:
+    """The API's response with every field at its default and the top-level error code (if any) set."""
+    response = api_spec(api_key).response()
+    if hasattr(response, "error_code"):
+        response.error_code = code
+    return response
 
 
 def _encode(handler: ApiHandler, header: RequestHeader, body: Any, result: Any) -> Buffers:
+    """The response's frame; the API's error response, or the minimal response, when it does not encode."""
     if isinstance(result, list):
         return result  # already-encoded buffers (zero-copy fetch responses)
     try:
         return [encode_response(header, result)]
-    except EncodeError:
-        log.exception("API %d v%d: the response does not encode", header.api_key, header.api_version)
+    except _ENCODE_FAILURES as exc:
+        _log_failure(header, "response does not encode", exc)
+    code = ErrorCode.UNKNOWN_SERVER_ERROR
     try:
-        return [encode_response(header, _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR))]
-    except EncodeError as exc:
+        return [encode_response(header, _error_response(handler, body, code))]
+    except _ENCODE_FAILURES as exc:
+        log.warning(
+            "API %d v%d: its error response does not encode either (%s)", header.api_key, header.api_version, exc
+        )
+    try:
+        return [encode_response(header, _minimal_response(header.api_key, code))]
+    except _ENCODE_FAILURES as exc:
         raise BrokenRequestError(f"API {header.api_key} v{header.api_version}: no response encodes: {exc}") from None

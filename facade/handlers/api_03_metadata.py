@@ -4,6 +4,11 @@ Version notes: v0 asks for every topic with an empty list (v1+ with null). v4+ c
 ``allow_auto_topic_creation``; before v4 auto-creation follows the broker setting alone. A topic
 auto-created by this request is answered with LEADER_NOT_AVAILABLE and no partitions, as Kafka does;
 clients retry and find it. v10+ carries topic ids; a request may name a topic by id only (v12).
+
+Bad names, as Kafka's broker answers them: in v10 and v11 a topic with a null name or a non-zero topic
+id fails the whole request with INVALID_REQUEST (every topic answered with it, a null name as ""); in
+v12 a topic with neither a name nor an id is INVALID_TOPIC_EXCEPTION (Kafka's own broker fails that
+request with UNKNOWN_SERVER_ERROR), and an id no topic has is UNKNOWN_TOPIC_ID.
 The advertised address is that of the listener the request came in on. ``__consumer_offsets`` is
 listed as an internal topic once group coordination has been used (see ``facade/group/service.py``).
 Not implemented: racks (always null), offline replicas (never any on one node).
@@ -26,6 +31,7 @@ import uuid
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataResponse, MetadataResponseTopic
+from rockafka.facade.protocol.primitives import ZERO_UUID
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import InvalidTopicError, StoreError, TopicInfo, UnknownTopicIdError
 
@@ -38,7 +44,10 @@ from .registry import register
 
 
 def _error(request: MetadataRequest, code: ErrorCode) -> MetadataResponse:
-    topics = [MetadataResponseTopic(error_code=code, name=t.name, topic_id=t.topic_id) for t in request.topics or []]
+    """Every topic asked for, answered with ``code``; a null name becomes "" (not nullable before v12)."""
+    topics = [
+        MetadataResponseTopic(error_code=code, name=t.name or "", topic_id=t.topic_id) for t in request.topics or []
+    ]
     return MetadataResponse(topics=topics)
 
 
@@ -47,6 +56,8 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> list[bytes]:
     broker = ctx.broker
     listener = advertised_listener(ctx)
     wants_all = request.topics is None or (ctx.api_version == 0 and not request.topics)
+    if not wants_all and ctx.api_version < 12 and _names_by_id(request):
+        raise ApiError(ErrorCode.INVALID_REQUEST, "topic ids (and null names) need Metadata v12")
     topic_ops = request.include_topic_authorized_operations
     if wants_all:
         topics = [_describe(ctx, info, topic_ops) for info in describable_topics(ctx)]
@@ -67,12 +78,19 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> list[bytes]:
     return [hot.encode_metadata_response(ctx.api_version, response, ctx.correlation_id)]
 
 
+def _names_by_id(request: MetadataRequest) -> bool:
+    """Whether a topic is asked for with a null name or a topic id (v12 only, as Kafka checks)."""
+    return any(item.name is None or item.topic_id != ZERO_UUID for item in request.topics or [])
+
+
 def _lookup(
     ctx: RequestContext, name: str | None, topic_id: uuid.UUID, may_create: bool, topic_ops: bool
 ) -> hot.MetadataTopic:
     store = ctx.broker.store
     by_id = name is None
     if name is None:
+        if topic_id == ZERO_UUID:
+            return hot.MetadataTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, None, topic_id)
         try:
             name = store.topic_name(topic_id)
         except UnknownTopicIdError:

@@ -4,12 +4,17 @@ A handler that raises BrokenRequestError (a failed acks=0 produce) must close th
 answered with UNKNOWN_SERVER_ERROR (acks=0 has no response for the client to read). A response that
 does not encode at the request's version (ListOffsets once set a v4+ field in v1-3 answers) is
 answered with the API's error response instead of escaping into the transport, which closed the
-connection through asyncio's fatal-error path.
+connection through asyncio's fatal-error path. When the error response does not encode either, or its
+builder fails on the request, the answer is the API's minimal response (defaults, top-level error code
+where the API has one): the client always gets its correlation id back. A failing handler is one ERROR
+line in the log, its traceback only at DEBUG.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import logging
 
 import pytest
 
@@ -59,6 +64,38 @@ def test_response_that_does_not_encode_is_answered_with_the_error_response(monke
     assert decoded.topics[0].partitions[0].error_code == ErrorCode.UNKNOWN_SERVER_ERROR
 
 
-def test_when_not_even_the_error_response_encodes_the_connection_closes(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(BrokenRequestError, match="no response encodes"):
-        dispatch(monkeypatch, lambda ctx, request: answer(ErrorCode.NONE, 0), lambda r, c: answer(c, 0))
+def minimal_answer(buffers: Any) -> ListOffsetsResponse:
+    correlation_id, decoded = decode_response(b"".join(buffers)[4:], ListOffsetsResponse, VERSION)
+    assert correlation_id == 42
+    return decoded
+
+
+def test_when_not_even_the_error_response_encodes_the_minimal_response_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    buffers = dispatch(monkeypatch, lambda ctx, request: answer(ErrorCode.NONE, 0), lambda r, c: answer(c, 0))
+    assert minimal_answer(buffers).topics == []
+
+
+def test_an_error_builder_that_fails_gets_the_minimal_response(monkeypatch: pytest.MonkeyPatch) -> None:
+    def handle(ctx: Any, request: Any) -> Any:
+        raise ValueError("a bug")
+
+    def error_response(request: Any, code: ErrorCode) -> Any:
+        raise TypeError("another bug")
+
+    assert minimal_answer(dispatch(monkeypatch, handle, error_response)).topics == []
+
+
+def test_a_failing_handler_is_one_error_line_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def handle(ctx: Any, request: Any) -> Any:
+        raise ValueError("a bug")
+
+    with caplog.at_level(logging.INFO, logger="rockafka.facade.dispatch"):
+        buffers = dispatch(monkeypatch, handle, lambda request, code: answer(code, -1))
+    assert minimal_answer(buffers).topics[0].partitions[0].error_code == ErrorCode.UNKNOWN_SERVER_ERROR
+    errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "ValueError: a bug" in errors[0].getMessage()
+    assert all(record.exc_info is None for record in caplog.records)
