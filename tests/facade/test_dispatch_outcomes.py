@@ -12,9 +12,8 @@ line in the log, its traceback only at DEBUG.
 
 from __future__ import annotations
 
-from typing import Any
-
 import logging
+from typing import Any
 
 import pytest
 
