@@ -18,6 +18,7 @@ from rockafka.store import MessageStore
 from . import handlers as _handlers  # noqa: F401  (registers every API handler)
 from .broker import Broker, load_cluster_id, store_config
 from .config import BrokerConfig, Listener
+from .connections import ConnectionLimits, Connections
 from .dispatch import RequestDispatcher
 from .security import SecurityError, SecurityService
 from .server import KafkaConnection
@@ -43,7 +44,7 @@ class BrokerApp:
         self.broker: Broker | None = None
         self.bound: list[BoundListener] = []
         self._servers: list[asyncio.Server] = []
-        self._connections: set[KafkaConnection] = set()
+        self._connections = Connections(ConnectionLimits.from_config(config))
         self._stopped = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -84,16 +85,13 @@ class BrokerApp:
             store.close()
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
         self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
+        self._connections.start()
         log.info(
             "Rockafka broker %d started (cluster %s, data in %s)", broker.node_id, cluster_id, self.config.data_dir
         )
 
     def _connection(self, dispatcher: RequestDispatcher, listener: Listener, max_frame: int) -> KafkaConnection:
-        connection = KafkaConnection(
-            dispatcher, listener.name, listener.security_protocol, max_frame, self._connections.discard
-        )
-        self._connections.add(connection)
-        return connection
+        return KafkaConnection(dispatcher, listener.name, listener.security_protocol, max_frame, self._connections)
 
     async def _retention_loop(self, broker: Broker) -> None:
         interval_s = self.config.int("log.retention.check.interval.ms") / 1000
@@ -116,6 +114,7 @@ class BrokerApp:
             server.close()
         for task in self._tasks:
             task.cancel()
+        self._connections.stop()
         if self.broker is not None:
             self.broker.waiters.wake_all()
             self.broker.groups.shutdown()
@@ -123,7 +122,7 @@ class BrokerApp:
         deadline = time.monotonic() + DRAIN_TIMEOUT_S
         while any(not c.idle for c in self._connections) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
-        for connection in list(self._connections):
+        for connection in self._connections:
             connection.close()
         await self._close_servers()
         if self.broker is not None:

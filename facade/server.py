@@ -8,7 +8,19 @@ everything ready after one read is written with one ``writelines`` call.
 
 A frame that cannot be split (negative or oversized length prefix), or that the dispatcher declares
 broken, closes this connection only; a dispatcher may give a last response to write before closing
-(a refused SASL client is told why). Reading pauses while too many responses are outstanding.
+(a refused SASL client is told why).
+
+A client that leaves is let go at once, as Kafka does: on end of input (the client closed its side) or
+a reset, what is already answered is written if the socket takes it without waiting, the socket is
+closed, and the connection's parked requests (long-poll fetches, group joins and syncs) are cancelled;
+their waits unpark without answering (see ``waiters.py`` and ``group/coordinator.py``).
+
+Bounds per connection: reading pauses while ``MAX_IN_FLIGHT`` requests are unanswered, and while the
+transport holds more than ``WRITE_HIGH_WATER`` unsent bytes (the client is not reading its answers);
+meanwhile finished answers wait in the connection's queue (fetch answers as slices of the mapped store,
+not copies) rather than in the transport's buffer, so a client that stops reading costs at most
+``MAX_IN_FLIGHT`` answers. A paused connection does not see its client leave, so it is polled for a
+hang-up every ``HANGUP_CHECK_S`` while paused.
 
 On a TLS listener the connection is made once the handshake is done: a client certificate, when verified,
 names the connection's principal (``User:<subject>``, Kafka's default principal builder); SASL listeners
@@ -19,8 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -36,6 +49,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_IN_FLIGHT = 128
+#: The transport's unsent bytes above which answers wait in the queue and reading pauses, and below which both resume.
+WRITE_HIGH_WATER = 1 << 20
+WRITE_LOW_WATER = 256 << 10
+#: How often a connection that does not read checks whether its client has hung up.
+HANGUP_CHECK_S = 1.0
+_HANGUP = select.POLLHUP | select.POLLERR | getattr(select, "POLLRDHUP", 0)
 Buffers = Sequence[bytes | memoryview]
 Outcome = Buffers | Awaitable[Buffers | None] | None
 
@@ -73,6 +92,16 @@ class Dispatcher(Protocol):
         """The principal of an SSL client (a SecurityError refuses it)."""
 
 
+class ConnectionSet(Protocol):
+    """Where the broker keeps its connections (``connections.py``): admits a new one, or refuses it."""
+
+    def opened(self, connection: KafkaConnection) -> str | None:
+        """Count ``connection`` in; the reason to refuse it (closed at once) if over a limit."""
+
+    def closed(self, connection: KafkaConnection) -> None:
+        """Count ``connection`` out (called once, when it is lost)."""
+
+
 class KafkaConnection(asyncio.Protocol):
     """One client connection: frames in, ordered responses out."""
 
@@ -82,31 +111,45 @@ class KafkaConnection(asyncio.Protocol):
         listener_name: str,
         security_protocol: str,
         max_frame_size: int,
-        on_close: Callable[[KafkaConnection], None],
+        connections: ConnectionSet,
     ) -> None:
         self._dispatcher = dispatcher
         self._splitter = FrameSplitter(max_frame_size)
         self._listener_name = listener_name
         self._security_protocol = security_protocol
-        self._on_close = on_close
+        self._connections = connections
         self._pending: deque[Buffers | asyncio.Future[Buffers | None]] = deque()
         self._transport: asyncio.Transport | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._paused = False
+        self._reading_paused = False
+        self._writing_paused = False
+        self._hangup_check: asyncio.TimerHandle | None = None
         self._closing = False
         self._close_delayed = False
+        self._counted = False
+        self.last_active = 0.0
+        """Event-loop time of the last bytes read or answers written (``connections.max.idle.ms``)."""
         self.info = ConnectionInfo("", listener_name, security_protocol)
 
     @property
     def idle(self) -> bool:
+        """Nothing unanswered: no request parked, no answer waiting to be written."""
         return not self._pending
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass asyncio's
         self._loop = asyncio.get_running_loop()
+        self.last_active = self._loop.time()
+        self._transport.set_write_buffer_limits(WRITE_HIGH_WATER, WRITE_LOW_WATER)
         peer = transport.get_extra_info("peername")
         self.info.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         self.info.host = str(peer[0]) if isinstance(peer, tuple) else ""
+        refused = self._connections.opened(self)
+        self._counted = True
+        if refused is not None:
+            log.info("closing connection from %s: %s", self.info.peer, refused)
+            self._abort()
+            return
         ssl_object = transport.get_extra_info("ssl_object")
         if ssl_object is not None and self._security_protocol == "SSL":
             try:
@@ -118,6 +161,7 @@ class KafkaConnection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._closing:
             return
+        self.last_active = cast(asyncio.AbstractEventLoop, self._loop).time()
         try:
             frames = self._splitter.feed(data)
         except FrameError as exc:
@@ -151,9 +195,8 @@ class KafkaConnection(asyncio.Protocol):
             self._pending.append(future)
         else:
             self._pending.append(outcome)
-        if len(self._pending) >= MAX_IN_FLIGHT and not self._paused and self._transport is not None:
-            self._paused = True
-            self._transport.pause_reading()
+        if len(self._pending) >= MAX_IN_FLIGHT and not self._reading_paused:
+            self._pause_reading()
         return True
 
     def _on_response_ready(self, future: asyncio.Future[Buffers | None]) -> None:
@@ -165,6 +208,21 @@ class KafkaConnection(asyncio.Protocol):
         self._write_ready()
 
     def _write_ready(self) -> None:
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return
+        if not self._writing_paused:
+            out = self._take_ready()
+            if out:
+                self.last_active = cast(asyncio.AbstractEventLoop, self._loop).time()
+                transport.writelines(out)
+        if self._reading_paused and not self._writing_paused and len(self._pending) < MAX_IN_FLIGHT // 2:
+            self._resume_reading()
+        if self._closing and not self._pending and not self._close_delayed:
+            transport.close()
+
+    def _take_ready(self) -> list[bytes | memoryview]:
+        """The answers at the head of the queue that are ready, in request order (removed from the queue)."""
         out: list[bytes | memoryview] = []
         while self._pending:
             head = self._pending[0]
@@ -180,21 +238,60 @@ class KafkaConnection(asyncio.Protocol):
             else:
                 self._pending.popleft()
                 out.extend(head)
-        transport = self._transport
-        if transport is None or transport.is_closing():
+        return out
+
+    # --- back-pressure: the client does not read, or sends more than MAX_IN_FLIGHT ---
+
+    def pause_writing(self) -> None:
+        self._writing_paused = True
+        if not self._reading_paused:
+            self._pause_reading()
+
+    def resume_writing(self) -> None:
+        self._writing_paused = False
+        self._write_ready()
+
+    def _pause_reading(self) -> None:
+        if self._transport is None:
             return
-        if out:
-            transport.writelines(out)
-        if self._paused and len(self._pending) < MAX_IN_FLIGHT // 2:
-            self._paused = False
-            transport.resume_reading()
-        if self._closing and not self._pending and not self._close_delayed:
-            transport.close()
+        self._reading_paused = True
+        self._transport.pause_reading()
+        if self._hangup_check is None and self._loop is not None:
+            self._hangup_check = self._loop.call_later(HANGUP_CHECK_S, self._check_hangup)
+
+    def _resume_reading(self) -> None:
+        self._reading_paused = False
+        if self._hangup_check is not None:
+            self._hangup_check.cancel()
+            self._hangup_check = None
+        if self._transport is not None and not self._closing:
+            self._transport.resume_reading()
+
+    def _check_hangup(self) -> None:
+        """While reading is paused the end of input is not seen: ask the kernel whether the client hung up."""
+        self._hangup_check = None
+        transport = self._transport
+        if transport is None or not self._reading_paused:
+            return
+        sock = transport.get_extra_info("socket")
+        poller = select.poll()
+        try:
+            poller.register(sock.fileno(), _HANGUP)
+            hung_up = bool(poller.poll(0))
+        except (OSError, ValueError, AttributeError):
+            hung_up = False
+        if hung_up:
+            log.info("closing connection from %s: the client hung up", self.info.peer)
+            self._abort()
+        elif self._loop is not None:
+            self._hangup_check = self._loop.call_later(HANGUP_CHECK_S, self._check_hangup)
+
+    # --- closing ---
 
     def _close_after_pending(self) -> None:
+        """Close once every request read so far is answered; input meanwhile is read and discarded, so
+        that a client leaving is still seen."""
         self._closing = True
-        if self._transport is not None:
-            self._transport.pause_reading()
         self._write_ready()
 
     def _close_now(self) -> None:
@@ -202,18 +299,49 @@ class KafkaConnection(asyncio.Protocol):
         if self._transport is not None:
             self._transport.close()
 
-    def close(self) -> None:
-        """Close the connection after writing whatever is ready (broker shutdown)."""
-        self._close_now()
+    def _abort(self) -> None:
+        """Drop the connection without writing anything more (the client is gone or refused)."""
+        self._closing = True
+        self._cancel_pending()
+        if self._transport is not None:
+            self._transport.abort()
 
-    def eof_received(self) -> bool | None:
-        self._close_after_pending()
-        return True
-
-    def connection_lost(self, exc: Exception | None) -> None:
+    def _cancel_pending(self) -> None:
         for item in self._pending:
             if isinstance(item, asyncio.Future):
                 item.cancel()
         self._pending.clear()
+
+    def close(self) -> None:
+        """Close the connection after writing whatever is ready (broker shutdown)."""
+        self._close_now()
+
+    def close_idle(self) -> None:
+        """Close a connection idle for ``connections.max.idle.ms`` (nothing parked, nothing to write)."""
+        log.debug("closing connection from %s: idle", self.info.peer)
+        self._close_now()
+
+    def eof_received(self) -> bool:
+        """The client closed its side: write what is answered already if the socket takes it, close, and
+        cancel the rest (Kafka closes a connection at its end of input; nothing is owed to a departed client)."""
+        transport = self._transport
+        if transport is not None and not transport.is_closing() and not self._writing_paused:
+            out = self._take_ready()
+            if out:
+                transport.writelines(out)
+        if transport is not None and transport.get_write_buffer_size() > 0:
+            self._abort()  # the client has not read what it had: it will not
+        else:
+            self._cancel_pending()
+            self._close_now()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_pending()
+        if self._hangup_check is not None:
+            self._hangup_check.cancel()
+            self._hangup_check = None
         self._transport = None
-        self._on_close(self)
+        if self._counted:
+            self._counted = False
+            self._connections.closed(self)

@@ -92,6 +92,27 @@ BOOL, STR, INT, LONG, DOUBLE, LIST, PASSWORD = (
 )
 NON_NEGATIVE = at_least(0)
 RETENTION = at_least(-1)
+
+
+def connection_overrides(text: str) -> dict[str, int]:
+    """``max.connections.per.ip.overrides``: ``host:limit`` pairs, comma-separated (ValueError if malformed)."""
+    overrides: dict[str, int] = {}
+    for entry in filter(None, (part.strip() for part in text.split(","))):
+        host, sep, limit = entry.rpartition(":")
+        if not sep or not host.strip() or not limit.strip().isdigit():
+            raise ValueError(f"{entry!r} is not host:limit")
+        overrides[host.strip()] = int(limit)
+    return overrides
+
+
+def _check_overrides(value: Value) -> str | None:
+    try:
+        connection_overrides(str(value or ""))
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 COMPRESSION_TYPES = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 
 AUTHORIZER_CLASSES: Final = (
@@ -196,6 +217,9 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("transaction.remove.expired.transaction.cleanup.interval.ms", INT, 3600000, at_least(1)),
     ConfigDef("producer.id.expiration.ms", INT, 86400000, at_least(1)),
     ConfigDef("connections.max.idle.ms", LONG, 600000),
+    ConfigDef("max.connections", INT, INT_MAX, NON_NEGATIVE),
+    ConfigDef("max.connections.per.ip", INT, INT_MAX, NON_NEGATIVE),
+    ConfigDef("max.connections.per.ip.overrides", STR, "", _check_overrides),
     ConfigDef("fetch.max.bytes", INT, 57671680, at_least(1024)),
     *SECURITY_CONFIG_DEFS,
     ConfigDef("rockafka.flush.mode", STR, "async", one_of("async", "sync"), doc="async or sync (group commit)"),
@@ -300,7 +324,13 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "transaction.remove.expired.transaction.cleanup.interval.ms": "how often transactional ids idle for "
     "transactional.id.expiration.ms are removed",
     "producer.id.expiration.ms": "idle time after which an idempotent producer's state is forgotten",
-    "connections.max.idle.ms": "idle time after which a connection is closed" + NOT_APPLIED,
+    "connections.max.idle.ms": "a connection with nothing to answer and no bytes read or written for this long "
+    "is closed (-1: never)",
+    "max.connections": "most client connections at once; a connection over it is closed at once "
+    "(Kafka leaves it waiting in the accept queue)",
+    "max.connections.per.ip": "most connections from one IP address; a connection over it is closed at once",
+    "max.connections.per.ip.overrides": "per-IP or host name limits over max.connections.per.ip, e.g. "
+    "'127.0.0.1:200,client-host:100'",
     "fetch.max.bytes": "largest fetch response the broker builds" + NOT_APPLIED,
     "rockafka.consumequeue.units.per.file": "ConsumeQueue units (one per stored batch) per file",
     "rockafka.index.slots": "hash slots per IndexFile",
