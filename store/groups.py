@@ -20,10 +20,17 @@ Durability: each change is one ``write`` of one whole frame (``O_APPEND``); the 
 log together with the offsets log (at once under the sync flush policy, where the caller receives a
 future; every interval under async). A kill -9 loses nothing written (the page cache survives it).
 
-Load: the snapshot, then every valid frame of the log replayed over it; the log is cut at the first frame
-that is short or fails its CRC (a torn tail). Replaying frames already folded into the snapshot is
-harmless, since each frame sets or removes a whole document. Compaction (once the log passes
-``compact_bytes``): write the snapshot, then truncate the log to zero.
+The frame format and how a damaged log is read are ``framedlog.py``'s: a frame is valid when its CRC-32C
+matches and its body decodes (a known kind, a UTF-8 key, a JSON object for PUT).
+
+Load: the snapshot (or its ``.bak``), then every valid frame of the log replayed over it in order. A torn
+tail is cut (INFO). Damage (a bad frame that valid frames follow, or a bad tail that is not a torn append)
+is kept in the quarantine with one WARNING naming the keys the damaged frames held, as far as they still
+read: a PUT lost there leaves that key's previous document (or none), a lost DELETE brings it back. Every
+valid frame past the damage is replayed, and the log is then compacted, so the damage is not met again. A
+snapshot that does not read is damage too (``framedlog.read_snapshot``). Replaying frames already folded
+into the snapshot is harmless, since each frame sets or removes a whole document. Compaction (once the log
+passes ``compact_bytes``): write the snapshot, then truncate the log to zero.
 
 Threads: the broker loop thread changes and reads; the flusher thread calls ``sync_to``.
 
@@ -37,19 +44,18 @@ from __future__ import annotations
 import json
 import os
 import struct
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from rockafka.core_pyx.crc32c import crc32c
-
 from .errors import CorruptStoreError
-from .jsonfile import read_json, write_json
+from .framedlog import FrameRules, Gap, account, frame, read_snapshot, scan
+from .jsonfile import write_json
+from .quarantine import Quarantine
 
 FORMAT_VERSION: Final = 1
 PUT: Final = 1
 DELETE: Final = 2
-_FRAME = struct.Struct(">II")
 _U16 = struct.Struct(">H")
 
 Document = Mapping[str, Any]
@@ -58,10 +64,15 @@ Document = Mapping[str, Any]
 class GroupMetadataLog:
     """The durable map group id -> document (a JSON object)."""
 
-    def __init__(self, directory: Path, compact_bytes: int, name: str = "groupMetadata") -> None:
+    def __init__(
+        self, directory: Path, compact_bytes: int, name: str = "groupMetadata", quarantine: Quarantine | None = None
+    ) -> None:
+        self._name = name
         self._log_path = directory / f"{name}.log"
         self._snapshot_path = directory / f"{name}.json"
         self._compact_bytes = compact_bytes
+        #: Where damage found on load is kept: the store's ``quarantine/`` beside ``config/`` by default.
+        self._quarantine = quarantine or Quarantine(directory.parent / "quarantine")
         self._documents: dict[str, Document] = {}
         self._fd = -1
         self._log_size = 0
@@ -70,24 +81,26 @@ class GroupMetadataLog:
 
     def load(self) -> None:
         self._log_path.parent.mkdir(parents=True, exist_ok=True)
-        snapshot = read_json(self._snapshot_path)
+        snapshot, snapshot_damaged = read_snapshot(self._snapshot_path, self._quarantine, self._name, _check_snapshot)
         if snapshot is not None:
-            if snapshot.get("version") != FORMAT_VERSION:
-                raise CorruptStoreError(f"{self._snapshot_path}: unknown format version {snapshot.get('version')!r}")
             self._documents.update(snapshot["groups"])
         self._fd = os.open(self._log_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         data = os.pread(self._fd, os.fstat(self._fd).st_size, 0)
-        valid = 0
-        for kind, group, document, end in _frames(data):
+        result = scan(data, RULES)
+        for kind, group, document in result.values:
             if kind == PUT:
                 self._documents[group] = document
             else:
                 self._documents.pop(group, None)
-            valid = end
-        if valid < len(data):
-            os.ftruncate(self._fd, valid)
+        account(
+            data, result, RULES, quarantine=self._quarantine, source=self._name, path=self._log_path, named=_describe
+        )
+        self._log_size = result.valid_end
+        if result.damage or snapshot_damaged:
+            self.compact()
+        elif result.valid_end < len(data):
+            os.ftruncate(self._fd, result.valid_end)
             os.fsync(self._fd)
-        self._log_size = valid
 
     def put(self, group: str, document: Document) -> None:
         encoded = json.dumps(document, separators=(",", ":"), sort_keys=True).encode()
@@ -106,10 +119,10 @@ class GroupMetadataLog:
         return dict(self._documents)
 
     def _append(self, body: bytes) -> None:
-        frame = _FRAME.pack(len(body), crc32c(body)) + body
-        os.write(self._fd, frame)
-        self._log_size += len(frame)
-        self.written += len(frame)
+        data = frame(body)
+        os.write(self._fd, data)
+        self._log_size += len(data)
+        self.written += len(data)
         if self._log_size >= self._compact_bytes:
             self.compact()
 
@@ -165,18 +178,36 @@ def _body(kind: int, group: str) -> bytes:
     return bytes([kind]) + _U16.pack(len(name)) + name
 
 
-def _frames(data: bytes) -> Iterator[tuple[int, str, Document, int]]:
-    """(kind, group, document, end position) of each valid frame, stopping at the first short or corrupt one."""
-    pos = 0
-    while pos + _FRAME.size <= len(data):
-        length, crc = _FRAME.unpack_from(data, pos)
-        end = pos + _FRAME.size + length
-        body = data[pos + _FRAME.size : end]
-        if length < 1 + _U16.size or end > len(data) or crc32c(body) != crc or body[0] not in (PUT, DELETE):
-            return
-        (name_length,) = _U16.unpack_from(body, 1)
-        start = 1 + _U16.size + name_length
-        group = body[1 + _U16.size : start].decode()
-        document = json.loads(body[start:]) if body[0] == PUT else {}
-        yield body[0], group, document, end
-        pos = end
+def _decode(body: bytes) -> tuple[int, str, Document]:
+    """(kind, key, document) of a frame body; ValueError (or struct.error) when it does not decode."""
+    kind = body[0]
+    if kind not in (PUT, DELETE):
+        raise ValueError(f"unknown frame kind {kind}")
+    (name_length,) = _U16.unpack_from(body, 1)
+    start = 1 + _U16.size + name_length
+    if start > len(body) or (kind == DELETE and start != len(body)):
+        raise ValueError("the key does not fit the frame")
+    group = body[1 + _U16.size : start].decode()
+    document = json.loads(body[start:]) if kind == PUT else {}
+    if not isinstance(document, dict):
+        raise ValueError("a document is not a JSON object")
+    return kind, group, document
+
+
+#: The longest frame body a loader accepts.
+MAX_BODY: Final = 64 << 20
+RULES: Final = FrameRules(1 + _U16.size, MAX_BODY, _decode)
+
+
+def _describe(_: Gap, frames: list[tuple[int, str, Document]]) -> str:
+    if not frames:
+        return "nothing in them still reads; any key may have an older document, or one deleted since"
+    named = ", ".join(f"{'PUT' if kind == PUT else 'DELETE'} {key!r}" for kind, key, _ in frames)
+    return f"they read (unchecked) as {named}; those keys may have an older document, or one deleted since"
+
+
+def _check_snapshot(document: Any) -> None:
+    if document.get("version") != FORMAT_VERSION:
+        raise CorruptStoreError(f"unknown snapshot format version {document.get('version')!r}")
+    if not all(isinstance(value, dict) for value in document["groups"].values()):
+        raise ValueError("a document is not a JSON object")

@@ -23,8 +23,16 @@ Durability: each change is one ``write`` of whole frames (``O_APPEND``); the flu
 log (at once under the sync flush policy, where the caller receives a future; every interval under async).
 RocketMQ's five-second JSON flush, which loses commits on a crash, is not copied.
 
-Load: the snapshot, then every valid frame of the log replayed over it; the log is cut at the first
-frame that is short or fails its CRC (a torn tail). Replaying frames already folded into the snapshot is
+The frame format and how a damaged log is read are ``framedlog.py``'s: a frame is valid when its CRC-32C
+matches and its body decodes to exactly its length.
+
+Load: the snapshot (or its ``.bak``), then every valid frame of the log replayed over it in order. A torn
+tail is cut (INFO). Damage (a bad frame that valid frames follow, or a bad tail that is not a torn append)
+is kept in the quarantine with one WARNING naming the groups and partitions the damaged frames held, as far
+as they still read: a COMMIT lost there means that group reads an older committed offset of that partition
+(or none), a lost delete brings the offset back. Every valid frame past the damage is replayed, and the log
+is then compacted, so the damage is not met again and appends continue at a valid end. A snapshot that does
+not read is damage too (``framedlog.read_snapshot``). Replaying frames already folded into the snapshot is
 harmless, since each frame sets or removes absolute values. Compaction (once the log passes
 ``compact_bytes``): write the snapshot, then truncate the log to zero.
 
@@ -35,14 +43,15 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
-
-from rockafka.core_pyx.crc32c import crc32c
+from typing import Any, Final
 
 from .errors import CorruptStoreError
-from .jsonfile import read_json, write_json
+from .framedlog import FrameRules, Gap, account, frame, read_snapshot, scan
+from .jsonfile import write_json
+from .quarantine import Quarantine
 from .results import CommittedOffset, OffsetCommit, TopicPartition
 
 FORMAT_VERSION: Final = 1
@@ -50,7 +59,6 @@ COMMIT: Final = 1
 DELETE_OFFSET: Final = 2
 DELETE_GROUP: Final = 3
 DELETE_TOPIC: Final = 4
-_FRAME = struct.Struct(">II")
 _COMMIT_TAIL = struct.Struct(">qiq")  # offset, leader_epoch, commit_timestamp
 _PARTITION = struct.Struct(">i")
 _U16 = struct.Struct(">H")
@@ -62,10 +70,6 @@ Groups = dict[str, dict[TopicPartition, CommittedOffset]]
 def _str16(text: str) -> bytes:
     data = text.encode()
     return _U16.pack(len(data)) + data
-
-
-def _frame(body: bytes) -> bytes:
-    return _FRAME.pack(len(body), crc32c(body)) + body
 
 
 class _Reader:
@@ -81,6 +85,8 @@ class _Reader:
         (length,) = width.unpack_from(self.data, self.pos)
         start = self.pos + width.size
         self.pos = start + length
+        if self.pos > len(self.data):
+            raise ValueError("a string runs past the end of the frame")
         return self.data[start : self.pos].decode()
 
     def fields(self, layout: struct.Struct) -> tuple[int, ...]:
@@ -89,11 +95,78 @@ class _Reader:
         return values
 
 
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """One frame's change: ``group`` is empty for DELETE_TOPIC, ``topic`` for DELETE_GROUP."""
+
+    kind: int
+    group: str
+    topic: str = ""
+    partition: int = -1
+    committed: CommittedOffset | None = None
+
+    def describe(self) -> str:
+        if self.kind == DELETE_TOPIC:
+            return f"DELETE_TOPIC {self.topic!r}"
+        if self.kind == DELETE_GROUP:
+            return f"DELETE_GROUP {self.group!r}"
+        where = f"group {self.group!r} {self.topic}-{self.partition}"
+        if self.committed is None:
+            return f"DELETE_OFFSET {where}"
+        return f"COMMIT {where} offset {self.committed.offset}"
+
+
+def _decode(body: bytes) -> _Change:
+    """The change a frame body holds; ValueError (or struct.error) when it does not decode to its length."""
+    reader = _Reader(body)
+    kind = body[0]
+    if kind == DELETE_TOPIC:
+        change = _Change(kind, "", reader.text(_U16))
+    elif kind == DELETE_GROUP:
+        change = _Change(kind, reader.text(_U16))
+    elif kind in (COMMIT, DELETE_OFFSET):
+        group, topic = reader.text(_U16), reader.text(_U16)
+        (partition,) = reader.fields(_PARTITION)
+        committed = None
+        if kind == COMMIT:
+            offset, epoch, timestamp = reader.fields(_COMMIT_TAIL)
+            committed = CommittedOffset(offset, None if epoch < 0 else epoch, reader.text(_U32), timestamp)
+        change = _Change(kind, group, topic, partition, committed)
+    else:
+        raise ValueError(f"unknown frame kind {kind}")
+    if reader.pos != len(body):
+        raise ValueError("the frame holds bytes past its change")
+    return change
+
+
+#: The longest frame body a loader accepts (a commit's metadata is bounded by offset.metadata.max.bytes).
+MAX_BODY: Final = 64 << 20
+RULES: Final = FrameRules(1, MAX_BODY, _decode)
+
+
+def _describe(_: Gap, changes: list[_Change]) -> str:
+    if not changes:
+        return "nothing in them still reads; any group may read an older committed offset or none"
+    named = ", ".join(change.describe() for change in changes)
+    return f"they read (unchecked) as {named}; those groups may read an older committed offset or none"
+
+
+def _check_snapshot(document: Any) -> None:
+    if document.get("version") != FORMAT_VERSION:
+        raise CorruptStoreError(f"unknown consumer offsets snapshot version {document.get('version')!r}")
+    for topics in document["groups"].values():
+        for partitions in topics.values():
+            for partition, (offset, epoch, metadata, timestamp) in partitions.items():
+                int(partition), int(offset), int(timestamp), str(metadata), epoch is None or int(epoch)
+
+
 class OffsetStore:
-    def __init__(self, directory: Path, compact_bytes: int) -> None:
+    def __init__(self, directory: Path, compact_bytes: int, quarantine: Quarantine | None = None) -> None:
         self._log_path = directory / "consumerOffsets.log"
         self._snapshot_path = directory / "consumerOffset.json"
         self._compact_bytes = compact_bytes
+        #: Where damage found on load is kept: the store's ``quarantine/`` beside ``config/`` by default.
+        self._quarantine = quarantine or Quarantine(directory.parent / "quarantine")
         self._groups: Groups = {}
         self._fd = -1
         self._log_size = 0
@@ -104,49 +177,44 @@ class OffsetStore:
 
     def load(self) -> None:
         self._log_path.parent.mkdir(parents=True, exist_ok=True)
-        self._load_snapshot()
+        snapshot_damaged = self._load_snapshot()
         self._fd = os.open(self._log_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         data = os.pread(self._fd, os.fstat(self._fd).st_size, 0)
-        valid = 0
-        for body, end in _frames(data):
-            self._apply(body)
-            valid = end
-        if valid < len(data):
-            os.ftruncate(self._fd, valid)
+        result = scan(data, RULES)
+        for change in result.values:
+            self._apply(change)
+        account(
+            data, result, RULES, quarantine=self._quarantine, source="consumerOffsets", path=self._log_path,
+            named=_describe,
+        )  # fmt: skip
+        self._log_size = result.valid_end
+        if result.damage or snapshot_damaged:
+            self.compact()
+        elif result.valid_end < len(data):
+            os.ftruncate(self._fd, result.valid_end)
             os.fsync(self._fd)
-        self._log_size = valid
 
-    def _load_snapshot(self) -> None:
-        document = read_json(self._snapshot_path)
+    def _load_snapshot(self) -> bool:
+        """Load the snapshot; True when a copy of it was damaged (and quarantined)."""
+        document, damaged = read_snapshot(self._snapshot_path, self._quarantine, "consumerOffsets", _check_snapshot)
         if document is None:
-            return
-        if document.get("version") != FORMAT_VERSION:
-            raise CorruptStoreError(f"{self._snapshot_path}: unknown format version {document.get('version')!r}")
+            return damaged
         for group, topics in document["groups"].items():
             offsets = self._groups.setdefault(group, {})
             for topic, partitions in topics.items():
                 for partition, (offset, epoch, metadata, timestamp) in partitions.items():
                     offsets[TopicPartition(topic, int(partition))] = CommittedOffset(offset, epoch, metadata, timestamp)
+        return damaged
 
-    def _apply(self, body: bytes) -> None:
-        reader = _Reader(body)
-        kind = body[0]
-        if kind == DELETE_TOPIC:
-            self._drop_topic(reader.text(_U16))
-            return
-        group = reader.text(_U16)
-        if kind == DELETE_GROUP:
-            self._groups.pop(group, None)
-            return
-        key = TopicPartition(reader.text(_U16), reader.fields(_PARTITION)[0])
-        if kind == COMMIT:
-            offset, epoch, timestamp = reader.fields(_COMMIT_TAIL)
-            metadata = reader.text(_U32)
-            self._groups.setdefault(group, {})[key] = CommittedOffset(
-                offset, None if epoch < 0 else epoch, metadata, timestamp
-            )
-        elif kind == DELETE_OFFSET:
-            self._remove(group, [key])
+    def _apply(self, change: _Change) -> None:
+        if change.kind == DELETE_TOPIC:
+            self._drop_topic(change.topic)
+        elif change.kind == DELETE_GROUP:
+            self._groups.pop(change.group, None)
+        elif change.committed is not None:
+            self._groups.setdefault(change.group, {})[TopicPartition(change.topic, change.partition)] = change.committed
+        else:
+            self._remove(change.group, [TopicPartition(change.topic, change.partition)])
 
     def _remove(self, group: str, keys: Iterable[TopicPartition]) -> None:
         offsets = self._groups.get(group)
@@ -164,10 +232,10 @@ class OffsetStore:
     # --- changes ---
 
     def _write(self, bodies: Sequence[bytes]) -> None:
-        data = b"".join(_frame(body) for body in bodies)
+        data = b"".join(frame(body) for body in bodies)
         os.write(self._fd, data)
         for body in bodies:
-            self._apply(body)
+            self._apply(_decode(body))
         self._log_size += len(data)
         self.written += len(data)
         if self._log_size >= self._compact_bytes:
@@ -245,16 +313,3 @@ class OffsetStore:
             os.fsync(self._fd)
             os.close(self._fd)
             self._fd = -1
-
-
-def _frames(data: bytes) -> Iterator[tuple[bytes, int]]:
-    """(body, end position) of each valid frame, stopping at the first short or corrupt one."""
-    pos = 0
-    while pos + _FRAME.size <= len(data):
-        length, crc = _FRAME.unpack_from(data, pos)
-        end = pos + _FRAME.size + length
-        body = data[pos + _FRAME.size : end]
-        if length == 0 or end > len(data) or crc32c(body) != crc or body[0] not in (1, 2, 3, 4):
-            return
-        yield body, end
-        pos = end

@@ -25,15 +25,18 @@ with ``forget_topic``. Neither writes a frame: a reload prunes again from the re
 from __future__ import annotations
 
 import bisect
+import logging
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from rockafka.core_pyx.recordbatch import CONTROL_BIT
+from rockafka.core_pyx.recordbatch import CONTROL_BIT, TRANSACTIONAL_BIT
 
-from .commitlog import CommitLog, StoredBatch
+from .commitlog import CommitLog, SegmentEnd, StoredBatch
 from .control import read_marker
 from .results import AbortedTransaction, OpenTransaction
 from .txnlog import Begin, End, Event, TransactionLog
+
+log = logging.getLogger("rockafka.store")
 
 PartitionKey = tuple[bytes, int]
 
@@ -82,16 +85,45 @@ class TransactionTracker:
     # --- load and recovery ---
 
     def load(self) -> None:
-        """Read the log (before recovery re-dispatches the CommitLog tail)."""
-        events, self._applied_below = self._log.load()
+        """Read the log (before recovery re-dispatches the CommitLog tail). After damage in the log (``txnlog.py``)
+        keep the events before it and learn the rest again from the CommitLog when it still holds them, else keep
+        every valid event; then rewrite the log."""
+        loaded = self._log.load()
+        relearn = loaded.damaged and self._commitlog.min_offset <= loaded.prefix_applied_below
+        events, self._applied_below = (
+            (loaded.prefix, loaded.prefix_applied_below) if relearn else (loaded.events, loaded.applied_below)
+        )
         for event in events:
             self._apply(event)
+        if loaded.damaged:
+            self._log.rewrite(events, self._applied_below)
+        if relearn:
+            start, learnt = self._applied_below, self._relearn(self._applied_below)
+            log.info(
+                "transaction log: learnt %d batches again from the CommitLog from physical offset %d", learnt, start
+            )
+
+    def _relearn(self, start: int) -> int:
+        """Observe every transactional batch of the CommitLog from ``start`` to the first invalid record."""
+        segment = next((s for s in self._commitlog.segments() if s.start <= start < s.end), None)
+        offset, learnt = (segment.start if segment is not None else start), 0
+        while True:
+            records, outcome = self._commitlog.parse_many(offset, verify_from=offset, limit=4096)
+            for record in records:
+                if record.attributes & TRANSACTIONAL_BIT and record.physical_offset >= start:
+                    self.observe(record)
+                    learnt += 1
+                offset = record.end
+            if isinstance(outcome, SegmentEnd):
+                offset = outcome.next_offset
+            elif outcome is not None:
+                return learnt
 
     def recovered(self, end: int, bounds: Mapping[PartitionKey, tuple[int, int]]) -> None:
         """After recovery cut the CommitLog at ``end``: forget what records past it taught, keep only the
         partitions of ``bounds`` (key -> (log start offset, next offset)) and what lies inside their bounds."""
         if self._applied_below > end:
-            events, _ = self._log.load()
+            events = self._log.load().events
             self._partitions.clear()
             for event in events:
                 if event.physical < end:

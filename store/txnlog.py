@@ -21,8 +21,19 @@ the record's ConsumeQueue unit, before the record is published. A frame is one `
 it across a kill -9); the flusher fsyncs the file before it writes a checkpoint, so every frame of a record
 below the checkpoint is on disk.
 
-Load: every valid frame, in order; the file is cut at the first frame that is short, fails its CRC or has an
-unknown kind (a torn tail). ``applied_below`` is the largest of ``physical + 1`` over the frames and of the
+The frame format and how a damaged log is read are ``framedlog.py``'s: a frame is valid when its CRC-32C
+matches and its body has its kind's exact size.
+
+Load: every valid frame, in order. A torn tail is cut (INFO). Damage (a bad frame that valid frames follow,
+or a bad tail that is not a torn append) is kept in the quarantine with one WARNING naming the partitions and
+producers the damaged frames held, as far as they still read, and the CommitLog range they described (between
+the ``physical`` of the valid frames around them): a lost END may leave a transaction open (the last stable
+offset held back) or an aborted range unknown (read_committed consumers then see aborted records); a lost
+BEGIN leaves a transaction unknown. Since every event is learnt from a CommitLog record, the tracker
+(``transactions.py``) then keeps the frames before the damage and learns the rest again from the CommitLog,
+from the ``physical`` where they end, when the CommitLog still holds that range (the loss is then repaired);
+otherwise it keeps every valid frame past the damage. Either way it rewrites the file, so the damage is not
+met again. ``applied_below`` is the largest of ``physical + 1`` over the frames and of the
 ``COVERS`` values: recovery re-dispatches the CommitLog tail and the tracker learns from records at or past it
 only. Frames of records that recovery cut off the CommitLog (``physical`` at or past its new end) are dropped
 and the file is rewritten without them.
@@ -40,19 +51,19 @@ from __future__ import annotations
 import os
 import struct
 import threading
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from rockafka.core_pyx.crc32c import crc32c
-
+from . import framedlog
+from .framedlog import FrameRules, Gap, Scan, account, scan
 from .jsonfile import fsync_directory
+from .quarantine import Quarantine
 
 BEGIN: Final = 1
 END: Final = 2
 COVERS: Final = 3
-_FRAME = struct.Struct(">II")
 _BEGIN = struct.Struct(">B16siqhqq")
 _END = struct.Struct(">B16siqhBiqqq")
 _COVERS = struct.Struct(">Bq")
@@ -104,11 +115,13 @@ def encode(frame: Begin | End | Covers) -> bytes:
         )  # fmt: skip
     else:
         body = _COVERS.pack(COVERS, frame.applied_below)
-    return _FRAME.pack(len(body), crc32c(body)) + body
+    return framedlog.frame(body)
 
 
 def _decode(body: bytes) -> Begin | End | Covers:
     kind = body[0]
+    if _SIZES.get(kind) != len(body):
+        raise ValueError(f"a frame of kind {kind} and {len(body)} bytes")
     if kind == BEGIN:
         return Begin(*_BEGIN.unpack(body)[1:])
     if kind == END:
@@ -117,40 +130,80 @@ def _decode(body: bytes) -> Begin | End | Covers:
     return Covers(_COVERS.unpack(body)[1])
 
 
-def _frames(data: bytes) -> Iterator[tuple[Begin | End | Covers, int]]:
-    """(frame, end position) of each valid frame, stopping at the first short, corrupt or unknown one."""
-    pos = 0
-    while pos + _FRAME.size <= len(data):
-        length, crc = _FRAME.unpack_from(data, pos)
-        end = pos + _FRAME.size + length
-        body = data[pos + _FRAME.size : end]
-        if end > len(data) or length == 0 or _SIZES.get(body[0]) != length or crc32c(body) != crc:
-            return
-        yield _decode(body), end
-        pos = end
+RULES: Final = FrameRules(min(_SIZES.values()), max(_SIZES.values()), _decode)
 
 
 def parse(data: bytes) -> tuple[list[Event], int, int]:
-    """The events of the valid frames of ``data`` in order, ``applied_below`` and the length of the valid frames
-    (what :meth:`TransactionLog.load` keeps; also for read-only readers of the file, which cut nothing)."""
+    """The events of the valid frames of ``data`` in order (past damage too), ``applied_below`` and where the
+    valid frames end when only a torn tail follows them (also for read-only readers of the file, which cut
+    nothing)."""
+    result = scan(data, RULES)
+    return (*_fold(result.values), result.valid_end)
+
+
+def _fold(values: Iterable[Begin | End | Covers]) -> tuple[list[Event], int]:
+    """The events among ``values`` and the ``applied_below`` they give."""
     events: list[Event] = []
-    applied_below = valid = 0
-    for frame, end in _frames(data):
-        if isinstance(frame, Covers):
-            applied_below = max(applied_below, frame.applied_below)
+    applied_below = 0
+    for value in values:
+        if isinstance(value, Covers):
+            applied_below = max(applied_below, value.applied_below)
         else:
-            events.append(frame)
-            applied_below = max(applied_below, frame.physical + 1)
-        valid = end
-    return events, applied_below, valid
+            events.append(value)
+            applied_below = max(applied_below, value.physical + 1)
+    return events, applied_below
+
+
+def _describe(gap: Gap, frames: list[Begin | End | Covers], result: Scan[Begin | End | Covers]) -> str:
+    named = []
+    for f in frames:
+        if isinstance(f, Begin):
+            named.append(f"BEGIN {f.topic_id.hex()}-{f.partition} producer {f.producer_id} at offset {f.first_offset}")
+        elif isinstance(f, End):
+            outcome = "COMMIT" if f.commit else "ABORT"
+            named.append(f"{outcome} {f.topic_id.hex()}-{f.partition} producer {f.producer_id} at {f.marker_offset}")
+    consequence = (
+        "a transaction may stay open (the last stable offset held back) or an aborted range be unknown "
+        "(read_committed consumers then see its records), unless they are learnt again from the CommitLog "
+        "(an INFO line follows when they are)"
+    )
+    held = f"they read (unchecked) as {', '.join(named)}" if named else "nothing in them still reads"
+    return f"{held}; they described {_window(gap, result)}; {consequence}"
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """What ``TransactionLog.load`` read. After damage (``damaged``), the caller rebuilds the state and rewrites
+    the file: from ``prefix``, the events before the first damage, and the CommitLog from
+    ``prefix_applied_below`` on when it still holds those records (the events are all derived from it), else
+    from ``events``, every valid frame."""
+
+    events: list[Event]
+    applied_below: int
+    damaged: bool = False
+    prefix: list[Event] = field(default_factory=list)
+    prefix_applied_below: int = 0
+
+
+def _window(gap: Gap, result: Scan[Begin | End | Covers]) -> str:
+    """The CommitLog physical offsets that the frames lost in ``gap`` described, as far as known."""
+    physicals = [
+        (v.physical, end) for v, end in zip(result.values, result.ends, strict=True) if not isinstance(v, Covers)
+    ]
+    before = [physical for physical, end in physicals if end <= gap.start]
+    after = [physical for physical, end in physicals if end > gap.start]
+    low = before[-1] + 1 if before else 0
+    return f"CommitLog records from physical offset {low}" + (f" to {after[0]}" if after else " on")
 
 
 class TransactionLog:
     """The file: load its events, append frames, rewrite it compacted. Knows nothing of what events mean."""
 
-    def __init__(self, directory: Path, compact_bytes: int) -> None:
+    def __init__(self, directory: Path, compact_bytes: int, quarantine: Quarantine | None = None) -> None:
         self.path = directory / "transactions.log"
         self.compact_bytes = compact_bytes
+        #: Where damage found on load is kept: the store's ``quarantine/`` beside ``config/`` by default.
+        self._quarantine = quarantine or Quarantine(directory.parent / "quarantine")
         self._fd = -1
         self._fd_lock = threading.Lock()  # the flusher's fsync never meets a descriptor being replaced
         self.size = 0
@@ -162,18 +215,29 @@ class TransactionLog:
     def wants_compaction(self) -> bool:
         return self.size >= self._compact_at
 
-    def load(self) -> tuple[list[Event], int]:
-        """The events of the valid frames in file order, and ``applied_below``; cuts a torn tail. Repeatable."""
+    def load(self) -> Loaded:
+        """The events of the valid frames in file order and ``applied_below``; cuts a torn tail, keeps damage in
+        the quarantine (the caller rewrites the file, see ``Loaded``). Repeatable."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if self._fd < 0:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         data = os.pread(self._fd, os.fstat(self._fd).st_size, 0)
-        events, applied_below, valid = parse(data)
-        if valid < len(data):
-            os.ftruncate(self._fd, valid)
-            os.fsync(self._fd)
-        self.size = valid
-        return events, applied_below
+        result = scan(data, RULES)
+        events, applied_below = _fold(result.values)
+        valid = result.valid_end
+        account(
+            data, result, RULES, quarantine=self._quarantine, source="transactions", path=self.path,
+            named=lambda gap, frames: _describe(gap, frames, result),
+        )  # fmt: skip
+        if not result.damage:
+            if valid < len(data):
+                os.ftruncate(self._fd, valid)
+                os.fsync(self._fd)
+            self.size = valid
+            return Loaded(events, applied_below)
+        first = result.damage[0].start
+        prefix = _fold(value for value, end in zip(result.values, result.ends, strict=True) if end <= first)
+        return Loaded(events, applied_below, damaged=True, prefix=prefix[0], prefix_applied_below=prefix[1])
 
     def append(self, event: Event) -> None:
         data = encode(event)

@@ -1,0 +1,385 @@
+"""Damage to the side logs (consumer offsets, group metadata, producer documents, transactions): every intact
+frame's change survives, every loss is logged and in the quarantine ledger, the log is rewritten so the damage
+is not met again, and a change made after the reopen survives another reopen.
+
+Each case records the log's size after every change (one frame each), damages a copy of the log, and compares
+what a reopened store holds with a model that replays every change whose frame is intact (see
+``framedlog.py``: frames set absolute values, so a damaged frame costs exactly its own change).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from rockafka.store import MessageStore, OffsetCommit, StoreConfig, TopicPartition
+from rockafka.store.framedlog import HEADER
+from rockafka.store.quarantine import read_losses
+
+from .helpers import small_config
+from .test_transaction_recovery import TXN_LOG, Pristine, _check, _crashed_copy
+from .test_transaction_recovery import pristine as pristine  # the module fixture
+
+OFFSETS_LOG = Path("config") / "consumerOffsets.log"
+
+# --- a store with a known history of one-frame changes ---
+
+Change = tuple[str, str, int, int | None]  # group, topic, partition, offset (None: delete the offset)
+
+
+@dataclass
+class History:
+    config: StoreConfig
+    log: Path
+    changes: list[Change]
+    bounds: list[tuple[int, int]]  # the byte range of each change's frame in the log
+
+    def expected(self, damaged: set[int]) -> dict[str, dict[TopicPartition, int]]:
+        """What the store holds when the changes of ``damaged`` frames are lost."""
+        state: dict[str, dict[TopicPartition, int]] = {}
+        for index, (group, topic, partition, offset) in enumerate(self.changes):
+            if index in damaged:
+                continue
+            offsets = state.setdefault(group, {})
+            if offset is None:
+                offsets.pop(TopicPartition(topic, partition), None)
+            else:
+                offsets[TopicPartition(topic, partition)] = offset
+        return {group: offsets for group, offsets in state.items() if offsets}
+
+    def hit_by(self, start: int, end: int) -> set[int]:
+        return {i for i, (first, last) in enumerate(self.bounds) if first < end and start < last}
+
+
+def _history(root: Path, changes: list[Change]) -> History:
+    config = small_config(root)
+    log = root / OFFSETS_LOG
+    bounds = []
+    with MessageStore.open(config, clock=lambda: 7_000) as store:
+        for group, topic, partition, offset in changes:
+            before = log.stat().st_size
+            if offset is None:
+                store.delete_offsets(group, [TopicPartition(topic, partition)])
+            else:
+                store.commit_offsets(group, [OffsetCommit(topic, partition, offset, None, f"m{offset}")])
+            bounds.append((before, log.stat().st_size))
+    return History(config, log, changes, bounds)
+
+
+def _changes() -> list[Change]:
+    """Two groups and a third, each partition committed several times, one offset deleted."""
+    changes: list[Change] = []
+    for step in range(1, 11):
+        changes.append(("g1", "t", step % 2, step * 50))
+        changes.append(("g2", "u", 0, step * 50))
+        if step == 4:
+            changes.append(("g3", "t", 0, 7))
+        if step == 6:
+            changes.append(("g1", "t", 1, None))
+    return changes
+
+
+def _state(store: MessageStore) -> dict[str, dict[TopicPartition, int]]:
+    return {g: {tp: c.offset for tp, c in store.fetch_offsets(g).items()} for g in store.list_groups()}
+
+
+def _reopen_and_check(history: History, damaged: set[int], losses: int, root: Path) -> None:
+    """Reopen: the intact changes, ``losses`` new ledger entries; a commit then survives another reopen, which
+    meets no damage."""
+    with MessageStore.open(history.config) as store:
+        assert _state(store) == history.expected(damaged)
+        store.commit_offsets("g2", [OffsetCommit("u", 0, 9_999)])
+    assert len(read_losses(root / "quarantine")) == losses
+    with MessageStore.open(history.config) as store:
+        expected = history.expected(damaged)
+        expected.setdefault("g2", {})[TopicPartition("u", 0)] = 9_999
+        assert _state(store) == expected
+    assert len(read_losses(root / "quarantine")) == losses
+
+
+def _flip(path: Path, position: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[position] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+# --- the consumer offsets log ---
+
+
+def test_the_issue_one_flipped_byte_keeps_both_groups_at_their_latest_values(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    history = _history(tmp_path, _changes())
+    victim = 4  # a commit of g1 in the middle of the log; its offset field is flipped
+    start, _ = history.bounds[victim]
+    _flip(history.log, start + HEADER.size + 1 + 2 + 2 + 2 + 1 + 4 + 7)
+    damaged = history.log.read_bytes()
+    caplog.set_level(logging.INFO, logger="rockafka.store")
+    with MessageStore.open(history.config) as store:
+        assert store.fetch_offsets("g1")[TopicPartition("t", 0)].offset == 500
+        assert store.fetch_offsets("g2")[TopicPartition("u", 0)].offset == 500
+        assert _state(store) == history.expected({victim})
+    (loss,) = read_losses(tmp_path / "quarantine")
+    assert (loss.source, loss.file, loss.start, loss.end) == (
+        "consumerOffsets",
+        "consumerOffsets.log",
+        *history.bounds[victim],
+    )
+    assert "COMMIT group 'g1' t-1" in loss.reason and loss.kept is not None
+    assert (tmp_path / "quarantine" / loss.kept).read_bytes() == damaged[loss.start : loss.end]
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING and "consumerOffsets" in r.getMessage()]
+    assert len(warnings) == 1 and "COMMIT group 'g1'" in warnings[0].getMessage()
+    _reopen_and_check(history, {victim}, 1, tmp_path)
+
+
+@pytest.mark.parametrize("victims", [[0], [3], [7, 8], [2, 11, 20], [len(_changes()) - 1]])
+def test_flipped_bytes_in_frames_cost_those_frames_only(tmp_path: Path, victims: list[int]) -> None:
+    history = _history(tmp_path, _changes())
+    for index, victim in enumerate(victims):
+        start, end = history.bounds[victim]
+        _flip(history.log, start + (index * 5 % (end - start)))  # the header too, for some
+    # adjacent victims make one damaged range, so one loss
+    ranges = 1 + sum(1 for a, b in itertools.pairwise(victims) if b != a + 1)
+    _reopen_and_check(history, set(victims), ranges, tmp_path)
+
+
+@pytest.mark.parametrize("span", [(100, 140), (60, 300), (1, 9)])
+def test_a_zero_filled_range_costs_the_frames_it_touches(tmp_path: Path, span: tuple[int, int]) -> None:
+    history = _history(tmp_path, _changes())
+    data = bytearray(history.log.read_bytes())
+    data[span[0] : span[1]] = bytes(span[1] - span[0])
+    history.log.write_bytes(bytes(data))
+    _reopen_and_check(history, history.hit_by(*span), 1, tmp_path)
+
+
+def test_a_log_cut_mid_frame_is_a_torn_tail_cut_quietly(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    history = _history(tmp_path, _changes())
+    last = len(history.changes) - 1
+    os.truncate(history.log, history.bounds[last][0] + 11)
+    caplog.set_level(logging.INFO, logger="rockafka.store")
+    _reopen_and_check(history, {last}, 0, tmp_path)
+    assert any("torn tail of 11 bytes" in r.getMessage() for r in caplog.records)
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_zeros_past_the_end_are_a_torn_tail(tmp_path: Path) -> None:
+    history = _history(tmp_path, _changes())
+    with history.log.open("ab") as file:
+        file.write(bytes(4096))
+    _reopen_and_check(history, set(), 0, tmp_path)
+
+
+def test_garbage_appended_is_quarantined_and_every_frame_kept(tmp_path: Path) -> None:
+    history = _history(tmp_path, _changes())
+    garbage = b"\xff\xfe garbage that is no frame \x00\x01" * 3
+    size = history.log.stat().st_size
+    with history.log.open("ab") as file:
+        file.write(garbage)
+    _reopen_and_check(history, set(), 1, tmp_path)
+    (loss,) = read_losses(tmp_path / "quarantine")
+    assert (loss.start, loss.end) == (size, size + len(garbage)) and "at the end of the log" in loss.reason
+
+
+def test_a_whole_last_frame_failing_its_crc_is_damage_not_a_torn_tail(tmp_path: Path) -> None:
+    history = _history(tmp_path, _changes())
+    last = len(history.changes) - 1
+    _flip(history.log, history.bounds[last][1] - 1)
+    _reopen_and_check(history, {last}, 1, tmp_path)
+
+
+def test_the_log_deleted_leaves_the_snapshot(tmp_path: Path) -> None:
+    config = small_config(tmp_path)
+    with MessageStore.open(config) as store:
+        store.commit_offsets("g1", [OffsetCommit("t", 0, 500)])
+        store.commit_offsets("g2", [OffsetCommit("t", 0, 300)])
+        store._offsets.compact()
+        store.commit_offsets("g1", [OffsetCommit("t", 0, 600)])
+    (tmp_path / OFFSETS_LOG).unlink()
+    with MessageStore.open(config) as store:
+        assert _state(store) == {"g1": {TopicPartition("t", 0): 500}, "g2": {TopicPartition("t", 0): 300}}
+        store.commit_offsets("g2", [OffsetCommit("t", 0, 301)])
+    with MessageStore.open(config) as store:
+        assert store.fetch_offsets("g2")[TopicPartition("t", 0)].offset == 301
+
+
+def test_a_log_of_garbage_leaves_the_snapshot_and_is_quarantined(tmp_path: Path) -> None:
+    config = small_config(tmp_path)
+    with MessageStore.open(config) as store:
+        store.commit_offsets("g1", [OffsetCommit("t", 0, 500)])
+        store._offsets.compact()
+        store.commit_offsets("g1", [OffsetCommit("t", 0, 600)])
+    (tmp_path / OFFSETS_LOG).write_bytes(os.urandom(1000).replace(b"\0", b"\1"))
+    with MessageStore.open(config) as store:
+        assert _state(store) == {"g1": {TopicPartition("t", 0): 500}}
+    assert [loss.source for loss in read_losses(tmp_path / "quarantine")] == ["consumerOffsets"]
+
+
+@pytest.mark.parametrize("damage", ["not json", "wrong shape"])
+def test_a_damaged_snapshot_falls_back_to_its_bak_and_is_logged(tmp_path: Path, damage: str) -> None:
+    config = small_config(tmp_path)
+    snapshot = tmp_path / "config" / "consumerOffset.json"
+    with MessageStore.open(config) as store:
+        store.commit_offsets("g1", [OffsetCommit("t", 0, 100)])
+        store._offsets.compact()  # the .bak-to-be
+        store.commit_offsets("g1", [OffsetCommit("t", 0, 200)])
+        store.commit_offsets("g2", [OffsetCommit("t", 0, 5)])
+        store._offsets.compact()  # the snapshot that will be damaged (its changes have left the log)
+        store.commit_offsets("g2", [OffsetCommit("t", 0, 6)])
+    if damage == "not json":
+        snapshot.write_bytes(snapshot.read_bytes()[:-7])
+    else:
+        snapshot.write_text(json.dumps({"version": 1, "groups": {"g1": {"t": {"0": "x"}}}}))
+    with MessageStore.open(config) as store:  # the .bak, then the log replayed over it
+        assert _state(store) == {"g1": {TopicPartition("t", 0): 100}, "g2": {TopicPartition("t", 0): 6}}
+        store.commit_offsets("g1", [OffsetCommit("t", 0, 300)])
+    (loss,) = read_losses(tmp_path / "quarantine")
+    assert loss.file == "consumerOffset.json" and "last compaction are lost" in loss.reason
+    with MessageStore.open(config) as store:  # a good snapshot was written: the damage is not met again
+        assert _state(store) == {"g1": {TopicPartition("t", 0): 300}, "g2": {TopicPartition("t", 0): 6}}
+    assert len(read_losses(tmp_path / "quarantine")) == 1
+
+
+def test_a_snapshot_and_bak_both_damaged_leave_the_log(tmp_path: Path) -> None:
+    config = small_config(tmp_path)
+    with MessageStore.open(config) as store:
+        store.commit_offsets("g1", [OffsetCommit("t", 0, 100)])
+        store._offsets.compact()
+        store._offsets.compact()
+        store.commit_offsets("g2", [OffsetCommit("t", 0, 6)])
+    for name in ("consumerOffset.json", "consumerOffset.json.bak"):
+        (tmp_path / "config" / name).write_text("{")
+    with MessageStore.open(config) as store:
+        assert _state(store) == {"g2": {TopicPartition("t", 0): 6}}
+    assert [loss.file for loss in read_losses(tmp_path / "quarantine")] == [
+        "consumerOffset.json",
+        "consumerOffset.json.bak",
+    ]
+
+
+# --- the group metadata and producer documents' logs ---
+
+DocumentStore = tuple[
+    Callable[[MessageStore, str, dict[str, object]], object],
+    Callable[[MessageStore, str], bool],
+    Callable[[MessageStore], dict[str, object]],
+    str,
+]
+DOCUMENT_LOGS: dict[str, DocumentStore] = {
+    "groupMetadata": (
+        MessageStore.save_group_metadata,
+        MessageStore.delete_group_metadata,
+        MessageStore.group_metadata,
+        "groupMetadata.log",
+    ),
+    "producerState": (
+        MessageStore.save_producer_document,
+        MessageStore.delete_producer_document,
+        MessageStore.producer_documents,
+        "producerState.log",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENT_LOGS))
+@pytest.mark.parametrize("damage", ["flip", "zero-fill", "garbage", "cut"])
+def test_document_logs_keep_every_intact_frame(tmp_path: Path, name: str, damage: str) -> None:
+    save, delete, documents, file_name = DOCUMENT_LOGS[name]
+    config, log = small_config(tmp_path), tmp_path / "config" / file_name
+    bounds, changes = [], []
+    with MessageStore.open(config) as store:
+        for step in range(12):
+            key, before = f"k{step % 4}", log.stat().st_size
+            if step == 9:
+                delete(store, "k1")
+                changes.append(("k1", None))
+            else:
+                save(store, key, {"generation": step, "members": ["m"] * step})
+                changes.append((key, {"generation": step, "members": ["m"] * step}))
+            bounds.append((before, log.stat().st_size))
+    data = bytearray(log.read_bytes())
+    lost, losses = {4}, 1
+    if damage == "flip":
+        data[bounds[4][0] + 12] ^= 0x01
+    elif damage == "zero-fill":
+        data[bounds[3][1] - 5 : bounds[5][0] + 3] = bytes(bounds[5][0] - bounds[3][1] + 8)
+        lost = {3, 4, 5}
+    elif damage == "garbage":
+        data += b"\xee" * 40
+        lost = set()
+    else:
+        del data[bounds[11][0] + 20 :]
+        lost, losses = {11}, 0
+    log.write_bytes(bytes(data))
+    expected: dict[str, object] = {}
+    for index, (key, document) in enumerate(changes):
+        if index not in lost:
+            expected.pop(key, None) if document is None else expected.__setitem__(key, document)
+    with MessageStore.open(config) as store:
+        assert documents(store) == expected
+        save(store, "new", {"after": True})
+    assert [loss.source for loss in read_losses(tmp_path / "quarantine")] == [name] * losses
+    with MessageStore.open(config) as store:
+        assert documents(store) == {**expected, "new": {"after": True}}
+    assert len(read_losses(tmp_path / "quarantine")) == losses
+
+
+# --- the transaction log ---
+
+
+def _txn_frames(path: Path) -> list[tuple[int, int]]:
+    data, pos, frames = path.read_bytes(), 0, []
+    while pos < len(data):
+        length, _ = HEADER.unpack_from(data, pos)
+        frames.append((pos, pos + HEADER.size + length))
+        pos += HEADER.size + length
+    return frames
+
+
+@pytest.mark.parametrize("which", ["flip-one", "flip-two", "zero-fill"])
+def test_transaction_log_damage_is_learnt_again_from_the_commitlog(
+    pristine: Pristine,
+    tmp_path: Path,
+    which: str,
+) -> None:
+    root = tmp_path / "copy"
+    shutil.copytree(pristine.root, root)
+    (root / "lock").unlink()
+    config = small_config(root)
+    path = root / TXN_LOG
+    frames = _txn_frames(path)
+    assert len(frames) > 8
+    data = bytearray(path.read_bytes())
+    middle = len(frames) // 2
+    if which == "flip-one":
+        data[frames[middle][0] + 10] ^= 0xFF
+    elif which == "flip-two":
+        data[frames[2][0] + 9] ^= 0x10
+        data[frames[middle][1] - 1] ^= 0x10
+    else:
+        data[frames[middle][0] + 3 : frames[middle + 2][1]] = bytes(frames[middle + 2][1] - frames[middle][0] - 3)
+    path.write_bytes(bytes(data))
+    _check(config, 40)  # the tracker matches a model of the CommitLog, then after a marker and a reopen
+    losses = read_losses(root / "quarantine")
+    assert losses and {loss.source for loss in losses} == {"transactions"}
+    assert all("CommitLog records from physical offset" in loss.reason for loss in losses)
+    count = len(losses)
+    _check(config, None)
+    assert len(read_losses(root / "quarantine")) == count
+
+
+def test_crash_copy_with_a_damaged_transaction_log(pristine: Pristine, tmp_path: Path) -> None:
+    """Damage and a crash at once: recovery re-dispatches past the early checkpoint as well."""
+    config = _crashed_copy(pristine, tmp_path / "crash")
+    path = config.root_dir / TXN_LOG
+    frames = _txn_frames(path)
+    _flip(path, frames[len(frames) // 3][0] + 12)
+    _check(config, 40)
+    assert len(read_losses(config.root_dir / "quarantine")) == 1
