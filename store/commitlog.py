@@ -136,9 +136,11 @@ ParseOutcome = StoredBatch | SegmentEnd | EndOfData | CorruptRecord
 class CommitLog:
     """The mapped segment files and the write position; knows the record format, nothing of topics."""
 
-    def __init__(self, directory: Path, segment_bytes: int, *, preallocate: bool) -> None:
+    def __init__(self, directory: Path, segment_bytes: int, *, preallocate: bool, keep_free: int = 0) -> None:
+        """``preallocate``: segments are created with their blocks allocated, leaving ``keep_free`` bytes free
+        (else creating one fails with ENOSPC); otherwise they are sparse."""
         self.segment_bytes = segment_bytes
-        self._preallocator = Preallocator() if preallocate else None
+        self._preallocator = Preallocator(keep_free) if preallocate else None
         self._files = MappedFileQueue(directory, segment_bytes, preallocator=self._preallocator, keep_fd=True)
         self._lock = threading.Lock()
         self.write_offset = 0

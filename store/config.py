@@ -50,6 +50,10 @@ class StoreConfig:
     commitlog_retention_bytes: int | None = None
     #: Above this used fraction of the disk, the oldest segments are deleted whatever their age.
     disk_usage_force_ratio: float = 0.90
+    #: Free space appends leave on the data directory's file system: below it, appends are refused (the store
+    #: stays readable) so the store's own metadata writes (offsets, groups, topics, checkpoint) never meet a
+    #: full disk; appends resume by themselves when space returns (``space.py``). 0 stops only at a full disk.
+    free_space_reserve_bytes: int = 64 * MIB
     #: The offsets log is compacted into ``consumerOffset.json`` once it grows past this.
     offsets_compact_bytes: int = 16 * MIB
     #: Kafka topic configs a topic takes when it does not set them (the broker's ``log.retention.ms`` as
@@ -69,6 +73,7 @@ class StoreConfig:
         _at_least("index_slot_count", self.index_slot_count, 1)
         _at_least("index_entry_count", self.index_entry_count, 2)
         _at_least("offsets_compact_bytes", self.offsets_compact_bytes, 1024)
+        _at_least("free_space_reserve_bytes", self.free_space_reserve_bytes, 0)
         if not 0.0 < self.disk_usage_force_ratio <= 1.0:
             raise InvalidConfigError("disk_usage_force_ratio must be in (0, 1]")
         TopicSettings.parse(self.topic_defaults)

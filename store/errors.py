@@ -1,7 +1,9 @@
 """The one error family of the store. Every exception the ``MessageStore`` facade raises is a ``StoreError``.
 
 ``OSError`` is wrapped exactly once, at the facade boundary, into ``StorageError``; after that the store is
-offline and every later call raises ``StorageError`` again (the broker answers KAFKA_STORAGE_ERROR). The
+offline and every later call raises ``StorageError`` again (the broker answers KAFKA_STORAGE_ERROR). A full
+file system is the exception: ENOSPC or EDQUOT (or less free space than the reserve) is a ``StorageFullError``,
+which refuses appends until space returns and leaves everything else working (``space.py``). The
 other classes are user-level failures that leave the store healthy; the broker maps each onto one Kafka
 error code (named in the class docstrings).
 """
@@ -15,6 +17,11 @@ class StoreError(Exception):
 
 class StorageError(StoreError):
     """An I/O failure (the ``OSError`` is ``__cause__``); the store is offline afterwards. KAFKA_STORAGE_ERROR."""
+
+
+class StorageFullError(StorageError):
+    """The file system is full, or has less free space than the reserve: appends are refused until space returns;
+    the store stays online for everything else. KAFKA_STORAGE_ERROR."""
 
 
 class StoreClosedError(StoreError):

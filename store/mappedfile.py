@@ -5,6 +5,11 @@ else a sparse ``ftruncate``), so unwritten bytes read as zero and a reader can t
 by a zero length field. Files are named by the 20-digit zero-padded offset of their first byte, so ``ls``
 sorts them numerically.
 
+A file whose blocks cannot be reserved is not made: ``open`` raises the ``OSError`` (ENOSPC; also when the
+allocation would leave less than ``keep_free`` bytes free) and removes what it created. No file is left
+sparse where its writer counts on allocated blocks: a write into a sparse range of a full disk fails half
+way, and through a mapping it kills the process with SIGBUS.
+
 Threads: a file is written and closed only by the owner's thread (the broker loop). The flusher thread
 calls ``sync`` on files it may race with ``close``; ``sync`` on a file closed meanwhile is a no-op, so a
 flush never fails because retention or recovery dropped a file. ``memoryview`` slices handed to readers
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import errno
 import os
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -60,20 +66,26 @@ class MappedFile:
         self.closed = False
 
     @classmethod
-    def open(cls, path: Path, start: int, size: int, *, reserve: bool = False, keep_fd: bool = False) -> MappedFile:
+    def open(
+        cls, path: Path, start: int, size: int, *, reserve: bool = False, keep_fd: bool = False, keep_free: int = 0
+    ) -> MappedFile:
         """Open (creating, or extending a short file with zeros) and map ``path`` at exactly ``size`` bytes. A
-        file created here has its directory fsynced, so its name survives a power loss with its data."""
+        file created here has its directory fsynced, so its name survives a power loss with its data. With
+        ``reserve``, the blocks are allocated, leaving at least ``keep_free`` bytes free, or ``open`` fails and
+        the file is as it was (a file it created is removed)."""
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        current = -1
         try:
             current = os.fstat(fd).st_size
             if current > size:
                 os.ftruncate(fd, size)
             elif current < size:
-                _grow(fd, size, reserve)
+                _grow(fd, size, reserve, keep_free)
                 if current == 0:
                     fsync_directory(path.parent)
             mapping = FileMap(fd, size, writable=True)
         except BaseException:
+            _undo_growth(path, fd, current)
             os.close(fd)
             raise
         if not keep_fd:
@@ -173,11 +185,15 @@ class MappedFile:
         with self._descriptor() as fd:
             os.posix_fadvise(fd, position, length, os.POSIX_FADV_DONTNEED)
 
-    def zero_from(self, position: int) -> None:
-        """Discard every byte from ``position`` (file-relative) to the end: they read as zero afterwards."""
+    def zero_from(self, position: int, *, reserve: bool = False) -> None:
+        """Discard every byte from ``position`` (file-relative) to the end: they read as zero afterwards. With
+        ``reserve``, their blocks are allocated again (those just freed: it fails only if another writer took
+        them meanwhile), so a pre-allocated file stays pre-allocated."""
         with self._descriptor() as fd:
             os.ftruncate(fd, position)
             os.ftruncate(fd, self.size)
+            if reserve and position < self.size:
+                os.posix_fallocate(fd, position, self.size - position)
 
     def close(self) -> None:
         if self.closed:
@@ -195,31 +211,49 @@ class MappedFile:
             self.path.unlink()
 
 
-def _grow(fd: int, size: int, reserve: bool) -> None:
-    if reserve:
-        try:
-            os.posix_fallocate(fd, 0, size)
-            return
-        except OSError:
-            pass  # file system without fallocate: a sparse file does too
-    os.ftruncate(fd, size)
+def _grow(fd: int, size: int, reserve: bool, keep_free: int) -> None:
+    """Extend the file to ``size`` bytes: sparse, or with its blocks allocated (``reserve``: glibc's
+    ``posix_fallocate`` writes zeros itself where the file system cannot allocate), leaving ``keep_free``."""
+    if not reserve:
+        os.ftruncate(fd, size)
+        return
+    if keep_free:
+        stat = os.fstatvfs(fd)
+        left = stat.f_bavail * stat.f_frsize - max(size - os.fstat(fd).st_blocks * 512, 0)
+        if left < keep_free:
+            raise OSError(
+                errno.ENOSPC,
+                f"allocating a {size}-byte file would leave {left} bytes free, below the {keep_free}-byte reserve",
+            )
+    os.posix_fallocate(fd, 0, size)
+
+
+def _undo_growth(path: Path, fd: int, size: int) -> None:
+    """After a failed ``open``: give back what it allocated (best effort, the original error is the one to see)."""
+    with contextlib.suppress(OSError):
+        if size == 0:
+            path.unlink()
+        elif size > 0:
+            os.ftruncate(fd, size)
 
 
 class Preallocator:
     """Creates the next file of a queue in a background thread, so a roll rarely waits for the disk."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep_free: int = 0) -> None:
+        self.keep_free = keep_free
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rockafka-prealloc")
         self._pending: dict[Path, Future[MappedFile]] = {}
 
     def request(self, path: Path, start: int, size: int, *, keep_fd: bool) -> None:
         if path not in self._pending:
             self._pending[path] = self._executor.submit(
-                MappedFile.open, path, start, size, reserve=True, keep_fd=keep_fd
+                MappedFile.open, path, start, size, reserve=True, keep_fd=keep_fd, keep_free=self.keep_free
             )
 
     def take(self, path: Path) -> MappedFile | None:
-        """The file made for ``path`` (waiting for it if still under way), or None if none was requested."""
+        """The file made for ``path`` (waiting for it if still under way), or None if none was requested; the
+        ``OSError`` that stopped it, if one did (the disk was full)."""
         future = self._pending.pop(path, None)
         return None if future is None else future.result()
 
@@ -287,9 +321,16 @@ class MappedFileQueue:
     def create(self, start: int) -> MappedFile:
         """Add the file starting at ``start`` (taking a pre-allocated one when ready) and pre-allocate the next."""
         path = self.directory / offset_to_name(start)
-        file = self._preallocator.take(path) if self._preallocator else None
+        preallocator = self._preallocator
+        file = None
+        if preallocator is not None:
+            with contextlib.suppress(OSError):  # it could not be allocated ahead; space may have returned since
+                file = preallocator.take(path)
         if file is None:
-            file = MappedFile.open(path, start, self.file_size, keep_fd=self.keep_fd)
+            file = MappedFile.open(
+                path, start, self.file_size, keep_fd=self.keep_fd, reserve=preallocator is not None,
+                keep_free=preallocator.keep_free if preallocator is not None else 0,
+            )  # fmt: skip
         self._insert(file)
         if self._preallocator is not None:
             following = start + self.file_size
@@ -311,7 +352,7 @@ class MappedFileQueue:
             self.remove(file)
         holder = self.find(offset)
         if holder is not None:
-            holder.zero_from(offset - holder.start)
+            holder.zero_from(offset - holder.start, reserve=self._preallocator is not None)
 
     def sync_range(self, start: int, end: int) -> None:
         """fdatasync every file overlapping [start, end); safe to call from the flusher thread."""

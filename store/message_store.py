@@ -6,7 +6,9 @@ and the segment pre-allocator. Futures handed out (``AppendResult.durable``, ``c
 ``concurrent.futures.Future`` completed on the flusher thread; wrap them with ``asyncio.wrap_future``.
 
 Errors: every exception raised here is a ``StoreError``. An ``OSError`` is wrapped once, here, into
-``StorageError`` and takes the store offline: every later call raises ``StorageError`` too.
+``StorageError`` and takes the store offline: every later call raises ``StorageError`` too. A full file
+system (ENOSPC, EDQUOT, or free space below ``free_space_reserve_bytes``) is ``StorageFullError`` instead:
+appends are refused until space returns, and everything else goes on (``space.py``).
 
 Services never hold a reference to this facade; it hands each one only what it uses.
 """
@@ -61,6 +63,7 @@ from .results import (
     TopicPartition,
 )
 from .retention import Retention, RetentionPolicy
+from .space import FreeSpace, room_to_open
 from .topics import LogStartOffsets, TopicTable
 from .transactions import TransactionTracker
 from .txnlog import TransactionLog
@@ -81,7 +84,8 @@ def _wall_clock_ms() -> int:
 
 
 def _guarded(method: Callable[Concatenate[MessageStore, P], R]) -> Callable[Concatenate[MessageStore, P], R]:
-    """Refuse calls on a closed or offline store; turn an ``OSError`` into ``StorageError`` (once)."""
+    """Refuse calls on a closed or offline store; turn an ``OSError`` into ``StorageError`` (once), or into
+    ``StorageFullError`` when the file system is full (the store stays online)."""
 
     @functools.wraps(method)
     def guarded(self: MessageStore, /, *args: P.args, **kwargs: P.kwargs) -> R:
@@ -89,6 +93,8 @@ def _guarded(method: Callable[Concatenate[MessageStore, P], R]) -> Callable[Conc
         try:
             return method(self, *args, **kwargs)
         except OSError as exc:
+            if self._space.out_of_space(exc):
+                raise self._space.fill(str(exc)) from exc
             raise self._go_offline(exc) from exc
 
     return guarded
@@ -108,6 +114,7 @@ class MessageStore:
         self._queues: dict[PartitionKey, ConsumeQueue] = {}
         self._routes: dict[tuple[str, int], Route] = {}
         self._dirty = DirtyFiles()
+        self._space = FreeSpace(config.root_dir, config.free_space_reserve_bytes)
         self.recovery_report: RecoveryReport | None = None
 
     # --- lifecycle ---
@@ -134,12 +141,16 @@ class MessageStore:
     def _load(self) -> None:
         layout, config = self._layout, self.config
         geometry = layout.geometry(config)
-        crashed = mark_running(layout.root)
         self._topics = TopicTable(layout.config / "topics.json", config.topic_defaults)
         self._topics.load()
+        room_to_open(layout.root, config.free_space_reserve_bytes, sum(t.partitions for t in self._topics.all()))
+        crashed = mark_running(layout.root)
         self._log_starts = LogStartOffsets(layout.config / "logStartOffsets.json")
         self._log_starts.load()
-        self._commitlog = CommitLog(layout.commitlog, geometry.commitlog_segment_bytes, preallocate=config.preallocate)
+        self._commitlog = CommitLog(
+            layout.commitlog, geometry.commitlog_segment_bytes, preallocate=config.preallocate,
+            keep_free=config.free_space_reserve_bytes,
+        )  # fmt: skip
         self._commitlog.load()
         self._units_per_file = geometry.consume_queue_units_per_file
         for topic in self._topics.all():
@@ -181,8 +192,9 @@ class MessageStore:
             log_starts=self._log_starts, index=self._index, log_start=self._log_start, clock=self._clock,
         )  # fmt: skip
         self._writer = Writer(
-            self._commitlog, self._dispatcher, durable=self._durable, log_start=self._log_start, clock=self._clock
-        )
+            self._commitlog, self._dispatcher, space=self._space, durable=self._durable, log_start=self._log_start,
+            clock=self._clock,
+        )  # fmt: skip
         self._flusher.start()
         self._dispatcher.start_index()
 

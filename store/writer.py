@@ -6,6 +6,11 @@ maxTimestamp, the CRC recomputed), dispatched (ConsumeQueue unit, transaction ev
 then the CommitLog's write position is published, a durability future is taken under the sync flush policy,
 and the append listeners run (parked fetches wake) before the ``AppendResult`` is returned.
 
+A full disk (``space.py``): an append is refused before anything is written while the store is full or below
+its free-space reserve. One that meets a full disk all the same leaves no record without its ConsumeQueue
+unit: a record whose dispatch failed is taken back (the write position returns to its start, so the next
+append overwrites it), and the batches of the append stored before it are published.
+
 The writer is handed what it uses; it never reaches back into the ``MessageStore`` facade.
 """
 
@@ -24,6 +29,7 @@ from .control import marker_batch
 from .dispatcher import Dispatcher
 from .errors import InvalidRecordsError, RecordTooLargeError
 from .results import AppendResult
+from .space import FreeSpace
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -41,12 +47,14 @@ class Writer:
         commitlog: CommitLog,
         dispatcher: Dispatcher,
         *,
+        space: FreeSpace,
         durable: Callable[[], Future[None] | None],
         log_start: Callable[[PartitionKey, ConsumeQueue], int],
         clock: Callable[[], int],
     ) -> None:
         self._commitlog = commitlog
         self._dispatcher = dispatcher
+        self._space = space
         self._durable = durable
         self._log_start = log_start
         self._clock = clock
@@ -59,6 +67,7 @@ class Writer:
         """Store already-validated batches (``validate_batches`` headers of ``records``), assigning offsets."""
         view = memoryview(records).cast("B")
         self._check_batches(view, batches, route[2])
+        self._space.check_append(len(view))
         if len(batches) == 1 and batches[0].position == 0 and batches[0].size == len(view):
             pieces: Iterable[tuple[memoryview, int]] = ((view, batches[0].last_offset_delta + 1),)
         else:
@@ -75,6 +84,7 @@ class Writer:
             producer_id=producer_id, producer_epoch=producer_epoch, coordinator_epoch=coordinator_epoch,
             commit=commit, timestamp=now,
         )  # fmt: skip
+        self._space.check_append(len(batch))
         return self._write(topic, partition, route, [(memoryview(batch), 1)], now)
 
     def _write(
@@ -89,7 +99,11 @@ class Writer:
                 batch, topic_id=key[0], partition=partition, base_offset=queue.next_offset, record_count=count,
                 store_timestamp=now, log_append_time=append_time,
             )  # fmt: skip
-            self._dispatcher.dispatch_to(queue, stored)
+            try:
+                self._dispatcher.dispatch_to(queue, stored)
+            except OSError:
+                self._take_back(queue, stored, size)
+                raise
             size += len(batch)
         self._commitlog.publish()
         result = AppendResult(
@@ -99,6 +113,16 @@ class Writer:
         for listener in self.listeners:
             listener(result)
         return result
+
+    def _take_back(self, queue: ConsumeQueue, stored: StoredBatch, size_before: int) -> None:
+        """After a failed dispatch of ``stored``: take the record back unless its unit was written; publish
+        whatever of the append is complete."""
+        if queue.next_physical <= stored.physical_offset:
+            self._commitlog.write_offset = stored.physical_offset
+        elif not size_before:
+            size_before = stored.size
+        if size_before:
+            self._commitlog.publish()
 
     def _check_batches(self, view: memoryview, batches: Sequence[BatchHeader], settings: TopicSettings) -> None:
         if not batches:
