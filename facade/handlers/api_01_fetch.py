@@ -9,10 +9,16 @@ clients skip records). A parked read_committed fetch wakes on every append to it
 markers included, and answers once the LSO has let enough through. v5+ reports the log start offset. v7+ fetch sessions
 are answered sessionless (session id 0), which every client accepts; a request naming an existing
 session id gets FETCH_SESSION_ID_NOT_FOUND. v13+ addresses topics by id (UNKNOWN_TOPIC_ID when
-unknown). A fetch offset in the middle of a batch returns the whole batch; the first batch is
-returned even when larger than max_bytes or partition_max_bytes (KIP-74); later partitions stay
-within max_bytes. Offsets outside [log start, high watermark] get OFFSET_OUT_OF_RANGE with both
-bounds filled in. A fetch parked for more data wakes on the first append to any of its partitions.
+unknown). A fetch offset in the middle of a batch returns the whole batch. Size (KIP-74): partitions
+are filled in request order, each up to its partition_max_bytes and what remains of max_bytes, and
+only the first batch of the first partition with data may exceed either (so a consumer always
+progresses); a later partition whose next batch does not fit returns no records, with its high
+watermark. Clients rotate the partition order between fetches (librdkafka round-robin, the Java
+client and kafka-python move partitions that returned data to the end, aiokafka leaves out partitions
+with buffered records), so a full response does not starve later partitions; fetches are sessionless,
+so the broker keeps no partition order of its own. Offsets outside [log start, high watermark] get
+OFFSET_OUT_OF_RANGE with both bounds filled in, also in a full response. A fetch parked for more data
+wakes on the first append to any of its partitions; it is answered within the same limits.
 Batches of ``ZERO_COPY_MIN_BYTES`` or more are written to the socket straight from the mapped CommitLog.
 Authorization: READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions, which are not read).
 Not implemented: preferred read replicas (always -1), diverging epochs, quotas.
@@ -106,7 +112,7 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     failed = False
     by_topic: dict[int, list[hot.FetchPartitionResponse]] = {}
     for target in targets:
-        partition, size = _read_partition(store, target, committed, budget if total > 0 else None)
+        partition, size = _read_partition(store, target, committed, budget, first=total == 0)
         failed = failed or partition.error_code != ErrorCode.NONE
         total += size
         budget -= size
@@ -126,9 +132,10 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
 
 
 def _read_partition(
-    store: MessageStore, target: _Target, committed: bool, budget: int | None
+    store: MessageStore, target: _Target, committed: bool, budget: int, *, first: bool
 ) -> tuple[hot.FetchPartitionResponse, int]:
-    """One partition's answer and its records' size; ``budget`` None for the first data (always returned)."""
+    """One partition's answer and its records' size, within its own limit and ``budget`` (what remains of
+    the request's max_bytes). Only the ``first`` partition with data may exceed them, by its first batch."""
     aborted: list[hot.AbortedTransaction] | None = [] if committed else None
     if target.name is None:
         return hot.FetchPartitionResponse(target.partition, ErrorCode.UNKNOWN_TOPIC_ID, aborted_transactions=aborted), 0
@@ -137,13 +144,14 @@ def _read_partition(
         return hot.FetchPartitionResponse(target.partition, denied, aborted_transactions=aborted), 0
     try:
         bounds = store.partition_bounds(target.name, target.partition)
-        if (budget is not None and budget <= 0) or target.fetch_offset == bounds.high_watermark:
-            return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0  # nothing to read, or no room
-        limit = target.max_bytes if budget is None else min(target.max_bytes, budget)
+        limit = max(min(target.max_bytes, budget), 0)
+        no_room = limit == 0 and not first and bounds.log_start_offset <= target.fetch_offset <= bounds.high_watermark
+        if no_room or target.fetch_offset == bounds.high_watermark:
+            return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0  # no room (in range), or nothing new
         ceiling = bounds.last_stable_offset if committed else None
-        result = store.read(target.name, target.partition, target.fetch_offset, max(limit, 0), max_offset=ceiling)
-        if not result.size_bytes or (budget is not None and result.size_bytes > budget):
-            return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0
+        result = store.read(target.name, target.partition, target.fetch_offset, limit, max_offset=ceiling)
+        if not result.size_bytes or (result.size_bytes > limit and not first):
+            return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0  # its first batch waits to be first
         if committed:
             found = store.aborted_transactions(target.name, target.partition, target.fetch_offset, result.next_offset)
             aborted = [hot.AbortedTransaction(t.producer_id, t.first_offset) for t in found]
