@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -53,6 +54,8 @@ from .quarantine import Loss, Quarantine
 log = logging.getLogger("rockafka.store")
 
 HEADER: Final = struct.Struct(">II")
+_NONZERO: Final = re.compile(rb"[^\x00]")
+_COPY_LIMIT: Final = 1 << 16
 _DECODE_ERRORS = (ValueError, IndexError, KeyError, TypeError, struct.error)
 
 T = TypeVar("T")
@@ -93,22 +96,26 @@ class Scan(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class FrameRules(Generic[T]):
-    """One log's idea of a valid frame: body length bounds and a decoder that raises on a bad body."""
+    """One log's idea of a valid frame: body length bounds, the kinds a body may start with, and a decoder that
+    raises on a bad body (the checks run cheapest first: the search past damage tries every byte)."""
 
     min_body: int
     max_body: int
+    kinds: frozenset[int]
     decode: Callable[[bytes], T]
 
     def read(self, data: bytes, pos: int) -> tuple[T, int] | None:
         """The decoded frame at ``pos`` and its end, or None when no valid frame starts there."""
-        if pos + HEADER.size > len(data):
+        if pos + HEADER.size >= len(data):
             return None
         length, crc = HEADER.unpack_from(data, pos)
-        end = pos + HEADER.size + length
-        if not self.min_body <= length <= self.max_body or end > len(data):
+        start, end = pos + HEADER.size, pos + HEADER.size + length
+        if not self.min_body <= length <= self.max_body or end > len(data) or data[start] not in self.kinds:
             return None
-        body = data[pos + HEADER.size : end]
-        if crc32c(body) != crc:
+        if length > _COPY_LIMIT and crc32c(memoryview(data)[start:end]) != crc:
+            return None  # no copy of a long false body met in the search past damage
+        body = data[start:end]
+        if length <= _COPY_LIMIT and crc32c(body) != crc:
             return None
         try:
             return self.decode(body), end
@@ -147,11 +154,17 @@ def scan(data: bytes, rules: FrameRules[T]) -> Scan[T]:
 
 
 def _next_valid(data: bytes, start: int, rules: FrameRules[T]) -> int | None:
-    for pos in range(start, len(data) - HEADER.size):
-        if data[pos] == 0 and data[pos + 1] == 0 and data[pos + 2] == 0 and data[pos + 3] == 0:
-            continue  # a zero length: the commonest filler, no frame
+    pos, last = start, len(data) - HEADER.size
+    while pos < last:
+        if data[pos : pos + 4] == b"\0\0\0\0":  # a zero length is no frame: skip to 3 bytes before a non-zero byte
+            found = _NONZERO.search(data, pos + 4)
+            if found is None:
+                return None
+            pos = found.start() - 3
+            continue
         if rules.read(data, pos) is not None:
             return pos
+        pos += 1
     return None
 
 

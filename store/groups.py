@@ -196,7 +196,7 @@ def _decode(body: bytes) -> tuple[int, str, Document]:
 
 #: The longest frame body a loader accepts.
 MAX_BODY: Final = 64 << 20
-RULES: Final = FrameRules(1 + _U16.size, MAX_BODY, _decode)
+RULES: Final = FrameRules(1 + _U16.size, MAX_BODY, frozenset((PUT, DELETE)), _decode)
 
 
 def _describe(_: Gap, frames: list[tuple[int, str, Document]]) -> str:

@@ -44,9 +44,8 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .errors import CorruptStoreError
 from .framedlog import FrameRules, Gap, account, frame, read_snapshot, scan
@@ -95,8 +94,7 @@ class _Reader:
         return values
 
 
-@dataclass(frozen=True, slots=True)
-class _Change:
+class _Change(NamedTuple):
     """One frame's change: ``group`` is empty for DELETE_TOPIC, ``topic`` for DELETE_GROUP."""
 
     kind: int
@@ -114,6 +112,22 @@ class _Change:
         if self.committed is None:
             return f"DELETE_OFFSET {where}"
         return f"COMMIT {where} offset {self.committed.offset}"
+
+
+def _encode(change: _Change) -> bytes:
+    """The frame body of ``change`` (the module docstring's layout)."""
+    kind = bytes([change.kind])
+    if change.kind == DELETE_TOPIC:
+        return kind + _str16(change.topic)
+    if change.kind == DELETE_GROUP:
+        return kind + _str16(change.group)
+    body = kind + _str16(change.group) + _str16(change.topic) + _PARTITION.pack(change.partition)
+    c = change.committed
+    if c is None:
+        return body
+    metadata = c.metadata.encode()
+    epoch = -1 if c.leader_epoch is None else c.leader_epoch
+    return body + _COMMIT_TAIL.pack(c.offset, epoch, c.commit_timestamp) + _U32.pack(len(metadata)) + metadata
 
 
 def _decode(body: bytes) -> _Change:
@@ -141,7 +155,7 @@ def _decode(body: bytes) -> _Change:
 
 #: The longest frame body a loader accepts (a commit's metadata is bounded by offset.metadata.max.bytes).
 MAX_BODY: Final = 64 << 20
-RULES: Final = FrameRules(1, MAX_BODY, _decode)
+RULES: Final = FrameRules(1, MAX_BODY, frozenset((COMMIT, DELETE_OFFSET, DELETE_GROUP, DELETE_TOPIC)), _decode)
 
 
 def _describe(_: Gap, changes: list[_Change]) -> str:
@@ -231,39 +245,35 @@ class OffsetStore:
 
     # --- changes ---
 
-    def _write(self, bodies: Sequence[bytes]) -> None:
-        data = b"".join(frame(body) for body in bodies)
+    def _write(self, changes: Sequence[_Change]) -> None:
+        data = b"".join(frame(_encode(change)) for change in changes)
         os.write(self._fd, data)
-        for body in bodies:
-            self._apply(_decode(body))
+        for change in changes:
+            self._apply(change)
         self._log_size += len(data)
         self.written += len(data)
         if self._log_size >= self._compact_bytes:
             self.compact()
 
     def commit(self, group: str, commits: Iterable[OffsetCommit], timestamp: int) -> None:
-        head = bytes([COMMIT]) + _str16(group)
-        bodies = []
+        changes = []
         for c in commits:
-            epoch = -1 if c.leader_epoch is None else c.leader_epoch
-            metadata = c.metadata.encode()
-            tail = _COMMIT_TAIL.pack(c.offset, epoch, timestamp) + _U32.pack(len(metadata)) + metadata
-            bodies.append(head + _str16(c.topic) + _PARTITION.pack(c.partition) + tail)
-        self._write(bodies)
+            committed = CommittedOffset(c.offset, c.leader_epoch, c.metadata, timestamp)
+            changes.append(_Change(COMMIT, group, c.topic, c.partition, committed))
+        self._write(changes)
 
     def delete_offsets(self, group: str, partitions: Iterable[TopicPartition]) -> None:
-        head = bytes([DELETE_OFFSET]) + _str16(group)
-        self._write([head + _str16(tp.topic) + _PARTITION.pack(tp.partition) for tp in partitions])
+        self._write([_Change(DELETE_OFFSET, group, tp.topic, tp.partition) for tp in partitions])
 
     def delete_group(self, group: str) -> bool:
         if group not in self._groups:
             return False
-        self._write([bytes([DELETE_GROUP]) + _str16(group)])
+        self._write([_Change(DELETE_GROUP, group)])
         return True
 
     def delete_topic(self, topic: str) -> None:
         if any(key.topic == topic for offsets in self._groups.values() for key in offsets):
-            self._write([bytes([DELETE_TOPIC]) + _str16(topic)])
+            self._write([_Change(DELETE_TOPIC, "", topic)])
 
     def expire(self, before_ms: int, keep_groups: Collection[str]) -> int:
         """Delete offsets committed before ``before_ms`` by groups not in ``keep_groups``; returns how many."""

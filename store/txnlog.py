@@ -130,7 +130,7 @@ def _decode(body: bytes) -> Begin | End | Covers:
     return Covers(_COVERS.unpack(body)[1])
 
 
-RULES: Final = FrameRules(min(_SIZES.values()), max(_SIZES.values()), _decode)
+RULES: Final = FrameRules(min(_SIZES.values()), max(_SIZES.values()), frozenset(_SIZES), _decode)
 
 
 def parse(data: bytes) -> tuple[list[Event], int, int]:
