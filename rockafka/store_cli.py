@@ -110,7 +110,13 @@ def run_inspect(reader: StoreReader, args: argparse.Namespace) -> int:
         name = f"{p.topic}-{p.partition}"
         print(f"  {name:<30} {p.log_start_offset:>12} {p.high_watermark:>15} {p.batches:>9} {p.size_bytes:>12}")
     report = reader.scan(verify=not args.no_verify, progress=_progress_bar() if sys.stderr.isatty() else None)
-    return _print_scan(report, verified=not args.no_verify)
+    code = _print_scan(report, verified=not args.no_verify)
+    losses = reader.losses()
+    lost = sum(loss.bytes for loss in losses)
+    print(f"quarantine: {len(losses)} loss(es) recorded, {lost} bytes" + (":" if losses else ""))
+    for loss in losses:
+        print(f"  {_iso(loss.time_ms)}  {loss.describe()}")
+    return code
 
 
 def _progress_bar() -> Any:
@@ -132,6 +138,10 @@ def _print_scan(report: ScanReport, *, verified: bool) -> int:
         print(": OK")
         return 0
     print(f": CORRUPT at {report.corrupt_record}")
+    if report.damaged:
+        print(f"  {len(report.damaged)} damaged range(s), {report.damaged_bytes} bytes, skipped to valid records:")
+        for start, end, reason in report.damaged:
+            print(f"    [{start}, {end}) {end - start} bytes: {reason}")
     return 1
 
 

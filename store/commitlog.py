@@ -41,8 +41,13 @@ The record codec is the ``core_pyx.logrecord`` kernel (``write_record``: header 
 encoded in C, written with one ``pwritev``; ``scan_records``/``verify_crcs``: the checks above), with the
 constants ``HEADER_SIZE``, ``RECORD_MAGIC``, ``BLANK_MAGIC``, ``BLANK_SIZE``.
 
-Recovery (``store/recovery.py``) parses records from the checkpoint on, verifying batch CRCs, and cuts
-the log at the first invalid record: the rest of that file is zeroed and every later file is deleted.
+Recovery (``store/recovery.py``) parses records from the checkpoint on, verifying batch CRCs. Past an
+invalid record it looks for the next valid one (``next_valid``: the record magic, then every check above,
+the batch CRC-32C included, at each place the magic occurs) and goes on from there, the bytes in between
+quarantined; only when no valid record follows is the invalid record the end of the log, where the rest of
+that file is zeroed and every later file is deleted. ``load`` notes segments found shorter than
+``segment_bytes`` (``short_segments``) before they are extended with zeros, so recovery knows the zeros
+there are lost data, not unwritten space.
 
 Threads: the broker loop thread appends and publishes (``published_offset``: every record below it is
 complete and its ConsumeQueue unit written). The index thread reads published records through
@@ -60,18 +65,22 @@ while released pages are soon reused for the next writes.
 
 from __future__ import annotations
 
+import os
 import struct
 import threading
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from rockafka.core_pyx.crc32c import crc32c
 from rockafka.core_pyx.logrecord import (
     BLANK_MAGIC,
     BLANK_SIZE,
     CORRUPT,
     END_OF_DATA,
     HEADER_SIZE,
+    RECORD_MAGIC,
     SEGMENT_END,
     scan_records,
     verify_crcs,
@@ -79,9 +88,13 @@ from rockafka.core_pyx.logrecord import (
 )
 
 from .errors import RecordTooLargeError
-from .mappedfile import MappedFile, MappedFileQueue, Preallocator
+from .mappedfile import MappedFile, MappedFileQueue, Preallocator, name_to_offset
 
 _PREFIX = struct.Struct(">iI")
+_HEADER = struct.Struct(">iII16siqqqiHH")
+_CHECKED = struct.Struct(">iI4x16siqq")  # total_size, magic, topic_id, partition, base_offset, physical_offset
+_MAGIC_BYTES = struct.pack(">I", RECORD_MAGIC)
+_SEARCH_CHUNK = 1 << 20  # bytes copied at a time when looking for the next record past damage
 _RELEASE_STEP = 16 << 20  # release the page cache in steps of at least this ...
 _RELEASE_CHUNK = 64 << 20  # ... and at most this under the lock at a time
 _new_tuple = tuple.__new__
@@ -131,6 +144,96 @@ class CorruptRecord:
 
 
 ParseOutcome = StoredBatch | SegmentEnd | EndOfData | CorruptRecord
+PartitionKey = tuple[bytes, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordHeader:
+    """The header of a record whose batch may be damaged: who the record belonged to."""
+
+    topic_id: bytes
+    partition: int
+    base_offset: int
+    record_count: int
+
+
+@dataclass(slots=True)
+class Damage:
+    """Bytes [start, end) of the log that hold no valid record although records were written there (a record
+    that fails its checks, zeros, a missing segment), and what is known of the records lost in them."""
+
+    start: int
+    end: int
+    reason: str
+    #: The first damaged record's header, when that header is intact.
+    header: RecordHeader | None
+    #: Partitions seen to skip offsets across the range: key -> (first, last) offset lost.
+    lost: dict[PartitionKey, tuple[int, int]] = field(default_factory=dict)
+
+
+class LogWalk:
+    """Valid records from ``start`` to ``limit``, in chunks, and the damaged ranges between them, in log order.
+
+    Past a record that fails its checks, or zeros that lie below ``expected_end`` (bytes known written: the
+    checkpoint) or ``hint_end`` (bytes probably written: ConsumeQueue units) or before a later segment with
+    data, the walk looks for the next valid record (``CommitLog.next_valid``) and yields the bytes in between
+    as a ``Damage``. When none follows, the log ends there: a ``Damage`` up to ``expected_end`` if the bytes
+    were known written, else a torn tail (``torn`` says why), which is what a crash leaves. ``end`` is where
+    the valid log ends, once the walk is done.
+    """
+
+    def __init__(
+        self, commitlog: CommitLog, start: int, *, limit: int, verify_from: int, expected_end: int, hint_end: int
+    ) -> None:
+        self._log = commitlog
+        self.start = self.end = start
+        self._limit = limit
+        self._verify_from = verify_from
+        self._expected_end = expected_end
+        self._hint_end = max(hint_end, expected_end)
+        self._data_limit = min(commitlog.data_limit(), limit)
+        self.torn: str | None = None
+        self.chunk = 4096
+
+    def __iter__(self) -> Iterator[list[StoredBatch] | Damage]:
+        offset = self.start
+        while offset < self._limit:
+            records, outcome = self._log.parse_many(offset, verify_from=self._verify_from, limit=self.chunk)
+            if records:
+                offset = records[-1].end
+                yield records
+            if outcome is None:
+                continue
+            if isinstance(outcome, SegmentEnd):
+                offset = outcome.next_offset
+                continue
+            if isinstance(outcome, EndOfData):
+                if offset >= self._hint_end and self._data_limit <= self._log.segment_end(offset):
+                    break
+                reason = "zeros where records were"
+            else:
+                reason = outcome.reason
+            damage, resume = self._damage_at(offset, reason)
+            if damage is not None:
+                yield damage
+            if resume is None:
+                break
+            offset = resume
+        self.end = offset
+
+    def _damage_at(self, offset: int, reason: str) -> tuple[Damage | None, int | None]:
+        """The damage at ``offset`` and where valid records start again (None: the log ends at ``offset``)."""
+        if not self._log.holds(offset):
+            reason = "the segment file holding it is missing"
+        resume = self._log.next_valid(offset, self._data_limit)
+        header = self._log.header_at(offset)
+        if resume is not None:
+            return Damage(offset, resume, reason, header), resume
+        if offset < self._expected_end:
+            return Damage(offset, self._expected_end, reason, header), None
+        if reason != "zeros where records were":
+            self.torn = f"offset {offset}: {reason}"
+        return None, None
 
 
 class CommitLog:
@@ -149,8 +252,16 @@ class CommitLog:
         self._released_offset = 0
         self._writeback_offset = 0
         self._tail: MappedFile | None = None  # the file the write offset is in (re-found after any change)
+        #: Segments found shorter than ``segment_bytes`` on load: start -> bytes found (the rest is lost data).
+        self.short_segments: dict[int, int] = {}
 
     def load(self, *, readonly: bool = False) -> None:
+        directory = self._files.directory
+        if not readonly and directory.is_dir():
+            for entry in os.scandir(directory):
+                start = name_to_offset(entry.name)
+                if start is not None and entry.is_file() and 0 < entry.stat().st_size < self.segment_bytes:
+                    self.short_segments[start] = entry.stat().st_size
         self._files.load(readonly=readonly)
         first = self._files.first
         self.write_offset = self.published_offset = self._synced_offset = first.start if first else 0
@@ -242,6 +353,26 @@ class CommitLog:
         pos = physical_offset - file.start
         return file.view[pos + HEADER_SIZE : pos + size]
 
+    def checked_batch_view(
+        self, physical_offset: int, size: int, topic_id: bytes, partition: int, base_offset: int
+    ) -> memoryview | None:
+        """``batch_view``, or None unless the record header there says it is this record: the magic, the size,
+        the topic, the partition, the base offset and the physical offset all agree (one ``unpack`` per batch:
+        a ConsumeQueue unit that points at garbage or at zeros is never served)."""
+        file = self._files.find(physical_offset)
+        if file is None:
+            return None
+        pos = physical_offset - file.start
+        if pos + size > file.size:
+            return None
+        total, magic, topic, number, base, physical = _CHECKED.unpack_from(file.view, pos)
+        if (
+            total != size or magic != RECORD_MAGIC or physical != physical_offset or base != base_offset
+            or number != partition or topic != topic_id
+        ):  # fmt: skip
+            return None
+        return file.view[pos + HEADER_SIZE : pos + size]
+
     def batch_slice(self, physical_offset: int, size: int) -> memoryview | None:
         """Like ``batch_view``, safe from any thread: taken under the lock that segment deletion takes, and a
         slice keeps its mapping alive even if the segment is deleted while it is held."""
@@ -283,6 +414,88 @@ class CommitLog:
         if stop == CORRUPT:
             return records, CorruptRecord(at, reason)
         return records, EndOfData(at) if stop == END_OF_DATA else None
+
+    def holds(self, offset: int) -> bool:
+        return self._files.find(offset) is not None
+
+    def segment_end(self, offset: int) -> int:
+        """The end of the segment holding ``offset`` (``offset`` itself when none does)."""
+        file = self._files.find(offset)
+        return offset if file is None else file.end
+
+    def header_at(self, offset: int) -> RecordHeader | None:
+        """The header of the record at ``offset`` when the header alone is intact (its CRC and position check)."""
+        with self._lock:
+            file = self._files.find(offset)
+            if file is None or offset - file.start + HEADER_SIZE > file.size:
+                return None
+            pos = offset - file.start
+            header = bytes(file.view[pos : pos + HEADER_SIZE])
+        _, magic, header_crc, topic_id, partition, base, physical, _, count, _, _ = _HEADER.unpack(header)
+        if magic != RECORD_MAGIC or physical != offset or crc32c(header[12:], crc32c(header[:8])) != header_crc:
+            return None
+        return RecordHeader(topic_id, partition, base, count)
+
+    def copy_range(self, start: int, end: int) -> bytes:
+        """The bytes of [start, end) that some segment holds (a missing segment's part is left out)."""
+        parts = []
+        with self._lock:
+            for file in self._files.files:
+                if file.end > start and file.start < end:
+                    parts.append(
+                        bytes(file.view[max(start, file.start) - file.start : min(end, file.end) - file.start])
+                    )
+        return b"".join(parts)
+
+    def data_limit(self) -> int:
+        """Where the written part of the log surely ends: the end of the last segment whose first bytes are not
+        zero (a later, empty segment is one made ahead of need). Past this, there is nothing to look for."""
+        with self._lock:
+            for file in reversed(self._files.files):
+                if _PREFIX.unpack_from(file.view, 0) != (0, 0):
+                    return file.end
+            first = self._files.first
+            return first.start if first else self.write_offset
+
+    def next_valid(self, offset: int, limit: int) -> int | None:
+        """The first place past ``offset`` and below ``limit`` where a valid record starts (every check, the batch
+        CRC-32C included), looked for at each occurrence of the record magic; also the start of a later segment
+        whose first record is valid. None when there is none: ``offset`` is then the end of the log."""
+        for file in self.segments():
+            if file.end <= offset or file.start >= limit:
+                continue
+            position = max(offset + 1 - file.start, 0)
+            if position == 0 and self._valid_at(file, 0):
+                return file.start
+            found = self._search(file, position, min(limit - file.start, file.size))
+            if found is not None:
+                return file.start + found
+        return None
+
+    def _search(self, file: MappedFile, position: int, end: int) -> int | None:
+        """The first file-relative position in [position, end) holding a valid record, by the magic at +4."""
+        chunk_at = position
+        while chunk_at < end:
+            stop = min(chunk_at + _SEARCH_CHUNK + 7, end + 4)
+            with self._lock:
+                if file.closed:
+                    return None
+                chunk = bytes(file.view[chunk_at:stop])
+            hit = chunk.find(_MAGIC_BYTES)
+            while hit >= 0:
+                candidate = chunk_at + hit - 4
+                if candidate >= position and candidate < end and self._valid_at(file, candidate):
+                    return candidate
+                hit = chunk.find(_MAGIC_BYTES, hit + 1)
+            chunk_at += _SEARCH_CHUNK
+        return None
+
+    def _valid_at(self, file: MappedFile, position: int) -> bool:
+        with self._lock:
+            if file.closed:
+                return False
+            parsed = scan_records(file.view, position, file.start, 0, 1)[0]
+        return bool(parsed)
 
     def verify_range(self, start: int, end: int) -> int | None:
         """Check the batch CRC-32Cs of the already parsed records in [start, end) of one segment (any thread;

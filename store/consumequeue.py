@@ -66,6 +66,7 @@ _INT32 = struct.Struct(">i")
 _BASE_AT: Final = 16
 _MAX_TS_AT: Final = 24
 _BYTES_BEFORE_AT: Final = 40
+_ZEROS = bytes(1 << 20)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,10 @@ class ConsumeQueue:
 
     def __init__(self, directory: Path, units_per_file: int, dirty: DirtyFiles) -> None:
         self.directory = directory
+        #: The partition, from the directory's name (``<topic id hex>/<partition>``): reads check records by it.
+        self.topic_id, self.partition = _partition_of(directory)
+        #: After ``load``: the CommitLog end the written units claim, trusted or not (a hint for recovery).
+        self.claimed_end = 0
         self.units_per_file = units_per_file
         self._files = MappedFileQueue(directory, units_per_file * UNIT_SIZE)
         self._dirty = dirty
@@ -168,9 +173,43 @@ class ConsumeQueue:
             return True
         self.first_index = files[0].start // UNIT_SIZE
         limit = damaged_at if damaged_at is not None else files[-1].end // UNIT_SIZE
+        written = self._search_end(self.first_index, limit, 1 << 63)
+        if written > self.first_index:
+            physical, size = self.head(written - 1)[:2]
+            self.claimed_end = physical + size
         end = self._search_end(self.first_index, limit, trusted_below)
+        if not self._sane_after(end, limit, trusted_below):
+            damaged_at = end
         self._truncate_units(end)
         return damaged_at is not None
+
+    def _sane_after(self, end: int, limit: int, trusted_below: int) -> bool:
+        """Whether the units from ``end`` (where the search stopped) are what it assumes: untrusted units, then
+        zeros only. A flipped or zeroed unit can mislead the binary search; then this says so."""
+        index = end
+        while index < limit:
+            physical, size = self.head(index)[:2]
+            if size == 0:
+                break
+            if physical < trusted_below:
+                return False
+            index += 1
+        for file in self._files.files:
+            if file.end > index * UNIT_SIZE:
+                start = max(index * UNIT_SIZE - file.start, 0)
+                if not _all_zero(file.view[start:]):
+                    return False
+        return True
+
+    def cut_at(self, index: int) -> None:
+        """Keep only the units before ``index`` (a repair re-dispatches the rest from the CommitLog)."""
+        if index <= self.first_index:
+            first = self.first_offset
+            before = self.bytes_before(self.first_index)
+            self._truncate_units(self.first_index)
+            self.next_offset, self.next_physical, self.max_timestamp, self.total_bytes = first, 0, -1, before
+        else:
+            self._truncate_units(min(index, self.end_index))
 
     def _first_damage(self, sizes: dict[str, int]) -> int | None:
         """The unit index from which units are missing (gap, short file, lost last file), if any."""
@@ -357,3 +396,18 @@ class ConsumeQueue:
     def delete(self) -> None:
         self.close()
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _all_zero(view: memoryview) -> bool:
+    for at in range(0, len(view), len(_ZEROS)):
+        part = view[at : at + len(_ZEROS)].tobytes()
+        if part != _ZEROS[: len(part)]:
+            return False
+    return True
+
+
+def _partition_of(directory: Path) -> tuple[bytes, int]:
+    try:
+        return bytes.fromhex(directory.parent.name), int(directory.name)
+    except ValueError:
+        return b"", -1

@@ -6,18 +6,29 @@ readable the moment ``append`` returns. IndexFile entries are dispatched asynchr
 (``IndexService``), which follows the published CommitLog on its own: the appending thread does nothing for it.
 Recovery re-dispatches the CommitLog tail through ``dispatch`` and restarts the index thread where the
 surviving IndexFiles end; both writers skip what they already hold, so re-dispatch is idempotent.
+
+A ConsumeQueue unit that a read finds pointing at anything but its own record (``CommitLog.checked_batch_view``)
+is repaired here, on the reading thread: the queue is cut at that unit and re-dispatched from the CommitLog
+(``repair``), past any damage there, which goes to the quarantine (``keep_damage``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Callable, Mapping, Sequence
 
 from rockafka.core_pyx.recordbatch import TRANSACTIONAL_BIT
 
-from .commitlog import StoredBatch
+from .commitlog import CommitLog, Damage, LogWalk, StoredBatch
 from .consumequeue import ConsumeQueue
 from .indexservice import IndexService
+from .quarantine import Loss, Quarantine
 from .transactions import TransactionTracker
+
+log = logging.getLogger("rockafka.store")
+PartitionKey = tuple[bytes, int]
+TopicName = Callable[[bytes], str]
+_KEEP_BYTES = 16 << 20  # at most this much of one damaged range is copied into the quarantine
 
 
 class Dispatcher:
@@ -26,10 +37,17 @@ class Dispatcher:
         queues: Mapping[tuple[bytes, int], ConsumeQueue],
         index: IndexService | None,
         transactions: TransactionTracker,
+        *,
+        commitlog: CommitLog | None = None,
+        quarantine: Quarantine | None = None,
+        topic_name: TopicName = bytes.hex,
     ) -> None:
         self._queues = queues
         self._index = index
         self._transactions = transactions
+        self._commitlog = commitlog
+        self._quarantine = quarantine
+        self._topic_name = topic_name
 
     def dispatch(self, batch: StoredBatch) -> bool:
         """Write the ConsumeQueue unit of ``batch`` (and tell the transaction tracker of a transactional one);
@@ -45,6 +63,36 @@ class Dispatcher:
             self._transactions.observe(batch)
         return True
 
+    def repair(self, queue: ConsumeQueue, index: int) -> bool:
+        """Cut ``queue`` at unit ``index`` (which disagrees with the CommitLog) and rebuild it from the CommitLog's
+        published records of its partition; False when this dispatcher cannot (no CommitLog given)."""
+        commitlog = self._commitlog
+        if commitlog is None:
+            return False
+        key = (queue.topic_id, queue.partition)
+        name = f"{self._topic_name(queue.topic_id)}-{queue.partition}"
+        log.warning(
+            "store damage: %s ConsumeQueue unit %d disagrees with the CommitLog; rebuilding from it", name, index
+        )
+        queue.cut_at(index)
+        start = queue.next_physical if queue.end_index > queue.first_index else commitlog.min_offset
+        published = commitlog.published_offset
+        walk = LogWalk(commitlog, start, limit=published, verify_from=1 << 62, expected_end=published, hint_end=0)
+        damages: list[Damage] = []
+        added = 0
+        for item in walk:
+            if isinstance(item, Damage):
+                damages.append(item)
+                continue
+            for record in item:
+                if record.partition == key[1] and record.topic_id == key[0]:
+                    if damages:
+                        note_gap(record, self._queues, damages)
+                    added += queue.append(record)
+        keep_damage(commitlog, self._quarantine, damages, self._topic_name)
+        log.warning("store repair: %s rebuilt from CommitLog offset %d, %d batches re-dispatched", name, start, added)
+        return True
+
     def start_index(self) -> None:
         if self._index is not None:
             self._index.start()
@@ -52,3 +100,50 @@ class Dispatcher:
     def stop_index(self) -> None:
         if self._index is not None:
             self._index.stop()
+
+
+def note_gap(record: StoredBatch, queues: Mapping[PartitionKey, ConsumeQueue], damages: list[Damage]) -> None:
+    """Before ``record`` is dispatched: if its partition's next record skips offsets, past a damaged range that
+    lies after the partition's last unit, the partition lost those offsets in that range."""
+    key = (record.topic_id, record.partition)
+    queue = queues.get(key)
+    if queue is None or queue.end_index == queue.first_index or record.base_offset <= queue.next_offset:
+        return
+    for damage in reversed(damages):
+        if queue.next_physical <= damage.start < record.physical_offset:
+            damage.lost.setdefault(key, (queue.next_offset, record.base_offset - 1))
+            return
+
+
+def keep_damage(
+    commitlog: CommitLog, quarantine: Quarantine | None, damages: Sequence[Damage], topic_name: TopicName
+) -> int:
+    """Record each damaged range of the CommitLog in the quarantine (once: a range already in the ledger, found
+    again by a later recovery, is not recorded twice); one loss per partition known to have lost offsets there.
+    Returns the bytes lost."""
+    if not damages:
+        return 0
+    known = set()
+    if quarantine is not None:
+        known = {(loss.start, loss.end) for loss in quarantine.losses() if loss.source == "commitlog"}
+    for damage in damages:
+        lost = dict(damage.lost)
+        header = damage.header
+        if header is not None:
+            key = (header.topic_id, header.partition)
+            lost.setdefault(key, (header.base_offset, header.base_offset + header.record_count - 1))
+        if (damage.start, damage.end) in known:
+            continue
+        data = commitlog.copy_range(damage.start, min(damage.end, damage.start + _KEEP_BYTES))
+        file = f"commitlog/{damage.start - damage.start % commitlog.segment_bytes:020d}"
+        where = ("commitlog", file, damage.start, damage.end)
+        losses = [
+            Loss(*where, damage.reason, topic_name(topic_id), partition, first, last)
+            for (topic_id, partition), (first, last) in sorted(lost.items())
+        ] or [Loss(*where, damage.reason + " (partition unknown)")]
+        for number, loss in enumerate(losses):
+            if quarantine is None:
+                log.warning("store damage: %s", loss.describe())
+            else:
+                quarantine.keep(loss, data if number == 0 else None)
+    return sum(damage.end - damage.start for damage in damages)

@@ -124,8 +124,14 @@ class IndexFile:
         self._reserved_to = 0
 
     @classmethod
-    def open(cls, path: Path, slot_count: int, entry_count: int, *, readonly: bool = False) -> IndexFile:
+    def open(
+        cls, path: Path, slot_count: int, entry_count: int, *, readonly: bool = False, check_size: bool = False
+    ) -> IndexFile:
+        """Map ``path`` (created when missing); ``check_size``: an existing file of another size is an ``OSError``
+        rather than cut or extended."""
         size = file_size(slot_count, entry_count)
+        if check_size and path.exists() and path.stat().st_size != size:
+            raise OSError(f"{path.name} is {path.stat().st_size} bytes, not the {size} its geometry gives")
         file = MappedFile.open_readonly(path, 0) if readonly else MappedFile.open(path, 0, size)
         if file.size != size:
             file.close()
@@ -135,6 +141,17 @@ class IndexFile:
     @property
     def path(self) -> Path:
         return self._file.path
+
+    def damage(self) -> str | None:
+        """What is impossible in the header, or None: counts beyond the geometry, offsets or times reversed."""
+        if not 1 <= self.index_count <= self.entry_count or not 0 <= self.hash_slot_count <= self.slot_count:
+            return f"header counts {self.index_count} entries, {self.hash_slot_count} slots"
+        if self.index_count > 1 and (
+            self.end_physical_offset < self.begin_physical_offset or self.end_timestamp < self.begin_timestamp
+            or self.begin_physical_offset < 0
+        ):  # fmt: skip
+            return "header offsets or times reversed"
+        return None
 
     def room(self) -> int:
         """Entries that still fit."""

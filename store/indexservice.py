@@ -13,13 +13,20 @@ checkpoint's ``index_offset``); then a new file starts. A record with more disti
 holds has only the first ones indexed. When the thread has caught up it looks again ``_PAUSE_SECONDS`` later.
 
 On open, files that end past ``min(checkpoint index_offset, CommitLog end)`` may hold entries that never
-reached the disk whole, or point at records cut by recovery: they are deleted and rebuilt by following.
+reached the disk whole, or point at records cut by recovery: they are deleted and rebuilt by following. So is
+a damaged file (not its geometry's size, or a header whose counts or offsets cannot be: ``IndexFile.damage``)
+and every file after it, with one WARNING: an IndexFile is derived data, nothing is lost. Entries in the
+middle of a file are not checked; a query re-checks every candidate against the CommitLog (``keyquery.py``)
+and an entry's chain only ever goes to older entries, so a damaged entry costs a missed or a wrong candidate,
+never a crash or a loop. Damaged CommitLog bytes met while following (a record that fails its checks, zeros
+below the published offset) are skipped to the next valid record (``CommitLog.next_valid``).
 
 Retention deletes files whose records are all below the CommitLog's first offset.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import struct
 import threading
@@ -36,6 +43,7 @@ from rockafka.core_pyx.recordbatch import COMPRESSION_MASK, CONTROL_BIT, RECORD_
 from .commitlog import CommitLog, CorruptRecord, EndOfData, SegmentEnd, StoredBatch
 from .indexfile import NAME_LENGTH, IndexFile, file_name, key_hash, topic_seed
 
+log = logging.getLogger("rockafka.store")
 _PAUSE_SECONDS = 0.005  # once caught up, before looking again
 _RUN_BYTES = 4 << 20  # records walked per kernel call, between looks at the stop flag
 _RECORD_COUNT = struct.Struct(">i")
@@ -62,13 +70,27 @@ class IndexService:
         limit = min(durable_offset, commitlog_end)
         names = sorted(n for n in os.listdir(self._directory) if len(n) == NAME_LENGTH and n.isdigit())
         removed = 0
-        for name in names:
-            index_file = IndexFile.open(self._directory / name, self._slot_count, self._entry_count)
-            if index_file.end_physical_offset > limit or removed:
+        for number, name in enumerate(names):
+            path = self._directory / name
+            try:
+                index_file = IndexFile.open(path, self._slot_count, self._entry_count, check_size=True)
+            except OSError as exc:
+                log.warning("store damage: IndexFile %s: %s; deleted, rebuilt from the CommitLog", name, exc)
+                path.unlink(missing_ok=True)
+                removed += 1
+                continue
+            damage = index_file.damage()
+            if damage is None and index_file.index_count <= 1 and number < len(names) - 1:
+                damage = "empty, although a later file exists"
+            if damage is not None:
+                log.warning("store damage: IndexFile %s: %s; deleted, rebuilt from the CommitLog", name, damage)
+            if index_file.end_physical_offset > limit or removed or damage is not None:
                 index_file.delete()
                 removed += 1
             else:
                 self._files.append(index_file)
+        if removed:  # what the deleted files held is complete again only once it is rebuilt and synced
+            limit = min(limit, max((f.end_physical_offset for f in self._files), default=0))
         self.durable_offset = limit
         return removed
 
@@ -77,7 +99,16 @@ class IndexService:
         if self._directory.is_dir():
             for name in sorted(n for n in os.listdir(self._directory) if len(n) == NAME_LENGTH and n.isdigit()):
                 path = self._directory / name
-                self._files.append(IndexFile.open(path, self._slot_count, self._entry_count, readonly=True))
+                try:
+                    index_file = IndexFile.open(
+                        path, self._slot_count, self._entry_count, readonly=True, check_size=True
+                    )
+                except OSError:
+                    continue  # damaged: the broker rebuilds it; the tools do without
+                if index_file.damage() is None:
+                    self._files.append(index_file)
+                else:
+                    index_file.close()
 
     @property
     def indexed_offset(self) -> int:
@@ -135,6 +166,8 @@ class IndexService:
             return start + len(view), False
         if run.stop in (IndexStop.COMPRESSED, IndexStop.UNPARSED, IndexStop.FULL):
             return self._follow_one(start + run.position)
+        if run.stop == IndexStop.END and start + run.position < published:
+            return self._past_damage(start + run.position, published)
         return start + run.position, run.stop == IndexStop.END
 
     def _follow_one(self, position: int) -> tuple[int, bool]:
@@ -149,7 +182,16 @@ class IndexService:
         if isinstance(outcome, EndOfData) and position < self._commitlog.min_offset:
             return self._commitlog.min_offset, False  # the segment was deleted under us
         assert isinstance(outcome, CorruptRecord | EndOfData)
+        published = self._commitlog.published_offset
+        if position < published:
+            return self._past_damage(position, published)
         return position, True
+
+    def _past_damage(self, position: int, published: int) -> tuple[int, bool]:
+        """Published bytes at ``position`` that hold no valid record (recovery quarantined them): go on at the
+        next valid record."""
+        resume = self._commitlog.next_valid(position, published)
+        return (published, True) if resume is None else (resume, False)
 
     def _index(self, record: StoredBatch) -> None:
         if record.attributes & CONTROL_BIT:

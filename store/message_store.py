@@ -45,6 +45,7 @@ from .groups import Document, GroupMetadataLog, SyncedLogs
 from .indexservice import IndexService
 from .layout import StoreLayout
 from .offsets import OffsetStore
+from .quarantine import Quarantine
 from .recovery import recover
 from .results import (
     AbortedTransaction,
@@ -63,7 +64,7 @@ from .results import (
     TopicPartition,
 )
 from .retention import Retention, RetentionPolicy
-from .space import FreeSpace, room_to_open
+from .space import CHECK_BYTES, FreeSpace, room_to_open
 from .topics import LogStartOffsets, TopicTable
 from .transactions import TransactionTracker
 from .txnlog import TransactionLog
@@ -164,12 +165,16 @@ class MessageStore:
         self._txn_log = TransactionLog(layout.config, config.offsets_compact_bytes)
         self._transactions = TransactionTracker(self._txn_log, self._commitlog)
         self._transactions.load()
-        self._dispatcher = Dispatcher(self._queues, self._index, self._transactions)
+        quarantine = Quarantine(layout.quarantine)
+        self._dispatcher = Dispatcher(
+            self._queues, self._index, self._transactions, commitlog=self._commitlog, quarantine=quarantine,
+            topic_name=lambda topic_id: topic.name if (topic := self._topics.by_id(topic_id)) else topic_id.hex(),
+        )  # fmt: skip
         self._checkpoint = Checkpoint(layout.checkpoint)
         self.recovery_report = recover(
             commitlog=self._commitlog, queues=self._queues, dispatcher=self._dispatcher,
             checkpoint=self._checkpoint.read(), log_starts=self._log_starts, index=self._index,
-            topics=self._topics, clean=not crashed,
+            topics=self._topics, clean=not crashed, quarantine=quarantine,
         )  # fmt: skip
         bounds = {key: (self._log_start(key, queue), queue.next_offset) for key, queue in self._queues.items()}
         self._transactions.recovered(self.recovery_report.end_offset, bounds)
@@ -195,6 +200,8 @@ class MessageStore:
             self._commitlog, self._dispatcher, space=self._space, durable=self._durable, log_start=self._log_start,
             clock=self._clock,
         )  # fmt: skip
+        self._space.headroom = geometry.commitlog_segment_bytes + CHECK_BYTES if config.preallocate else CHECK_BYTES
+        self._space.look()
         self._flusher.start()
         self._dispatcher.start_index()
 
@@ -395,7 +402,7 @@ class MessageStore:
             raise OffsetOutOfRangeError(fetch_offset, log_start, high_watermark)
         limit = high_watermark if max_offset is None else min(max_offset, high_watermark)
         batches, size, next_offset = partition_reads.read_batches(
-            queue, self._commitlog, fetch_offset, max_bytes, limit
+            queue, self._commitlog, fetch_offset, max_bytes, limit, repair=self._dispatcher.repair
         )
         return ReadResult(tuple(batches), size, next_offset, high_watermark, log_start)
 

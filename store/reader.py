@@ -27,11 +27,12 @@ from rockafka.core_pyx.recordbatch import TRANSACTIONAL_BIT
 from rockafka.core_pyx.records import Record, read_records
 
 from . import keyquery
-from .commitlog import CommitLog, CorruptRecord, SegmentEnd
+from .commitlog import CommitLog, Damage, LogWalk
 from .consumequeue import ConsumeQueue, DirtyFiles
 from .errors import StoreError, UnknownTopicOrPartitionError
 from .indexservice import IndexService
 from .layout import Geometry, StoreLayout
+from .quarantine import Loss, read_losses
 from .results import KeyedRecord, TopicInfo
 from .topics import LogStartOffsets, TopicTable
 from .txnlog import Begin, parse
@@ -98,11 +99,18 @@ class ScanReport:
     corrupt_record: str | None
     #: Records whose topic is gone (deleted topics' leftovers until their segments go).
     orphan_batches: int
+    #: Damaged ranges [start, end) the scan skipped to reach valid records again, and why.
+    damaged: tuple[tuple[int, int, str], ...] = ()
+
+    @property
+    def damaged_bytes(self) -> int:
+        return sum(end - start for start, end, _ in self.damaged)
 
 
 class StoreReader:
     def __init__(self, root: Path) -> None:
         layout = StoreLayout(Path(root))
+        self._quarantine = layout.quarantine
         if not layout.manifest.is_file():
             raise StoreError(f"{root} is not a Rockafka store directory (no store.json)")
         self.geometry: Geometry = layout.geometry_readonly()
@@ -182,31 +190,33 @@ class StoreReader:
         return PartitionTransactions(max(min(stable, queue.next_offset), log_start), aborted)
 
     def scan(self, *, verify: bool = True, progress: Callable[[int, int], None] | None = None) -> ScanReport:
-        """Parse the whole CommitLog, checking header checksums and (if ``verify``) every batch CRC-32C."""
+        """Parse the whole CommitLog, checking header checksums and (if ``verify``) every batch CRC-32C; past a
+        damaged range, the scan goes on at the next valid record (as recovery does) and reports the range."""
         segments = self._commitlog.segments()
         total = sum(s.size for s in segments)
-        offset = self._commitlog.min_offset
-        base = offset
+        base = self._commitlog.min_offset
         batches = orphans = 0
-        corrupt: str | None = None
-        verify_from = 0 if verify else 1 << 62
-        while True:
-            records, outcome = self._commitlog.parse_many(offset, verify_from=verify_from, limit=4096)
-            for record in records:
-                batches += 1
-                orphans += self._topics.by_id(record.topic_id) is None
-                offset = record.end
-            if isinstance(outcome, SegmentEnd):
-                offset = outcome.next_offset
-                if progress is not None:
-                    progress(offset - base, total)
-            elif outcome is not None:
-                if isinstance(outcome, CorruptRecord):
-                    corrupt = f"offset {offset}: {outcome.reason}"
-                break
+        damaged: list[tuple[int, int, str]] = []
+        walk = LogWalk(
+            self._commitlog, base, limit=1 << 62, verify_from=0 if verify else 1 << 62, expected_end=0,
+            hint_end=self._commitlog.data_limit(),
+        )  # fmt: skip
+        for item in walk:
+            if isinstance(item, Damage):
+                damaged.append((item.start, item.end, item.reason))
+                continue
+            batches += len(item)
+            orphans += sum(self._topics.by_id(record.topic_id) is None for record in item)
+            if progress is not None:
+                progress(item[-1].end - base, total)
         if progress is not None:
             progress(total, total)
-        return ScanReport(batches, offset - base, offset, corrupt, orphans)
+        corrupt = walk.torn or (f"offset {damaged[0][0]}: {damaged[0][2]}" if damaged else None)
+        return ScanReport(batches, walk.end - base, walk.end, corrupt, orphans, tuple(damaged))
+
+    def losses(self) -> list[Loss]:
+        """The losses recorded in the store's quarantine ledger, oldest first."""
+        return read_losses(self._quarantine)
 
     def records(self, topic: str, partition: int, from_offset: int) -> Iterator[Record]:
         """The records of a partition from ``from_offset`` (at least the log start offset) on, in order."""

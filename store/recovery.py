@@ -2,39 +2,51 @@
 
 1. Each ConsumeQueue keeps the units that point below the checkpoint's ``commitlog_offset`` (they were
    fsynced before the checkpoint was written) and drops the others. A queue that is damaged (missing
-   directory, gap, truncated file, lost last file, or a first unit above the partition's log start
-   offset) is cut where the damage starts, or wiped, and asks for a re-dispatch from its last good record.
+   directory, gap, truncated file, lost last file, a first unit above the partition's log start offset,
+   units past its end that are not zeros, or a last unit that does not point at its own record in the
+   CommitLog) is cut where the damage starts, or wiped, and asks for a re-dispatch from its last good record.
+   A CommitLog segment found shorter than the segment size is trusted no further than its start.
 2. The CommitLog is parsed from the earliest of those points; every record at or past the checkpoint has
    its batch CRC-32C verified as well as its header (by a second thread, on the other core, while the
    first re-dispatches), each segment advised sequential meanwhile (a doubled readahead window: from the
    disk the scan ran at half the speed of a plain read without it). Valid records are re-dispatched (the
-   dispatcher skips units a queue already holds). The first invalid record ends the log: it and everything after it are
-   cut (the rest of its file zeroed, later files deleted).
+   dispatcher skips units a queue already holds). Past an invalid record (or zeros where records were
+   written: below the checkpoint, below what ConsumeQueue units claim, or before a later segment with data)
+   the scan looks for the next valid record (``commitlog.LogWalk``) and goes on from there: the bytes in
+   between are quarantined, once, with the partitions and offsets they held where known, and each partition
+   keeps every intact record, its lost offsets left as a gap (offsets are never renumbered). When no valid
+   record follows, the log ends there: a torn tail (what a crash leaves past the checkpoint) is cut quietly,
+   the rest of its file zeroed and later files deleted; the same past the checkpoint is a loss.
 3. Units pointing past the new end are dropped, empty partitions resume at their log start offset, and
-   IndexFiles that end past ``min(checkpoint index_offset, new end)`` are deleted, for the index thread to
-   rebuild.
+   IndexFiles that end past ``min(checkpoint index_offset, new end)`` (or that are damaged) are deleted, for
+   the index thread to rebuild.
 
-After a clean shutdown the checkpoint equals the end of the log, so step 2 reads one header and stops.
-The abort marker only decides what the report says.
+After a clean shutdown the checkpoint equals the end of the log, so step 2 reads one header and stops; step 1
+costs one header check per partition. Units in the middle of a queue are checked when read
+(``partition.read_batches``), and a unit found pointing anywhere but at its own record has its queue
+rebuilt then (``Dispatcher.repair``). The abort marker only decides what the report says.
 """
 
 from __future__ import annotations
 
 import bisect
+import logging
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from queue import SimpleQueue
 
 from .checkpoint import CheckpointState
-from .commitlog import CommitLog, CorruptRecord, EndOfData, SegmentEnd
+from .commitlog import CommitLog, Damage, LogWalk
 from .consumequeue import ConsumeQueue
-from .dispatcher import Dispatcher
+from .dispatcher import Dispatcher, keep_damage, note_gap
 from .indexservice import IndexService
+from .quarantine import Quarantine
 from .results import RecoveryReport, TopicPartition
 from .topics import LogStartOffsets, TopicTable
 
+log = logging.getLogger("rockafka.store")
 PartitionKey = tuple[bytes, int]
-_SCAN_CHUNK = 4096  # records parsed per kernel call
 
 
 def recover(
@@ -47,95 +59,165 @@ def recover(
     index: IndexService | None,
     topics: TopicTable,
     clean: bool,
+    quarantine: Quarantine | None = None,
 ) -> RecoveryReport:
     segments = commitlog.segments()
-    data_limit = segments[-1].end if segments else commitlog.min_offset
     safe = commitlog.min_offset if checkpoint is None else max(checkpoint.commitlog_offset, commitlog.min_offset)
-    safe = min(safe, data_limit)
+    safe = min(safe, segments[-1].end if segments else commitlog.min_offset)
+    for start in commitlog.short_segments:
+        safe = max(min(safe, start), commitlog.min_offset)
     scan_from = safe
     rebuilt: list[TopicPartition] = []
     for key, queue in queues.items():
-        restart = _load_queue(queue, safe, log_starts.get(*key), commitlog.min_offset)
+        restart = _load_queue(queue, safe, log_starts.get(*key), commitlog)
         if restart is not None:
             scan_from = min(scan_from, restart)
-            topic = topics.by_id(key[0])
-            rebuilt.append(TopicPartition(topic.name if topic else key[0].hex(), key[1]))
+            rebuilt.append(TopicPartition(_name(topics, key[0]), key[1]))
+    expected_end = 0 if checkpoint is None else checkpoint.commitlog_offset
+    hint_end = max((queue.claimed_end for queue in queues.values()), default=0)
     for segment in segments:
         segment.advise_sequential(True)
     try:
-        end, redispatched, corrupt = _scan(commitlog, dispatcher, max(scan_from, commitlog.min_offset), safe)
+        scan = _scan(
+            commitlog, dispatcher, queues, max(scan_from, commitlog.min_offset), safe, (expected_end, hint_end)
+        )
     finally:
         for segment in segments:
             segment.advise_sequential(False)
+    end = scan.end
     commitlog.set_end(end)
     for key, queue in queues.items():
         queue.truncate_from_physical(end)
         if queue.end_index == queue.first_index:
             queue.next_offset = max(queue.next_offset, log_starts.get(*key))
+    lost = keep_damage(commitlog, quarantine, scan.damages, lambda topic_id: _name(topics, topic_id))
+    if scan.torn is not None:
+        log.info("recovery: the CommitLog ended in a torn record (%s), cut there", scan.torn)
     removed = 0
     if index is not None:
         removed = index.load(0 if checkpoint is None else checkpoint.index_offset, end)
+    first_damage = f"offset {scan.damages[0].start}: {scan.damages[0].reason}" if scan.damages else None
     return RecoveryReport(
         clean_shutdown=clean,
         scan_from=scan_from,
         end_offset=end,
-        corrupt_record=corrupt,
-        redispatched_batches=redispatched,
+        corrupt_record=scan.torn or first_damage,
+        redispatched_batches=scan.dispatched,
         rebuilt_partitions=tuple(sorted(rebuilt, key=lambda tp: (tp.topic, tp.partition))),
         removed_index_files=removed,
+        damaged_ranges=tuple((d.start, d.end) for d in scan.damages),
+        lost_bytes=lost,
     )
 
 
-def _load_queue(queue: ConsumeQueue, safe: int, log_start: int, commitlog_start: int) -> int | None:
+def _name(topics: TopicTable, topic_id: bytes) -> str:
+    topic = topics.by_id(topic_id)
+    return topic.name if topic else topic_id.hex()
+
+
+def _load_queue(queue: ConsumeQueue, safe: int, log_start: int, commitlog: CommitLog) -> int | None:
     """Load one queue; the CommitLog offset to re-dispatch it from when it is damaged, else None."""
+    commitlog_start = commitlog.min_offset
     if safe <= commitlog_start:  # nothing is trusted: every unit will be re-dispatched anyway
+        queue.load(trusted_below=commitlog_start)  # for the end its units claim
         queue.wipe(0)
         return None
     damaged = queue.load(trusted_below=safe)
     if queue.end_index > queue.first_index and queue.first_offset > log_start:
         damaged = True
         queue.wipe(0)
+    bad = _first_unit_off_its_record(queue, commitlog)
+    if bad is not None:
+        damaged = True
+        queue.cut_at(bad)
     if not damaged:
         return None
     if queue.end_index == queue.first_index:
-        queue.wipe(0)
+        if bad is None:
+            queue.wipe(0)
         return commitlog_start
     return queue.next_physical
 
 
-def _scan(commitlog: CommitLog, dispatcher: Dispatcher, start: int, verify_from: int) -> tuple[int, int, str | None]:
-    """Re-dispatch from ``start``; (end of the valid log, batches dispatched, why it ended if corrupt).
+def _first_unit_off_its_record(queue: ConsumeQueue, commitlog: CommitLog) -> int | None:
+    """The first unit that does not point at its own record, assuming the units before it all do (a CommitLog cut
+    short, or zeroed from some point, leaves such a prefix): the last unit checked, then a binary search. None
+    when the last unit is right (units in the middle are checked as they are read)."""
+
+    def right(index: int) -> bool:
+        physical, size, _, base = queue.head(index)
+        if physical < commitlog.min_offset:
+            return True  # below the log's start: expired by retention, never read
+        return commitlog.checked_batch_view(physical, size, queue.topic_id, queue.partition, base) is not None
+
+    low, high = queue.first_index, queue.end_index
+    if high == low or right(high - 1):
+        return None
+    high -= 1
+    while low < high:
+        middle = (low + high) // 2
+        if right(middle):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+@dataclass(frozen=True, slots=True)
+class _Scanned:
+    end: int
+    dispatched: int
+    damages: list[Damage]
+    torn: str | None
+
+
+def _scan(
+    commitlog: CommitLog,
+    dispatcher: Dispatcher,
+    queues: Mapping[PartitionKey, ConsumeQueue],
+    start: int,
+    verify_from: int,
+    ends: tuple[int, int],
+) -> _Scanned:
+    """Re-dispatch from ``start`` past damage; ``ends`` are where data is known and thought to reach.
 
     Headers are checked here; batch CRC-32Cs (from ``verify_from``) by a ``_Verifier`` thread on the other
-    core at the same time. Units dispatched past a batch that fails its CRC are dropped by the caller,
-    which truncates every queue at the returned end.
+    core at the same time. When a batch fails its CRC, the units dispatched from it on are dropped and the
+    walk goes again from it, checking CRCs itself: that batch is then damage like any other.
     """
-    verifier = _Verifier(commitlog)
-    offset = start
     dispatched: list[int] = []
-    reason: str | None = None
-    try:
-        while True:
-            records, outcome = commitlog.parse_many(offset, verify_from=1 << 62, limit=_SCAN_CHUNK)
-            checked = [r for r in records if r.physical_offset >= verify_from]
-            if checked:
-                verifier.submit(checked[0].physical_offset, checked[-1].end)
-            for record in records:
-                if dispatcher.dispatch(record):
-                    dispatched.append(record.physical_offset)
-                offset = record.end
-            if isinstance(outcome, SegmentEnd):
-                offset = outcome.next_offset
-            elif isinstance(outcome, CorruptRecord):
-                reason = f"offset {offset}: {outcome.reason}"
-                break
-            elif isinstance(outcome, EndOfData):
-                break
-    finally:
-        bad = verifier.finish()
-    if bad is not None and bad < offset:
-        offset, reason = bad, f"offset {bad}: batch CRC-32C mismatch"
-    return offset, bisect.bisect_left(dispatched, offset), reason
+    damages: list[Damage] = []
+    inline = False
+    while True:
+        walk = LogWalk(
+            commitlog, start, limit=1 << 62, verify_from=start if inline else 1 << 62, expected_end=ends[0],
+            hint_end=ends[1],
+        )  # fmt: skip
+        verifier = None if inline else _Verifier(commitlog)
+        try:
+            for item in walk:
+                if isinstance(item, Damage):
+                    damages.append(item)
+                    continue
+                if verifier is not None and item[-1].physical_offset >= verify_from:
+                    first = next(record for record in item if record.physical_offset >= verify_from)
+                    verifier.submit(first.physical_offset, item[-1].end)
+                if damages:
+                    for record in item:
+                        note_gap(record, queues, damages)
+                        if dispatcher.dispatch(record):
+                            dispatched.append(record.physical_offset)
+                else:
+                    dispatched.extend(record.physical_offset for record in item if dispatcher.dispatch(record))
+        finally:
+            bad = None if verifier is None else verifier.finish()
+        if bad is None or bad >= walk.end:
+            return _Scanned(walk.end, bisect.bisect_left(dispatched, walk.end), damages, walk.torn)
+        for queue in queues.values():
+            queue.truncate_from_physical(bad)
+        damages = [damage for damage in damages if damage.start < bad]
+        del dispatched[bisect.bisect_left(dispatched, bad) :]
+        start, inline = bad, True
 
 
 class _Verifier:

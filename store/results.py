@@ -145,6 +145,10 @@ class RecoveryReport:
     #: Partitions whose ConsumeQueue was damaged and rebuilt from the CommitLog.
     rebuilt_partitions: tuple[TopicPartition, ...]
     removed_index_files: int
+    #: CommitLog ranges [start, end) found damaged, skipped and quarantined (valid records after each were kept).
+    damaged_ranges: tuple[tuple[int, int], ...] = ()
+    #: Bytes of records lost in them (see the quarantine's ledger for the partitions and offsets).
+    lost_bytes: int = 0
 
 
 @dataclass(frozen=True, slots=True)

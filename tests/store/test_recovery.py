@@ -17,6 +17,7 @@ import pytest
 
 from rockafka.core_pyx.records import read_records
 from rockafka.store import MessageStore, StoreConfig, TopicPartition
+from rockafka.store.quarantine import read_losses
 
 from .helpers import append, build_batch, small_config, with_base_offset
 
@@ -111,22 +112,28 @@ def _expected(appends: list[tuple[str, int, bytes]]) -> dict[tuple[str, int], li
     return expected
 
 
-def assert_matches(store: MessageStore, appends: list[tuple[str, int, bytes]]) -> None:
-    for (topic, partition), batches in _expected(appends).items():
+def assert_matches(store: MessageStore, appends: list[tuple[str, int, bytes]], lost: int | None = None) -> None:
+    """Every partition reads as ``appends`` made it, but for the append numbered ``lost`` (a gap in its offsets)."""
+    expected = _expected(appends)
+    if lost is not None:
+        topic, partition, _ = appends[lost]
+        gone = _expected(appends[: lost + 1])[(topic, partition)][-1]
+        expected[(topic, partition)].remove(gone)
+    for (topic, partition), batches in expected.items():
         read = store.read(topic, partition, 0, 1 << 30)
         assert [bytes(view) for view in read.batches] == batches, (topic, partition)
         assert read.high_watermark == read.next_offset
 
 
-def _reopen_and_check(config: StoreConfig, appends: list[tuple[str, int, bytes]]) -> None:
+def _reopen_and_check(config: StoreConfig, appends: list[tuple[str, int, bytes]], lost: int | None = None) -> None:
     with MessageStore.open(config) as store:
-        assert_matches(store, appends)
+        assert_matches(store, appends, lost)
         result = append(store, "alpha", 1, build_batch([(b"after", b"restart")]))
         assert result.base_offset == sum(
             struct.unpack_from(">i", b, 23)[0] + 1 for t, p, b in appends if (t, p) == ("alpha", 1)
         )
     with MessageStore.open(config) as store:
-        assert_matches(store, [*appends, ("alpha", 1, build_batch([(b"after", b"restart")]))])
+        assert_matches(store, [*appends, ("alpha", 1, build_batch([(b"after", b"restart")]))], lost)
 
 
 def test_a_clean_reopen_changes_nothing(pristine: Pristine, tmp_path: Path) -> None:
@@ -160,9 +167,14 @@ def test_a_torn_last_record_is_cut_at_every_byte(pristine: Pristine, tmp_path: P
 
 
 @pytest.mark.parametrize("where", ["header", "batch"])
-def test_a_flipped_byte_in_a_middle_record_ends_the_log_there(pristine: Pristine, tmp_path: Path, where: str) -> None:
+@pytest.mark.parametrize("crashed", [True, False])
+def test_a_flipped_byte_in_a_middle_record_loses_that_record_only(
+    pristine: Pristine, tmp_path: Path, where: str, crashed: bool
+) -> None:
     victim = 8  # after the early checkpoint (appends 0-3), so the scan verifies it
-    config = _copy(pristine, tmp_path / "s", crashed=True)
+    config = _copy(pristine, tmp_path / "s", crashed=crashed)
+    if not crashed:
+        (config.root_dir / "checkpoint").unlink()  # the issue's case: nothing known safe, the whole log scanned
     physical = pristine.positions[victim] + (20 if where == "header" else HEADER + 70)
     segment = max(p for p in (config.root_dir / "commitlog").iterdir() if int(p.name) <= physical)
     with open(segment, "r+b") as file:
@@ -170,12 +182,25 @@ def test_a_flipped_byte_in_a_middle_record_ends_the_log_there(pristine: Pristine
         byte = file.read(1)
         file.seek(physical - int(segment.name))
         file.write(bytes([byte[0] ^ 0x40]))
+    topic, partition, batch = pristine.appends[victim]
+    first = _expected(pristine.appends[:victim])[(topic, partition)]
+    lost_first = sum(struct.unpack_from(">i", b, 23)[0] + 1 for b in first)
+    lost_last = lost_first + struct.unpack_from(">i", batch, 23)[0]
     with MessageStore.open(config) as store:
         report = store.recovery_report
-        assert report is not None and report.end_offset == pristine.positions[victim]
-        assert report.corrupt_record is not None
-        assert_matches(store, pristine.appends[:victim])
-    _reopen_and_check(config, pristine.appends[:victim])
+        assert report is not None and report.end_offset == pristine.positions[-1] + HEADER + len(
+            pristine.appends[-1][2]
+        )
+        assert report.damaged_ranges == ((pristine.positions[victim], pristine.positions[victim + 1]),)
+        assert_matches(store, pristine.appends, lost=victim)
+    losses = read_losses(config.root_dir / "quarantine")
+    assert [(loss.topic, loss.partition, loss.first_offset, loss.last_offset) for loss in losses] == [
+        (topic, partition, lost_first, lost_last)
+    ]
+    assert losses[0].start == pristine.positions[victim] and losses[0].kept is not None
+    assert (config.root_dir / "quarantine" / losses[0].kept).read_bytes()[HEADER + 8 :] == batch[8:] or where == "batch"
+    _reopen_and_check(config, pristine.appends, lost=victim)
+    assert len(read_losses(config.root_dir / "quarantine")) == 1, "a loss found again is not recorded twice"
 
 
 def _queue_dir(root: Path, topic_id: bytes, partition: int) -> Path:
