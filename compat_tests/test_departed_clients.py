@@ -1,10 +1,10 @@
 """A client that leaves takes its connection with it: the broker closes the socket at once and drops what
-the connection had parked, counted from outside the broker process (its descriptors in ``/proc/<pid>/fd``
-and the kernel's TCP table), as an attacker holding descriptors would see it.
+the connection had parked, counted from outside the broker process (its socket descriptors in
+``/proc/<pid>/fd`` and the kernel's TCP table), as an attacker holding descriptors would see it.
 
 Each departing client parks a request that would otherwise hold for ten minutes (a long-poll Fetch with
 ``max_wait_ms`` = 600,000, or a JoinGroup in a rebalance that waits for a member that does not rejoin)
-and closes its socket. The broker's descriptor count must come back to what it was before they came,
+and closes its socket. The broker's socket count must come back to what it was before they came,
 and none of its sockets may stay in CLOSE-WAIT (the peer gone, the broker not closing). A group member
 that leaves mid-JoinGroup is treated as Kafka treats it: the rebalance completes with it, and it is
 removed when its session expires, after which the others form a generation without it.
@@ -50,7 +50,14 @@ CLOSE_WAIT = "08"  # the state column of /proc/net/tcp
 
 
 def descriptors(pid: int) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
+    """The process's socket descriptors (its files come and go with the store's work)."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+        except FileNotFoundError:
+            continue
+    return count
 
 
 def close_wait_sockets(port: int) -> int:
@@ -95,16 +102,19 @@ def quiet_descriptors(broker: BrokerProcess) -> int:
     return descriptors(broker.process.pid)
 
 
-def depart(broker: BrokerProcess, park: Callable[[RawClient], None]) -> None:
-    """Open ``DEPARTING`` connections, park a request on each (``park`` sends it and returns once the
+def depart(broker: BrokerProcess, park: Callable[[RawClient], None], count: int = DEPARTING) -> None:
+    """Open ``count`` connections, park a request on each (``park`` sends it and returns once the
     broker has read it), close them all, and check that the broker lets every one of them go."""
     assert broker.process is not None
     baseline = quiet_descriptors(broker)
-    clients = [RawClient(broker.bootstrap, client_id=f"departing-{i}") for i in range(DEPARTING)]
+    clients = [RawClient(broker.bootstrap, client_id=f"departing-{i}") for i in range(count)]
     try:
         for client in clients:
             park(client)
-        assert descriptors(broker.process.pid) >= baseline + DEPARTING
+        deadline = time.monotonic() + SETTLE_S
+        while descriptors(broker.process.pid) < baseline + count and time.monotonic() < deadline:
+            time.sleep(0.05)  # accepted, each one a descriptor
+        assert descriptors(broker.process.pid) >= baseline + count
         time.sleep(0.2)
         for client in clients:  # still parked: nothing answered
             client.sock.setblocking(False)
@@ -115,7 +125,7 @@ def depart(broker: BrokerProcess, park: Callable[[RawClient], None]) -> None:
             client.close()
     held, close_wait = settled(broker, baseline)
     assert held <= baseline and close_wait == 0, (
-        f"{DEPARTING} clients left: the broker holds {held} descriptors ({baseline} before they came), "
+        f"{count} clients left: the broker holds {held} descriptors ({baseline} before they came), "
         f"{close_wait} sockets in CLOSE-WAIT"
     )
 
@@ -230,3 +240,20 @@ def test_a_member_that_leaves_mid_join_is_removed_when_its_session_expires(broke
         assert third.generation_id == second.generation_id + 1
         sync(stays, group, third)
         assert members(stays, group) == ("Stable", [first.member_id])
+
+
+def test_departed_clients_past_the_in_flight_limit_leave_nothing_behind(broker: BrokerProcess) -> None:
+    """Each client pipelines 200 parked fetches: the broker dispatches 128 and stops reading, so it cannot
+    see the end of input by reading; it must notice the hang-up all the same."""
+    with RawClient(broker.bootstrap) as client:
+        create_topic(client, "departed-pipelined")
+    partition = FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=1 << 20)
+    fetch = FetchRequest(
+        max_wait_ms=TEN_MINUTES_MS, min_bytes=1, max_bytes=1 << 20,
+        topics=[FetchTopic(topic="departed-pipelined", partitions=[partition])],
+    )  # fmt: skip
+
+    def park(client: RawClient) -> None:
+        client.send(b"".join(client.frame(fetch, 11)[1] for _ in range(200)))
+
+    depart(broker, park, count=8)

@@ -4,7 +4,8 @@ A connection splits its input into frames, hands each frame to the :class:`Dispa
 what comes back: response bytes (or buffers, for zero-copy fetches) ready at once, an awaitable for
 requests that wait (long-poll fetches, group joins, synced produces), or nothing (acks=0 produce).
 Responses leave in request order, as Kafka clients pipeline requests and match them by position;
-everything ready after one read is written with one ``writelines`` call.
+everything ready after one read is written with one ``writelines`` call (or one per
+``WRITE_HIGH_WATER`` bytes).
 
 A frame that cannot be split (negative or oversized length prefix), or that the dispatcher declares
 broken, closes this connection only; a dispatcher may give a last response to write before closing
@@ -15,12 +16,14 @@ a reset, what is already answered is written if the socket takes it without wait
 closed, and the connection's parked requests (long-poll fetches, group joins and syncs) are cancelled;
 their waits unpark without answering (see ``waiters.py`` and ``group/coordinator.py``).
 
-Bounds per connection: reading pauses while ``MAX_IN_FLIGHT`` requests are unanswered, and while the
-transport holds more than ``WRITE_HIGH_WATER`` unsent bytes (the client is not reading its answers);
-meanwhile finished answers wait in the connection's queue (fetch answers as slices of the mapped store,
-not copies) rather than in the transport's buffer, so a client that stops reading costs at most
-``MAX_IN_FLIGHT`` answers. A paused connection does not see its client leave, so it is polled for a
-hang-up every ``HANGUP_CHECK_S`` while paused.
+Bounds per connection: at most ``MAX_IN_FLIGHT`` requests are dispatched and unanswered (frames read
+beyond them wait undispatched, and reading pauses), and reading also pauses while the transport holds
+more than ``WRITE_HIGH_WATER`` unsent bytes (the client is not reading its answers); meanwhile finished
+answers wait in the connection's queue (fetch answers as slices of the mapped store, not copies) rather
+than in the transport's buffer, so a client that stops reading costs at most ``MAX_IN_FLIGHT`` answers.
+A connection that does not read cannot see its client leave by reading, so while paused it asks the
+kernel every ``HANGUP_CHECK_S`` whether the client hung up. How many connections there may be, and
+when an idle one is closed, is ``connections.py``'s part.
 
 On a TLS listener the connection is made once the handshake is done: a client certificate, when verified,
 names the connection's principal (``User:<subject>``, Kafka's default principal builder); SASL listeners
@@ -119,6 +122,8 @@ class KafkaConnection(asyncio.Protocol):
         self._security_protocol = security_protocol
         self._connections = connections
         self._pending: deque[Buffers | asyncio.Future[Buffers | None]] = deque()
+        self._held: deque[bytes] = deque()
+        """Frames read but not dispatched yet (``MAX_IN_FLIGHT`` requests were unanswered)."""
         self._transport: asyncio.Transport | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._reading_paused = False
@@ -133,8 +138,8 @@ class KafkaConnection(asyncio.Protocol):
 
     @property
     def idle(self) -> bool:
-        """Nothing unanswered: no request parked, no answer waiting to be written."""
-        return not self._pending
+        """Nothing unanswered: no request parked or held, no answer waiting to be written."""
+        return not self._pending and not self._held
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass asyncio's
@@ -168,10 +173,22 @@ class KafkaConnection(asyncio.Protocol):
             log.warning("closing connection from %s: %s", self.info.peer, exc)
             self._close_after_pending()
             return
-        for frame in frames:
-            if not self._dispatch_one(frame):
-                break
+        if self._held:
+            self._held.extend(frames)
+        else:
+            self._dispatch_frames(frames)
         self._write_ready()
+
+    def _dispatch_frames(self, frames: list[bytes]) -> None:
+        """Dispatch in order until ``MAX_IN_FLIGHT`` requests are unanswered; hold the rest, stop reading."""
+        for index, frame in enumerate(frames):
+            if len(self._pending) >= MAX_IN_FLIGHT:
+                self._held.extend(frames[index:])
+                if not self._reading_paused:
+                    self._pause_reading()
+                return
+            if not self._dispatch_one(frame):
+                return
 
     def _dispatch_one(self, frame: bytes) -> bool:
         try:
@@ -195,8 +212,6 @@ class KafkaConnection(asyncio.Protocol):
             self._pending.append(future)
         else:
             self._pending.append(outcome)
-        if len(self._pending) >= MAX_IN_FLIGHT and not self._reading_paused:
-            self._pause_reading()
         return True
 
     def _on_response_ready(self, future: asyncio.Future[Buffers | None]) -> None:
@@ -211,33 +226,44 @@ class KafkaConnection(asyncio.Protocol):
         transport = self._transport
         if transport is None or transport.is_closing():
             return
-        if not self._writing_paused:
-            out = self._take_ready()
-            if out:
+        while True:
+            while not self._writing_paused:  # a write over the high-water mark pauses writing (pause_writing)
+                out = self._take_ready()
+                if not out:
+                    break
                 self.last_active = cast(asyncio.AbstractEventLoop, self._loop).time()
                 transport.writelines(out)
-        if self._reading_paused and not self._writing_paused and len(self._pending) < MAX_IN_FLIGHT // 2:
+                if transport.is_closing():
+                    return
+            if not self._held or self._closing or len(self._pending) >= MAX_IN_FLIGHT:
+                break
+            held = list(self._held)
+            self._held.clear()
+            self._dispatch_frames(held)
+        resume = not self._held and not self._writing_paused and len(self._pending) < MAX_IN_FLIGHT // 2
+        if self._reading_paused and resume:
             self._resume_reading()
         if self._closing and not self._pending and not self._close_delayed:
             transport.close()
 
     def _take_ready(self) -> list[bytes | memoryview]:
-        """The answers at the head of the queue that are ready, in request order (removed from the queue)."""
+        """The answers at the head of the queue that are ready, in request order, up to about
+        ``WRITE_HIGH_WATER`` bytes (at least one answer); removed from the queue."""
         out: list[bytes | memoryview] = []
-        while self._pending:
+        size = 0
+        while self._pending and size < WRITE_HIGH_WATER:
             head = self._pending[0]
+            answer: Buffers | None
             if isinstance(head, asyncio.Future):
                 if not head.done():
                     break
-                self._pending.popleft()
-                if head.cancelled() or head.exception() is not None:
-                    continue
-                result = head.result()
-                if result is not None:
-                    out.extend(result)
+                answer = None if head.cancelled() or head.exception() is not None else head.result()
             else:
-                self._pending.popleft()
-                out.extend(head)
+                answer = head
+            self._pending.popleft()
+            if answer is not None:
+                out.extend(answer)
+                size += sum(map(len, answer))
         return out
 
     # --- back-pressure: the client does not read, or sends more than MAX_IN_FLIGHT ---
@@ -307,6 +333,7 @@ class KafkaConnection(asyncio.Protocol):
             self._transport.abort()
 
     def _cancel_pending(self) -> None:
+        self._held.clear()
         for item in self._pending:
             if isinstance(item, asyncio.Future):
                 item.cancel()

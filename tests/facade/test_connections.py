@@ -1,0 +1,186 @@
+"""Connection limits and bounds, against a real broker (in-process, on its own loop) and raw sockets:
+``max.connections.per.ip`` (and its overrides) and ``max.connections`` close a connection over the
+limit before answering anything; ``connections.max.idle.ms`` closes a connection idle that long, but
+not one whose request is parked; a client that stops reading its answers makes the broker stop reading
+its requests rather than buffer answers without bound, and is still let go when it hangs up.
+
+Every wait is bounded; nothing asserts how fast the broker is.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+from kafka import KafkaProducer
+
+from rockafka.facade.app import BrokerApp
+from rockafka.facade.protocol.framing import encode_request
+from rockafka.facade.protocol.messages.api_versions import ApiVersionsRequest
+from rockafka.facade.protocol.messages.fetch import FetchPartition, FetchRequest, FetchTopic
+from rockafka.facade.server import WRITE_HIGH_WATER, KafkaConnection
+from rockafka.testing import Broker
+
+WAIT_S = 10.0
+
+
+def connect(broker: Broker, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", broker.port), timeout=WAIT_S, source_address=(source, 0))
+    return sock
+
+
+def api_versions() -> bytes:
+    return encode_request(ApiVersionsRequest(), 0, 1, "connections-test")
+
+
+def answers(sock: socket.socket) -> bool:
+    """Send ApiVersions: True if an answer comes, False if the broker closes (or resets) the connection."""
+    try:
+        sock.sendall(api_versions())
+        return read_frame(sock) is not None
+    except (ConnectionResetError, BrokenPipeError):
+        return False
+
+
+def read_frame(sock: socket.socket) -> bytes | None:
+    """One response frame, or None at the end of the connection."""
+    data = b""
+    while len(data) < 4 or len(data) < 4 + struct.unpack_from(">i", data)[0]:
+        chunk = sock.recv(1 << 16)
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+def closed_by_broker(sock: socket.socket) -> bool:
+    """Wait (bounded) for the broker to close ``sock`` without sending anything more."""
+    sock.settimeout(WAIT_S)
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def eventually(condition: Callable[[], bool]) -> bool:
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+@pytest.fixture
+def sockets() -> Iterator[list[socket.socket]]:
+    opened: list[socket.socket] = []
+    yield opened
+    for sock in opened:
+        sock.close()
+
+
+def test_connections_over_the_per_ip_limit_are_closed_before_any_answer(sockets: list[socket.socket]) -> None:
+    settings = {"max.connections.per.ip": "2", "max.connections.per.ip.overrides": "127.0.0.1:3"}
+    with Broker(settings=settings) as broker:
+        sockets += [connect(broker) for _ in range(3)]
+        assert all(answers(sock) for sock in sockets)
+        fourth = connect(broker)
+        assert not answers(fourth) and closed_by_broker(fourth)
+        others = [connect(broker, "127.0.0.2") for _ in range(2)]
+        sockets += others
+        assert all(answers(sock) for sock in others)
+        third_of_other = connect(broker, "127.0.0.2")
+        assert not answers(third_of_other)
+        sockets.pop(0).close()  # a slot of 127.0.0.1 frees once the broker has seen the close
+
+        def admitted() -> bool:
+            sock = connect(broker)
+            sockets.append(sock)
+            return answers(sock)
+
+        assert eventually(admitted)
+
+
+def test_a_connection_over_max_connections_is_closed_before_any_answer(sockets: list[socket.socket]) -> None:
+    with Broker(settings={"max.connections": "3"}) as broker:
+        sockets += [connect(broker, f"127.0.0.{n}") for n in (1, 2, 3)]
+        assert all(answers(sock) for sock in sockets)
+        over = connect(broker, "127.0.0.4")
+        assert not answers(over)
+        sockets.pop().close()
+
+        def admitted() -> bool:
+            sock = connect(broker, "127.0.0.4")
+            sockets.append(sock)
+            return answers(sock)
+
+        assert eventually(admitted)
+
+
+def fetch(topic: str, *, max_wait_ms: int, max_bytes: int = 1 << 20, correlation_id: int = 2) -> bytes:
+    partition = FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=max_bytes)
+    request = FetchRequest(
+        max_wait_ms=max_wait_ms, min_bytes=1 << 30, max_bytes=max_bytes,
+        topics=[FetchTopic(topic=topic, partitions=[partition])],
+    )  # fmt: skip
+    return encode_request(request, 11, correlation_id, "connections-test")
+
+
+def test_an_idle_connection_is_closed_and_a_parked_or_busy_one_is_not(sockets: list[socket.socket]) -> None:
+    with Broker(settings={"connections.max.idle.ms": "300"}) as broker:
+        idle, busy, parked = connect(broker), connect(broker), connect(broker)
+        sockets += [idle, busy, parked]
+        assert answers(idle) and answers(busy) and answers(parked)  # parked's ApiVersions also creates nothing
+        parked.sendall(fetch("idle-test", max_wait_ms=1500))  # waits 1.5 s for bytes that never come
+        started = time.monotonic()
+        while time.monotonic() - started < 1.0:
+            assert answers(busy)
+            time.sleep(0.1)
+        assert closed_by_broker(idle)
+        parked.settimeout(WAIT_S)
+        assert read_frame(parked) is not None, "the parked fetch is answered, not cut off as idle"
+        assert closed_by_broker(parked), "then idle, it is closed"
+        assert answers(busy)
+
+
+def broker_connections(broker: Broker) -> list[KafkaConnection]:
+    app = broker._runner._app  # type: ignore[union-attr]
+    assert isinstance(app, BrokerApp)
+    return list(app._connections)
+
+
+def test_a_client_that_stops_reading_is_not_buffered_without_bound(sockets: list[socket.socket]) -> None:
+    """Fetches of 2 MiB each, sent until the socket stalls and never read: the broker stops writing at its
+    high-water mark and stops reading requests; when the client then closes, the broker lets it go."""
+    with Broker(settings={"message.max.bytes": str(1 << 21)}) as broker:
+        producer = KafkaProducer(bootstrap_servers=broker.bootstrap, max_request_size=1 << 22, batch_size=1 << 21)
+        for _ in range(4):
+            producer.send("unread", b"x" * (500 << 10), partition=0)
+        producer.flush()
+        producer.close()
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", broker.port))
+        sockets.append(sock)
+        requests = b"".join(fetch("unread", max_wait_ms=0, max_bytes=1 << 21, correlation_id=i) for i in range(200))
+        sock.setblocking(False)
+        sent = 0
+        with pytest.raises(BlockingIOError):  # the broker stops reading: our sends stall
+            while sent < 256 << 20:  # bounded: far beyond what the socket buffers on both sides hold
+                sent += sock.send(requests)
+        (connection,) = broker_connections(broker)
+        assert eventually(lambda: connection._reading_paused and connection._writing_paused)
+        transport = connection._transport
+        assert transport is not None
+        buffered = transport.get_write_buffer_size()
+        assert buffered <= 2 * WRITE_HIGH_WATER + (2 << 20), (
+            f"{buffered} bytes buffered for a client that reads nothing"
+        )
+        sockets.remove(sock)
+        sock.close()  # it leaves without reading (a reset: answers were unread): the broker lets it go
+        assert eventually(lambda: not broker_connections(broker))
