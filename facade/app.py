@@ -13,7 +13,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from rockafka.store import MessageStore
+from rockafka.store import MessageStore, StoreError
 
 from . import handlers as _handlers  # noqa: F401  (registers every API handler)
 from .broker import Broker, load_cluster_id, store_config
@@ -95,13 +95,20 @@ class BrokerApp:
 
     async def _retention_loop(self, broker: Broker) -> None:
         interval_s = self.config.int("log.retention.check.interval.ms") / 1000
+        refused = ""
         while True:
             await asyncio.sleep(interval_s)
             try:
                 report = broker.store.enforce_retention()
+            except StoreError as exc:  # a full or offline store: one line when it starts refusing, not every pass
+                if str(exc) != refused:
+                    log.warning("retention pass refused by the store: %s", exc)
+                refused = str(exc)
+                continue
             except Exception:
                 log.exception("retention pass failed")
                 continue
+            refused = ""
             if report.deleted_segments or report.log_start_moves:
                 log.info("retention: %s", report)
 

@@ -81,6 +81,7 @@ def store_config(config: BrokerConfig) -> StoreConfig:
         index_slot_count=config.int("rockafka.index.slots"),
         index_entry_count=config.int("rockafka.index.entries"),
         commitlog_cache_bytes=None if cache_bytes < 0 else cache_bytes,
+        free_space_reserve_bytes=config.int("rockafka.free.space.reserve.bytes"),
         topic_defaults=topic_defaults(config),
     )
 

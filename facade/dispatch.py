@@ -8,7 +8,9 @@ Outcomes, as Kafka behaves:
   v0 body, so the client can retry lower;
 - an unknown API key, a version outside a handler's range or a body that does not parse close the
   connection (Kafka cannot answer a request it cannot read);
-- a handler's :class:`ApiError` becomes that API's error response with the error's code; any other
+- a handler's :class:`ApiError` becomes that API's error response with the error's code; a store error
+  that reaches here becomes its Kafka code (KAFKA_STORAGE_ERROR for a full or offline store), logged as
+  one WARNING line per distinct error, not per request; any other
   exception (a bug) is logged as one ERROR line (the traceback at DEBUG) and answered with
   UNKNOWN_SERVER_ERROR;
 - a handler that raises :class:`BrokenRequestError` (a failed acks=0 produce) closes the connection;
@@ -35,7 +37,9 @@ from typing import TYPE_CHECKING, Any
 
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.reqheader import RequestHeader
+from rockafka.store import StoreError
 
+from .errors import StoreErrorLog, store_error_code
 from .handlers import HANDLERS, ApiHandler
 from .handlers.authorized import CLUSTER_APIS
 from .handlers.context import ApiError, RequestContext
@@ -61,6 +65,7 @@ if TYPE_CHECKING:
     from .broker import Broker
 
 log = logging.getLogger(__name__)
+_store_errors = StoreErrorLog(log)
 
 #: What a response that does not fit its version raises: the generated codec's EncodeError, the hot
 #: codecs' ValueError/OverflowError/TypeError, ``struct.error`` from a packer.
@@ -106,6 +111,9 @@ class RequestDispatcher:
             raise
         except ApiError as exc:
             result = _error_response(handler, body, exc.error_code)
+        except StoreError as exc:
+            _store_errors.note(header.api_key, exc)
+            result = _error_response(handler, body, store_error_code(exc))
         except Exception as exc:
             _log_failure(header, "failed", exc)
             result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
@@ -185,6 +193,9 @@ async def _finish(handler: ApiHandler, header: RequestHeader, body: Any, pending
         raise
     except ApiError as exc:
         result = _error_response(handler, body, exc.error_code)
+    except StoreError as exc:
+        _store_errors.note(header.api_key, exc)
+        result = _error_response(handler, body, store_error_code(exc))
     except Exception as exc:
         _log_failure(header, "failed", exc)
         result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)

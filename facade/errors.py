@@ -1,6 +1,9 @@
-"""The one translation of store errors into Kafka error codes, used by every handler."""
+"""The one translation of store errors into Kafka error codes, used by every handler, and the one place a store
+error that reaches the dispatcher is logged."""
 
 from __future__ import annotations
+
+import logging
 
 from rockafka.store import (
     InvalidConfigError,
@@ -41,3 +44,18 @@ def store_error_code(exc: StoreError) -> ErrorCode:
         if code is not None:
             return code
     return ErrorCode.UNKNOWN_SERVER_ERROR
+
+
+class StoreErrorLog:
+    """Logs a store error a request met as one WARNING line, once per distinct message: a full or offline store
+    refuses every request alike, and one line per request (or a traceback each) would drown the log."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        self._log = logger
+        self._last = ""
+
+    def note(self, api_key: int, exc: StoreError) -> None:
+        message = f"{type(exc).__name__}: {exc}"
+        if message != self._last:
+            self._last = message
+            self._log.warning("API %d: the store refused: %s (repeats of this are not logged)", api_key, message)

@@ -8,10 +8,13 @@ the checkpoint), which are never refused for space; reads go on as well. Nothing
 
 When the free space is looked at:
 
+- when the store opens;
 - healthy, every ``CHECK_BYTES`` appended (one ``statvfs``, not one per append), and whenever a CommitLog
   segment is allocated (``mappedfile.MappedFile.open`` refuses a segment that would eat into the reserve);
-- full, on an append attempt at most every ``RECHECK_S``: once the reserve (and the append) fit again,
-  appends resume by themselves, without a restart (retention, a deleted topic or an operator freed space).
+- full, on an append attempt at most every ``RECHECK_S``: once the reserve and ``headroom`` fit again (room
+  for the next CommitLog segment when segments are pre-allocated: resuming sooner would only fail at the
+  next roll), appends resume by themselves, without a restart (retention, a deleted topic or an operator
+  freed space).
 
 Each change of state is one WARNING line, never one line per refused append.
 
@@ -66,14 +69,29 @@ def room_to_open(root: Path, reserve_bytes: int, partitions: int) -> None:
 class FreeSpace:
     """Whether appends may go on (loop thread only)."""
 
-    def __init__(self, root: Path, reserve_bytes: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        root: Path,
+        reserve_bytes: int,
+        *,
+        headroom: int = CHECK_BYTES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.root = root
         self.reserve_bytes = reserve_bytes
+        #: Free space beyond the reserve that appends need to resume.
+        self.headroom = headroom
         self._clock = clock
         self.full = False
         self._reason = ""
         self._next_look = 0.0
         self._appended = 0
+
+    def look(self) -> None:
+        """Look at the free space now (when the store opens): full if it is below the reserve."""
+        free = free_bytes(self.root)
+        if free < self.reserve_bytes:
+            self.fill(self._below_reserve(free))
 
     def check_append(self, size: int) -> None:
         """Before an append of ``size`` bytes: raise ``StorageFullError`` while the store is full."""
@@ -83,7 +101,7 @@ class FreeSpace:
                 raise StorageFullError(self._reason)
             self._next_look = now + RECHECK_S
             free = free_bytes(self.root)
-            if free < self.reserve_bytes + size:
+            if free < self.reserve_bytes + max(size, self.headroom):
                 raise self.fill(self._below_reserve(free))
             self.full, self._appended = False, 0
             log.warning("store writable again: %d bytes free on %s; appends resume", free, self.root)

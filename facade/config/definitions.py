@@ -228,6 +228,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.index.slots", INT, 5000000, at_least(1)),
     ConfigDef("rockafka.index.entries", INT, 20000000, at_least(1)),
     ConfigDef("rockafka.commitlog.cache.bytes", LONG, 1 << 30, at_least(-1)),
+    ConfigDef("rockafka.free.space.reserve.bytes", LONG, 64 << 20, NON_NEGATIVE),
 )
 
 TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
@@ -337,6 +338,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "rockafka.index.entries": "entries per IndexFile",
     "rockafka.commitlog.cache.bytes": "page cache kept for the newest CommitLog data; older fsynced data is "
     "released from memory (-1: keep all, the kernel decides)",
+    "rockafka.free.space.reserve.bytes": "free space appends leave on the data directory's file system: below it, "
+    "produce gets KAFKA_STORAGE_ERROR (everything else goes on) until space returns; see docs/running.md",
     "listener.security.protocol.map": "security protocol of each listener name",
     "ssl.keystore.type": "PEM only (JKS and PKCS12 are refused at start: convert them to PEM); see docs/security.md",
     "ssl.keystore.location": "PEM file holding the broker's private key and certificate chain",
