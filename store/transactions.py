@@ -89,7 +89,7 @@ class TransactionTracker:
         keep the events before it and learn the rest again from the CommitLog when it still holds them, else keep
         every valid event; then rewrite the log."""
         loaded = self._log.load()
-        relearn = loaded.damaged and self._commitlog.min_offset <= loaded.prefix_applied_below
+        relearn = loaded.prefix_complete and self._commitlog.min_offset <= loaded.prefix_applied_below
         events, self._applied_below = (
             (loaded.prefix, loaded.prefix_applied_below) if relearn else (loaded.events, loaded.applied_below)
         )

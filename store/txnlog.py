@@ -31,12 +31,15 @@ the ``physical`` of the valid frames around them): a lost END may leave a transa
 offset held back) or an aborted range unknown (read_committed consumers then see aborted records); a lost
 BEGIN leaves a transaction unknown. Since every event is learnt from a CommitLog record, the tracker
 (``transactions.py``) then keeps the frames before the damage and learns the rest again from the CommitLog,
-from the ``physical`` where they end, when the CommitLog still holds that range (the loss is then repaired);
-otherwise it keeps every valid frame past the damage. Either way it rewrites the file, so the damage is not
-met again. ``applied_below`` is the largest of ``physical + 1`` over the frames and of the
-``COVERS`` values: recovery re-dispatches the CommitLog tail and the tracker learns from records at or past it
-only. Frames of records that recovery cut off the CommitLog (``physical`` at or past its new end) are dropped
-and the file is rewritten without them.
+from the ``physical`` where they end, when those frames are the whole state below that point (the damage
+lies past the last rewrite's COVERS frame, or the file was never rewritten) and the CommitLog still holds
+that range: the loss is then repaired. Otherwise it keeps every valid frame past the damage. Either way it
+rewrites the file, so the damage is not met again.
+
+``applied_below`` is the largest of ``physical + 1`` over the frames and of the ``COVERS`` values: recovery
+re-dispatches the CommitLog tail and the tracker learns from records at or past it only. Frames of records
+that recovery cut off the CommitLog (``physical`` at or past its new end) are dropped and the file is
+rewritten without them.
 
 Compaction (once the file passes ``compact_bytes`` and twice its size after the last compaction, so a large
 state does not compact at every frame; and when frames were dropped): the state is written as
@@ -48,6 +51,7 @@ Threads: the broker loop thread writes and reads; the flusher thread calls ``syn
 
 from __future__ import annotations
 
+import itertools
 import os
 import struct
 import threading
@@ -183,6 +187,19 @@ class Loaded:
     damaged: bool = False
     prefix: list[Event] = field(default_factory=list)
     prefix_applied_below: int = 0
+    #: Whether ``prefix`` is the whole state of the records below ``prefix_applied_below`` (see ``_complete``).
+    prefix_complete: bool = False
+
+
+def _complete(before: list[Begin | End | Covers], *, covered: bool) -> bool:
+    """Whether the frames before the damage describe every record below their ``applied_below``: they hold the
+    last rewrite's COVERS frame (the frames after it follow the CommitLog), or the file was never rewritten
+    (no COVERS anywhere) and they follow the CommitLog order. A rewritten state cut before its COVERS is not
+    complete: a transaction it closed has no BEGIN there, so learning its marker again would lose the range."""
+    if any(isinstance(value, Covers) for value in before):
+        return True
+    physicals = [value.physical for value in before if not isinstance(value, Covers)]
+    return not covered and all(a < b for a, b in itertools.pairwise(physicals))
 
 
 def _window(gap: Gap, result: Scan[Begin | End | Covers]) -> str:
@@ -236,8 +253,10 @@ class TransactionLog:
             self.size = valid
             return Loaded(events, applied_below)
         first = result.damage[0].start
-        prefix = _fold(value for value, end in zip(result.values, result.ends, strict=True) if end <= first)
-        return Loaded(events, applied_below, damaged=True, prefix=prefix[0], prefix_applied_below=prefix[1])
+        before = [value for value, end in zip(result.values, result.ends, strict=True) if end <= first]
+        prefix, prefix_applied_below = _fold(before)
+        complete = _complete(before, covered=any(isinstance(value, Covers) for value in result.values))
+        return Loaded(events, applied_below, True, prefix, prefix_applied_below, complete)
 
     def append(self, event: Event) -> None:
         data = encode(event)

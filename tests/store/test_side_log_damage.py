@@ -25,7 +25,7 @@ from rockafka.store.framedlog import HEADER
 from rockafka.store.quarantine import read_losses
 
 from .helpers import small_config
-from .test_transaction_recovery import TXN_LOG, Pristine, _check, _crashed_copy
+from .test_transaction_recovery import TXN_LOG, Pristine, _check, _crashed_copy, _operate
 from .test_transaction_recovery import pristine as pristine  # the module fixture
 
 OFFSETS_LOG = Path("config") / "consumerOffsets.log"
@@ -383,3 +383,77 @@ def test_crash_copy_with_a_damaged_transaction_log(pristine: Pristine, tmp_path:
     _flip(path, frames[len(frames) // 3][0] + 12)
     _check(config, 40)
     assert len(read_losses(config.root_dir / "quarantine")) == 1
+
+
+# --- a transaction log that was rewritten (compacted): its state frames, COVERS, then appended frames ---
+
+
+COMPACTED_STEPS = 52  # the last rewrite (16 state frames and COVERS) is followed by 10 appended frames
+
+
+@pytest.fixture(scope="module")
+def compacted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("compacted")
+    with MessageStore.open(small_config(root, offsets_compact_bytes=1024)) as store:
+        store.create_topic("t", 2)
+        for step in range(COMPACTED_STEPS):
+            _operate(store, step)
+    return root
+
+
+def _copy_with(
+    compacted: Path, target: Path, damage: Callable[[bytearray, list[tuple[int, int]], int], None]
+) -> StoreConfig:
+    shutil.copytree(compacted, target)
+    (target / "lock").unlink(missing_ok=True)
+    path = target / TXN_LOG
+    frames = _txn_frames(path)
+    data = bytearray(path.read_bytes())
+    covers = next(i for i, (start, _) in enumerate(frames) if data[start + HEADER.size] == 3)
+    assert 2 < covers < len(frames) - 3
+    damage(data, frames, covers)
+    path.write_bytes(bytes(data))
+    return small_config(target, offsets_compact_bytes=1024)
+
+
+def _tracker_state(config: StoreConfig) -> list[object]:
+    with MessageStore.open(config) as store:
+        return [
+            (
+                store.open_transactions("t", p),
+                store.aborted_transactions("t", p, 0, 1 << 40),
+                store.last_stable_offset("t", p),
+            )
+            for p in (0, 1)
+        ]
+
+
+def test_damage_past_a_rewrite_is_learnt_again(compacted: Path, tmp_path: Path) -> None:
+    def flip_after(data: bytearray, frames: list[tuple[int, int]], covers: int) -> None:
+        data[frames[covers + 2][0] + 20] ^= 0x08
+
+    config = _copy_with(compacted, tmp_path / "after", flip_after)
+    _check(config, COMPACTED_STEPS)
+    assert len(read_losses(config.root_dir / "quarantine")) == 1
+
+
+def test_damage_inside_a_rewritten_state_keeps_every_other_frame(compacted: Path, tmp_path: Path) -> None:
+    """The rewritten state is no CommitLog order: nothing is learnt again, every intact frame is kept. Oracle: the
+    same file with the damaged frame taken out whole."""
+    victim: list[int] = []
+
+    def flip_inside(data: bytearray, frames: list[tuple[int, int]], covers: int) -> None:
+        victim.extend(frames[covers // 2])
+        data[victim[0] + 12] ^= 0x01
+
+    def cut_out(data: bytearray, frames: list[tuple[int, int]], covers: int) -> None:
+        start, end = frames[covers // 2]
+        del data[start:end]
+
+    damaged = _copy_with(compacted, tmp_path / "inside", flip_inside)
+    reference = _copy_with(compacted, tmp_path / "reference", cut_out)
+    assert _tracker_state(damaged) == _tracker_state(reference)
+    (loss,) = read_losses(damaged.root_dir / "quarantine")
+    assert (loss.start, loss.end) == tuple(victim)
+    assert _tracker_state(damaged) == _tracker_state(reference)  # rewritten: not met again
+    assert len(read_losses(damaged.root_dir / "quarantine")) == 1
