@@ -457,3 +457,38 @@ def test_damage_inside_a_rewritten_state_keeps_every_other_frame(compacted: Path
     assert (loss.start, loss.end) == tuple(victim)
     assert _tracker_state(damaged) == _tracker_state(reference)  # rewritten: not met again
     assert len(read_losses(damaged.root_dir / "quarantine")) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "attribute"), [("groupMetadata", "_group_metadata"), ("producerState", "_producer_state")]
+)
+def test_document_snapshot_damage_falls_back_to_the_bak(tmp_path: Path, name: str, attribute: str) -> None:
+    save, _, documents, _ = DOCUMENT_LOGS[name]
+    config = small_config(tmp_path)
+    with MessageStore.open(config) as store:
+        save(store, "a", {"v": 1})
+        getattr(store, attribute).compact()  # becomes the .bak
+        save(store, "a", {"v": 2})
+        save(store, "b", {"v": 1})
+        getattr(store, attribute).compact()  # the snapshot to damage
+        save(store, "c", {"v": 1})
+    snapshot = tmp_path / "config" / f"{name}.json"
+    snapshot.write_bytes(snapshot.read_bytes().replace(b'"groups"', b'"gr\xffups"'))
+    with MessageStore.open(config) as store:
+        assert documents(store) == {"a": {"v": 1}, "c": {"v": 1}}
+    (loss,) = read_losses(tmp_path / "quarantine")
+    assert (loss.source, loss.file) == (name, f"{name}.json")
+    with MessageStore.open(config) as store:
+        assert documents(store) == {"a": {"v": 1}, "c": {"v": 1}}
+    assert len(read_losses(tmp_path / "quarantine")) == 1
+
+
+def test_garbage_after_the_transaction_log_is_quarantined(pristine: Pristine, tmp_path: Path) -> None:
+    root = tmp_path / "copy"
+    shutil.copytree(pristine.root, root)
+    (root / "lock").unlink()
+    with (root / TXN_LOG).open("ab") as file:
+        file.write(b"\x00\x00\x00\x37" + b"\x99" * 80)  # a plausible header, a body of garbage: no torn append
+    _check(small_config(root), 40)
+    (loss,) = read_losses(root / "quarantine")
+    assert loss.source == "transactions" and loss.bytes == 84
