@@ -153,7 +153,8 @@ def _decode(body: bytes) -> _Change:
     return change
 
 
-#: The longest frame body a loader accepts (a commit's metadata is bounded by offset.metadata.max.bytes).
+#: The longest frame body a loader accepts (the broker's offset.metadata.max.bytes, 4096 by default, keeps
+#: a commit far below it).
 MAX_BODY: Final = 64 << 20
 RULES: Final = FrameRules(1, MAX_BODY, frozenset((COMMIT, DELETE_OFFSET, DELETE_GROUP, DELETE_TOPIC)), _decode)
 
@@ -166,12 +167,16 @@ def _describe(_: Gap, changes: list[_Change]) -> str:
 
 
 def _check_snapshot(document: Any) -> None:
+    """Refuse (ValueError and kin) a snapshot of the wrong shape; CorruptStoreError for an unknown version."""
     if document.get("version") != FORMAT_VERSION:
         raise CorruptStoreError(f"unknown consumer offsets snapshot version {document.get('version')!r}")
     for topics in document["groups"].values():
         for partitions in topics.values():
             for partition, (offset, epoch, metadata, timestamp) in partitions.items():
-                int(partition), int(offset), int(timestamp), str(metadata), epoch is None or int(epoch)
+                int(partition)
+                fields_ok = isinstance(offset, int) and isinstance(timestamp, int) and isinstance(metadata, str)
+                if not fields_ok or not (epoch is None or isinstance(epoch, int)):
+                    raise ValueError(f"partition {partition}: not [offset, leader_epoch, metadata, timestamp]")
 
 
 class OffsetStore:
