@@ -30,7 +30,7 @@ from rockafka.core_pyx.recordbatch import BatchHeader, read_batch_header
 from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
 
 from ..config import BrokerConfig
-from .ids import BLOCK_KEY, DOCUMENT_VERSION, AllocatedId, ProducerIdAllocator
+from .ids import BLOCK_KEY, BLOCK_SIZE, DOCUMENT_VERSION, TXN_PREFIX, AllocatedId, ProducerIdAllocator
 from .sequence import Accepted, Verdict
 from .state import PartitionProducers, incoming, snapshot_key
 
@@ -74,10 +74,25 @@ class ProducerService:
     def load(self) -> RebuildReport:
         """Read the saved documents and rebuild every partition's producers (see ``state.py``)."""
         documents = self._store.producer_documents()
-        self._allocator = ProducerIdAllocator(ProducerIdAllocator.block_start(documents), self._save_block)
         report = self._rebuild_all(documents)
+        self._allocator = ProducerIdAllocator(self._block_start(documents), self._save_block)
         self.expire()
         return report
+
+    def _block_start(self, documents: Mapping[str, Mapping[str, Any]]) -> int:
+        """The saved block start, or the block past every producer id still known when one is at or past it: the
+        store keeps every intact document past damage, but a damaged frame may have held the latest block."""
+        saved = ProducerIdAllocator.block_start(documents)
+        known = [pid for table in self._partitions.values() for pid in table.entries]
+        known += [int(d.get("producer_id", -1)) for key, d in documents.items() if key.startswith(TXN_PREFIX)]
+        highest = max(known, default=-1)
+        if highest < saved:
+            return saved
+        start = (highest // BLOCK_SIZE + 1) * BLOCK_SIZE
+        log.warning(
+            "producer ids: id %d is in use past the saved block start %d; allocating from %d", highest, saved, start
+        )
+        return start
 
     def start(self) -> None:
         """``load``, then run the periodic snapshot and expiry pass on the running event loop."""

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from rockafka.store import MessageStore, OffsetCommit, StoreConfig, TopicPartition
-from rockafka.store.framedlog import HEADER
+from rockafka.store.framedlog import HEADER, scan
 from rockafka.store.quarantine import read_losses
 
 from .helpers import small_config
@@ -492,3 +492,47 @@ def test_garbage_after_the_transaction_log_is_quarantined(pristine: Pristine, tm
     _check(small_config(root), 40)
     (loss,) = read_losses(root / "quarantine")
     assert loss.source == "transactions" and loss.bytes == 84
+
+
+# --- producer ids after the frame of the latest producer id block is lost ---
+
+
+def test_a_lost_producer_id_block_hands_out_no_id_twice(tmp_path: Path) -> None:
+    from kafka.record.default_records import DefaultRecordBatchBuilder
+
+    from rockafka.core_pyx.recordbatch import validate_batches
+    from rockafka.facade.config import load_broker_config
+    from rockafka.facade.producers import Accepted, ProducerService
+    from rockafka.store import groups
+
+    def producers_of(store: MessageStore) -> ProducerService:
+        service = ProducerService(load_broker_config(overrides=[]), store, clock=lambda: 1_700_000_000_000)
+        service.load()
+        return service
+
+    def produce(store: MessageStore, service: ProducerService, producer_id: int) -> None:
+        builder = DefaultRecordBatchBuilder(2, 0, 0, producer_id, 0, 0, batch_size=1 << 20)
+        builder.append(0, timestamp=1_700_000_000_000, key=None, value=b"v", headers=[])
+        batch = bytes(builder.build())
+        header = validate_batches(batch)[0]
+        assert isinstance(service.check("t", 0, header), Accepted)
+        service.record("t", 0, header, store.append("t", 0, batch, [header]).base_offset)
+
+    config = small_config(tmp_path)
+    with MessageStore.open(config) as store:
+        store.create_topic("t", 1)
+        service = producers_of(store)
+        ids = [service.allocate_producer_id().producer_id for _ in range(1001)]
+        assert ids[-1] == 1000  # the second block was taken: its document is the latest PUT of the key
+        produce(store, service, 1000)
+        service.shutdown()
+    log = tmp_path / "config" / "producerState.log"
+    data = bytearray(log.read_bytes())
+    result = scan(bytes(data), groups.RULES)
+    last_block = max(i for i, (_, key, _) in enumerate(result.values) if key == "producer-id-block")
+    data[result.ends[last_block] - 3] ^= 0x01  # inside {"next_block_start":2000,...}
+    log.write_bytes(bytes(data))
+    with MessageStore.open(config) as store:
+        assert store.producer_documents()["producer-id-block"]["next_block_start"] == 1000  # the older PUT
+        assert producers_of(store).allocate_producer_id().producer_id == 2000  # not 1000 again
+    assert [loss.source for loss in read_losses(tmp_path / "quarantine")] == ["producerState"]
