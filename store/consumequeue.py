@@ -173,6 +173,7 @@ class ConsumeQueue:
             return True
         self.first_index = files[0].start // UNIT_SIZE
         limit = damaged_at if damaged_at is not None else files[-1].end // UNIT_SIZE
+        limit = min(limit, -(-(files[-1].start + files[-1].data_end()) // UNIT_SIZE))  # past it: holes, never read
         written = self._search_end(self.first_index, limit, 1 << 63)
         if written > self.first_index:
             physical, size = self.head(written - 1)[:2]
@@ -197,7 +198,7 @@ class ConsumeQueue:
         for file in self._files.files:
             if file.end > index * UNIT_SIZE:
                 start = max(index * UNIT_SIZE - file.start, 0)
-                if not _all_zero(file.view[start:]):
+                if not _all_zero(file.view[start : max(start, file.data_end())]):
                     return False
         return True
 
@@ -221,7 +222,7 @@ class ConsumeQueue:
                 return (file.start + sizes.get(file.path.name, 0)) // UNIT_SIZE
             previous_end = file.end
         last = self._files.last
-        if last is not None and self._size_at((last.end - UNIT_SIZE) // UNIT_SIZE) != 0:
+        if last is not None and last.data_end() == last.size and self._size_at((last.end - UNIT_SIZE) // UNIT_SIZE):
             return last.end // UNIT_SIZE
         return None
 

@@ -161,6 +161,27 @@ class MappedFile:
             if not self.closed:
                 raise
 
+    def data_end(self) -> int:
+        """Where the file's last written range ends (file-relative): every byte past it is a hole and reads as
+        zero (``SEEK_DATA``/``SEEK_HOLE``; a file system without them reports the whole file). Read through the
+        mapping only below it: on a tmpfs a read fault in a hole allocates a page, and on a full one it kills the
+        process with SIGBUS."""
+        fd = self._fd if self._fd is not None else os.open(self.path, os.O_RDONLY)
+        try:
+            end = position = 0
+            while position < self.size:
+                try:
+                    position = os.lseek(fd, position, os.SEEK_DATA)
+                except OSError as exc:
+                    if exc.errno == errno.ENXIO:  # no data past position
+                        break
+                    raise
+                position = end = os.lseek(fd, position, os.SEEK_HOLE)
+            return min(end, self.size)
+        finally:
+            if fd != self._fd:
+                os.close(fd)
+
     def start_writeback(self, position: int, length: int) -> None:
         """Start writing the dirty pages of [position, position + length) to the disk; returns at once (no
         durability promise: ``sync`` gives that). A no-op once closed."""
