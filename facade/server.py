@@ -35,8 +35,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import select
+import time
 from collections import deque
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -132,9 +133,15 @@ class KafkaConnection(asyncio.Protocol):
         self._closing = False
         self._close_delayed = False
         self._counted = False
+        self._clock: Callable[[], float] = time.monotonic
         self.last_active = 0.0
         """Event-loop time of the last bytes read or answers written (``connections.max.idle.ms``)."""
         self.info = ConnectionInfo("", listener_name, security_protocol)
+
+    @property
+    def _drained(self) -> bool:
+        """Few enough requests unanswered to read again after a pause (half of ``MAX_IN_FLIGHT``)."""
+        return len(self._pending) < MAX_IN_FLIGHT // 2
 
     @property
     def idle(self) -> bool:
@@ -144,7 +151,8 @@ class KafkaConnection(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._transport = cast(asyncio.Transport, transport)  # uvloop's transports do not subclass asyncio's
         self._loop = asyncio.get_running_loop()
-        self.last_active = self._loop.time()
+        self._clock = self._loop.time
+        self.last_active = self._clock()
         self._transport.set_write_buffer_limits(WRITE_HIGH_WATER, WRITE_LOW_WATER)
         peer = transport.get_extra_info("peername")
         self.info.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
@@ -166,7 +174,7 @@ class KafkaConnection(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._closing:
             return
-        self.last_active = cast(asyncio.AbstractEventLoop, self._loop).time()
+        self.last_active = self._clock()
         try:
             frames = self._splitter.feed(data)
         except FrameError as exc:
@@ -175,6 +183,10 @@ class KafkaConnection(asyncio.Protocol):
             return
         if self._held:
             self._held.extend(frames)
+        elif len(self._pending) + len(frames) <= MAX_IN_FLIGHT:
+            for frame in frames:
+                if not self._dispatch_one(frame):
+                    break
         else:
             self._dispatch_frames(frames)
         self._write_ready()
@@ -215,6 +227,7 @@ class KafkaConnection(asyncio.Protocol):
         return True
 
     def _on_response_ready(self, future: asyncio.Future[Buffers | None]) -> None:
+        self.last_active = self._clock()  # a parked request's answer: the idle clock starts again
         if not future.cancelled() and (exc := future.exception()) is not None:
             if not isinstance(exc, BrokenRequestError):
                 log.error("request failed on connection from %s", self.info.peer, exc_info=exc)
@@ -226,24 +239,21 @@ class KafkaConnection(asyncio.Protocol):
         transport = self._transport
         if transport is None or transport.is_closing():
             return
-        while True:
-            while not self._writing_paused:  # a write over the high-water mark pauses writing (pause_writing)
-                out = self._take_ready()
-                if not out:
-                    break
-                self.last_active = cast(asyncio.AbstractEventLoop, self._loop).time()
-                transport.writelines(out)
-                if transport.is_closing():
-                    return
-            if not self._held or self._closing or len(self._pending) >= MAX_IN_FLIGHT:
+        while not self._writing_paused:  # a write over the high-water mark pauses writing (pause_writing)
+            out = self._take_ready()
+            if not out:
                 break
+            transport.writelines(out)
+            if not self._pending or transport.is_closing():
+                break
+        if self._held and not self._closing and len(self._pending) < MAX_IN_FLIGHT:
             held = list(self._held)
             self._held.clear()
             self._dispatch_frames(held)
-        resume = not self._held and not self._writing_paused and len(self._pending) < MAX_IN_FLIGHT // 2
-        if self._reading_paused and resume:
+            self._write_ready()
+        elif self._reading_paused and not self._held and not self._writing_paused and self._drained:
             self._resume_reading()
-        if self._closing and not self._pending and not self._close_delayed:
+        if self._closing and not self._pending and not self._close_delayed and not transport.is_closing():
             transport.close()
 
     def _take_ready(self) -> list[bytes | memoryview]:
@@ -262,8 +272,9 @@ class KafkaConnection(asyncio.Protocol):
                 answer = head
             self._pending.popleft()
             if answer is not None:
-                out.extend(answer)
-                size += sum(map(len, answer))
+                out += answer
+                if self._pending:  # the last answer's size stops nothing
+                    size += len(answer[0]) if len(answer) == 1 else sum(map(len, answer))
         return out
 
     # --- back-pressure: the client does not read, or sends more than MAX_IN_FLIGHT ---
