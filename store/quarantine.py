@@ -11,7 +11,7 @@ Files in ``<root>/quarantine/``::
         {"time_ms": int, "source": str, "file": str, "start": int, "end": int, "bytes": int,
          "reason": str, "topic": str|null, "partition": int|null,
          "first_offset": int|null, "last_offset": int|null, "kept": str|null}
-    <source>-<20-digit start>-<time_ms>.bin   the damaged bytes [start, end) of ``file`` as they were
+    <source>-<20-digit start>-<time_ms>[-<n>].bin   the damaged bytes [start, end) of ``file`` as they were
 
 ``source`` names the kind of file (``commitlog``, ``consumequeue``, ``consumerOffsets``, ``transactions``,
 ``groupMetadata``, ...); ``start``/``end`` are byte positions in the file's own address space (global
@@ -81,7 +81,7 @@ class Quarantine:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             if data is not None and len(data):
-                name = f"{loss.source}-{loss.start:020d}-{loss.time_ms}.bin"
+                name = self._fresh_name(loss)
                 _write_synced(self.directory / name, bytes(data), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
                 loss = replace(loss, kept=name)
             line = json.dumps({**asdict(loss), "bytes": loss.bytes}, sort_keys=True).encode() + b"\n"
@@ -91,6 +91,15 @@ class Quarantine:
             return loss
         log.warning("store damage: %s; kept in %s", loss.describe(), loss.kept or LEDGER)
         return loss
+
+    def _fresh_name(self, loss: Loss) -> str:
+        """``<source>-<start>-<time_ms>.bin``, with ``-<n>`` before ``.bin`` when that name is taken (two losses
+        of the same source and start in one millisecond: a snapshot and its ``.bak``)."""
+        base = f"{loss.source}-{loss.start:020d}-{loss.time_ms}"
+        name, number = f"{base}.bin", 1
+        while (self.directory / name).exists():
+            name, number = f"{base}-{number}.bin", number + 1
+        return name
 
     def losses(self) -> list[Loss]:
         """Every loss in the ledger, oldest first (a torn last line is ignored)."""

@@ -22,7 +22,7 @@ import pytest
 
 from rockafka.store import MessageStore, OffsetCommit, StoreConfig, TopicPartition
 from rockafka.store.framedlog import HEADER, scan
-from rockafka.store.quarantine import read_losses
+from rockafka.store.quarantine import Loss, Quarantine, read_losses
 
 from .helpers import small_config
 from .test_transaction_recovery import TXN_LOG, Pristine, _check, _crashed_copy, _operate
@@ -258,10 +258,10 @@ def test_a_snapshot_and_bak_both_damaged_leave_the_log(tmp_path: Path) -> None:
         (tmp_path / "config" / name).write_text("{")
     with MessageStore.open(config) as store:
         assert _state(store) == {"g2": {TopicPartition("t", 0): 6}}
-    assert [loss.file for loss in read_losses(tmp_path / "quarantine")] == [
-        "consumerOffset.json",
-        "consumerOffset.json.bak",
-    ]
+    losses = read_losses(tmp_path / "quarantine")
+    assert [loss.file for loss in losses] == ["consumerOffset.json", "consumerOffset.json.bak"]
+    assert [(tmp_path / "quarantine" / str(loss.kept)).read_bytes() for loss in losses] == [b"{", b"{"]
+    assert len({loss.kept for loss in losses}) == 2  # one file each, even within one millisecond
 
 
 # --- the group metadata and producer documents' logs ---
@@ -536,3 +536,12 @@ def test_a_lost_producer_id_block_hands_out_no_id_twice(tmp_path: Path) -> None:
         assert store.producer_documents()["producer-id-block"]["next_block_start"] == 1000  # the older PUT
         assert producers_of(store).allocate_producer_id().producer_id == 2000  # not 1000 again
     assert [loss.source for loss in read_losses(tmp_path / "quarantine")] == ["producerState"]
+
+
+def test_two_losses_of_one_place_in_one_millisecond_keep_both_copies(tmp_path: Path) -> None:
+    quarantine = Quarantine(tmp_path, clock=lambda: 5)
+    for data in (b"first", b"second"):
+        quarantine.keep(
+            Loss(source="consumerOffsets", file="consumerOffset.json", start=0, end=len(data), reason="r"), data
+        )
+    assert [(tmp_path / str(loss.kept)).read_bytes() for loss in read_losses(tmp_path)] == [b"first", b"second"]
