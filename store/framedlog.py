@@ -6,8 +6,9 @@ producer documents' logs (``groups.py``) are sequences of frames, big-endian::
     [body length n : u32][CRC-32C (Castagnoli) of the body : u32][body : n bytes]      n >= 1
 
 The body's first byte is a kind; what follows is each log's business. A frame is *valid* when ``n`` lies
-within the log's bounds, the whole body is inside the file, its CRC-32C matches and the log's decoder
-accepts the body. Appends are whole frames, so a reader starts at byte 0 and steps frame by frame.
+within the log's bounds, the whole body is inside the file, its first byte is one of the log's kinds, its
+CRC-32C matches and the log's decoder accepts the body. Appends are whole frames, so a reader starts at
+byte 0 and steps frame by frame.
 
 Reading a damaged log (``scan``): past an invalid frame the reader searches forward, one byte at a time,
 for the next position where a valid frame starts, and resumes there. A false start needs a plausible
@@ -28,7 +29,8 @@ Frames set or remove absolute values, so replaying the kept frames in order give
 less the changes held by the damaged frames: each such change is lost (an older value of its key stays,
 or a deleted one comes back), and the loss record says which keys the damaged bytes name.
 
-Snapshots (``read_snapshot``): each log is compacted into a JSON snapshot kept with a ``.bak`` (``jsonfile.py``).
+Snapshots (``read_snapshot``): the offsets, group metadata and producer documents' logs are compacted into a
+JSON snapshot kept with a ``.bak`` (``jsonfile.py``; the transaction log is rewritten as frames instead).
 A snapshot that does not parse, or parses into the wrong shape, is damage too: quarantined, one WARNING, and
 the ``.bak`` is read instead, then the log replayed over it. The ``.bak`` is the snapshot before the last
 compaction, and the frames folded in between were dropped from the log by that compaction: those changes
