@@ -18,9 +18,12 @@ import pytest
 from kafka import KafkaProducer
 
 from rockafka.facade.app import BrokerApp
-from rockafka.facade.protocol.framing import encode_request
+from rockafka.facade.group.group import Member
+from rockafka.facade.protocol.framing import decode_response, encode_request
 from rockafka.facade.protocol.messages.api_versions import ApiVersionsRequest
 from rockafka.facade.protocol.messages.fetch import FetchPartition, FetchRequest, FetchTopic
+from rockafka.facade.protocol.messages.join_group import JoinGroupRequest, JoinGroupRequestProtocol
+from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataRequestTopic, MetadataResponse
 from rockafka.facade.server import WRITE_HIGH_WATER, KafkaConnection
 from rockafka.testing import Broker
 
@@ -54,6 +57,20 @@ def read_frame(sock: socket.socket) -> bytes | None:
             return None
         data += chunk
     return data
+
+
+def create_topic(broker: Broker, name: str) -> None:
+    """Create ``name`` (one partition) through Metadata's auto-creation."""
+    request = MetadataRequest(topics=[MetadataRequestTopic(name=name)], allow_auto_topic_creation=True)
+    with connect(broker) as sock:
+        for _ in range(20):
+            sock.sendall(encode_request(request, 9, 1, "connections-test"))
+            frame = read_frame(sock)
+            assert frame is not None
+            _, answer = decode_response(frame[4:], MetadataResponse, 9)
+            if answer.topics[0].error_code == 0:
+                return
+    raise AssertionError(f"topic {name} was not created")
 
 
 def closed_by_broker(sock: socket.socket) -> bool:
@@ -133,6 +150,7 @@ def fetch(topic: str, *, max_wait_ms: int, max_bytes: int = 1 << 20, correlation
 
 def test_an_idle_connection_is_closed_and_a_parked_or_busy_one_is_not(sockets: list[socket.socket]) -> None:
     with Broker(settings={"connections.max.idle.ms": "300"}) as broker:
+        create_topic(broker, "idle-test")
         idle, busy, parked = connect(broker), connect(broker), connect(broker)
         sockets += [idle, busy, parked]
         assert answers(idle) and answers(busy) and answers(parked)  # parked's ApiVersions also creates nothing
@@ -145,7 +163,6 @@ def test_an_idle_connection_is_closed_and_a_parked_or_busy_one_is_not(sockets: l
         parked.settimeout(WAIT_S)
         assert read_frame(parked) is not None, "the parked fetch is answered, not cut off as idle"
         assert closed_by_broker(parked), "then idle, it is closed"
-        assert answers(busy)
 
 
 def broker_connections(broker: Broker) -> list[KafkaConnection]:
@@ -184,3 +201,38 @@ def test_a_client_that_stops_reading_is_not_buffered_without_bound(sockets: list
         sockets.remove(sock)
         sock.close()  # it leaves without reading (a reset: answers were unread): the broker lets it go
         assert eventually(lambda: not broker_connections(broker))
+
+
+def test_a_departed_clients_parked_requests_leave_nothing_parked(sockets: list[socket.socket]) -> None:
+    """A long-poll fetch and a JoinGroup parked on a connection that closes: the fetch's waiter is gone
+    from the partition's list, and the member stays in its group (Kafka's treatment) with its join
+    waiter cancelled, not answered (the group's first rebalance waits a minute for more members)."""
+    with Broker(settings={"group.initial.rebalance.delay.ms": "60000"}) as broker:
+        app = broker._runner._app  # type: ignore[union-attr]
+        assert isinstance(app, BrokerApp) and app.broker is not None
+        create_topic(broker, "parked")
+        fetcher = connect(broker)
+        assert answers(fetcher)
+        fetcher.sendall(fetch("parked", max_wait_ms=600_000))
+        assert eventually(lambda: ("parked", 0) in app.broker.waiters._parked)
+        joiner = connect(broker)
+        join = JoinGroupRequest(
+            group_id="departed", session_timeout_ms=30_000, rebalance_timeout_ms=600_000, member_id="",
+            protocol_type="consumer", protocols=[JoinGroupRequestProtocol(name="range", metadata=b"")],
+        )  # fmt: skip
+        joiner.sendall(encode_request(join, 3, 1, "connections-test"))  # v3: joins without MEMBER_ID_REQUIRED
+        coordinator = app.broker.groups.coordinator
+
+        def parked_member() -> Member | None:
+            group = coordinator.groups.get("departed")
+            return next(iter(group.members.values()), None) if group is not None else None
+
+        assert eventually(lambda: parked_member() is not None)
+        member = parked_member()
+        assert member is not None and member.join_waiter is not None
+        fetcher.close()
+        joiner.close()
+        assert eventually(lambda: not broker_connections(broker))
+        assert app.broker.waiters._parked == {}
+        assert member.join_waiter is None or member.join_waiter.cancelled()
+        assert parked_member() is member, "the member stays until its session or the rebalance ends it"
