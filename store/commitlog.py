@@ -254,6 +254,10 @@ class CommitLog:
         self._tail: MappedFile | None = None  # the file the write offset is in (re-found after any change)
         #: Segments found shorter than ``segment_bytes`` on load: start -> bytes found (the rest is lost data).
         self.short_segments: dict[int, int] = {}
+        #: Records below this had their batch CRC-32C checked by no one yet (recovery trusts what the checkpoint
+        #: covers); ``checked_batch_view`` checks them as they are first read, a segment's prefix at a time.
+        self.unverified_below = 0
+        self._verified_to: dict[int, int] = {}  # segment start -> end of its prefix whose CRCs were checked
 
     def load(self, *, readonly: bool = False) -> None:
         directory = self._files.directory
@@ -371,7 +375,23 @@ class CommitLog:
             or number != partition or topic != topic_id
         ):  # fmt: skip
             return None
+        if physical_offset < self.unverified_below:
+            verified = self._verified_to.get(file.start, file.start)
+            if physical_offset + size > verified and not self._verify_first_read(file, pos, size, verified):
+                return None
         return file.view[pos + HEADER_SIZE : pos + size]
+
+    def _verify_first_read(self, file: MappedFile, pos: int, size: int, verified: int) -> bool:
+        """Check the batch CRC-32Cs of the segment from where its checked prefix ends through the record at ``pos``
+        (the kernel, the GIL released); whether that record's is right. Past a bad record the prefix stops
+        growing, and each later record is checked alone when read."""
+        start = verified - file.start
+        if start <= pos:
+            bad = verify_crcs(file.view, start, pos + size)
+            self._verified_to[file.start] = file.start + (pos + size if bad < 0 else bad)
+            if bad < 0 or bad == pos:
+                return bad < 0
+        return verify_crcs(file.view, pos, pos + size) < 0
 
     def batch_slice(self, physical_offset: int, size: int) -> memoryview | None:
         """Like ``batch_view``, safe from any thread: taken under the lock that segment deletion takes, and a

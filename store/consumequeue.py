@@ -131,8 +131,11 @@ class ConsumeQueue:
         self.directory = directory
         #: The partition, from the directory's name (``<topic id hex>/<partition>``): reads check records by it.
         self.topic_id, self.partition = _partition_of(directory)
-        #: After ``load``: the CommitLog end the written units claim, trusted or not (a hint for recovery).
+        #: After ``load``: the CommitLog end the written units claim, trusted or not (a hint for recovery), and
+        #: the (physical_offset, size, record_count, base_offset) of the units ``load`` dropped (recovery names
+        #: from them the partition and offsets of records lost to damage, then clears them).
         self.claimed_end = 0
+        self.claims: list[tuple[int, int, int, int]] = []
         self.units_per_file = units_per_file
         self._files = MappedFileQueue(directory, units_per_file * UNIT_SIZE)
         self._dirty = dirty
@@ -181,6 +184,7 @@ class ConsumeQueue:
         end = self._search_end(self.first_index, limit, trusted_below)
         if not self._sane_after(end, limit, trusted_below):
             damaged_at = end
+        self.claims = [self.head(index) for index in range(end, max(written, end))]
         self._truncate_units(end)
         return damaged_at is not None
 

@@ -77,7 +77,7 @@ class Dispatcher:
         queue.cut_at(index)
         start = queue.next_physical if queue.end_index > queue.first_index else commitlog.min_offset
         published = commitlog.published_offset
-        walk = LogWalk(commitlog, start, limit=published, verify_from=1 << 62, expected_end=published, hint_end=0)
+        walk = LogWalk(commitlog, start, limit=published, verify_from=0, expected_end=published, hint_end=0)
         damages: list[Damage] = []
         added = 0
         for item in walk:
@@ -102,6 +102,11 @@ class Dispatcher:
             self._index.stop()
 
 
+def _points_at_its_record(commitlog: CommitLog, queue: ConsumeQueue, index: int) -> bool:
+    physical, size, _, base = queue.head(index)
+    return commitlog.checked_batch_view(physical, size, queue.topic_id, queue.partition, base) is not None
+
+
 def note_gap(record: StoredBatch, queues: Mapping[PartitionKey, ConsumeQueue], damages: list[Damage]) -> None:
     """Before ``record`` is dispatched: if its partition's next record skips offsets, past a damaged range that
     lies after the partition's last unit, the partition lost those offsets in that range."""
@@ -115,35 +120,55 @@ def note_gap(record: StoredBatch, queues: Mapping[PartitionKey, ConsumeQueue], d
             return
 
 
+def note_claims(queues: Mapping[PartitionKey, ConsumeQueue], damages: list[Damage]) -> None:
+    """After a recovery scan: units a queue held before it was cut (``ConsumeQueue.claims``) that point into a
+    damaged range and whose offsets the queue did not get back name the partition and offsets lost there (the
+    records lost at the end of a partition, which no later record reveals as a gap)."""
+    for key, queue in queues.items():
+        for physical, _, count, base in queue.claims:
+            if base < queue.next_offset:
+                continue
+            for damage in damages:
+                if damage.start <= physical < damage.end:
+                    first, last = damage.lost.get(key, (base, base + count - 1))
+                    damage.lost[key] = (min(first, base), max(last, base + count - 1))
+                    break
+        queue.claims = []
+
+
 def keep_damage(
     commitlog: CommitLog, quarantine: Quarantine | None, damages: Sequence[Damage], topic_name: TopicName
 ) -> int:
-    """Record each damaged range of the CommitLog in the quarantine (once: a range already in the ledger, found
-    again by a later recovery, is not recorded twice); one loss per partition known to have lost offsets there.
-    Returns the bytes lost."""
+    """Record each damaged range of the CommitLog in the quarantine: one loss per partition known to have lost
+    offsets there (or one of unknown partition), each once (a later recovery or repair that finds the range again
+    records only partitions not yet recorded for it); its bytes are kept with its first loss. Returns the bytes
+    lost."""
     if not damages:
         return 0
-    known = set()
-    if quarantine is not None:
-        known = {(loss.start, loss.end) for loss in quarantine.losses() if loss.source == "commitlog"}
+    earlier = quarantine.losses() if quarantine is not None else []
+    known = {(loss.start, loss.end, loss.topic, loss.partition) for loss in earlier if loss.source == "commitlog"}
+    kept = {(start, end) for start, end, _, _ in known}
     for damage in damages:
         lost = dict(damage.lost)
         header = damage.header
         if header is not None:
             key = (header.topic_id, header.partition)
             lost.setdefault(key, (header.base_offset, header.base_offset + header.record_count - 1))
-        if (damage.start, damage.end) in known:
-            continue
-        data = commitlog.copy_range(damage.start, min(damage.end, damage.start + _KEEP_BYTES))
         file = f"commitlog/{damage.start - damage.start % commitlog.segment_bytes:020d}"
         where = ("commitlog", file, damage.start, damage.end)
         losses = [
             Loss(*where, damage.reason, topic_name(topic_id), partition, first, last)
             for (topic_id, partition), (first, last) in sorted(lost.items())
         ] or [Loss(*where, damage.reason + " (partition unknown)")]
-        for number, loss in enumerate(losses):
+        for loss in losses:
+            if (loss.start, loss.end, loss.topic, loss.partition) in known:
+                continue  # found again by a later recovery or repair
             if quarantine is None:
                 log.warning("store damage: %s", loss.describe())
-            else:
-                quarantine.keep(loss, data if number == 0 else None)
+                continue
+            data = None
+            if (damage.start, damage.end) not in kept:
+                data = commitlog.copy_range(damage.start, min(damage.end, damage.start + _KEEP_BYTES))
+                kept.add((damage.start, damage.end))
+            quarantine.keep(loss, data)
     return sum(damage.end - damage.start for damage in damages)

@@ -47,10 +47,8 @@ def read_batches(
     while index < queue.end_index:
         physical, size, count, base = queue.head(index)
         batch_size = size - HEADER_SIZE
-        if base + count <= next_offset:  # the batch holding the fetch offset was lost: a gap
-            index += 1
-            continue
-        if base >= limit or (batches and total + batch_size > max_bytes):
+        in_gap = base + count <= next_offset  # the batch holding the fetch offset was lost: a gap
+        if not in_gap and (base >= limit or (batches and total + batch_size > max_bytes)):
             break
         view = commitlog.checked_batch_view(physical, size, topic_id, partition, base)
         if view is None:
@@ -58,6 +56,9 @@ def read_batches(
                 break
             repair = None
             index = max(queue.index_of_offset(next_offset), queue.first_index)
+            continue
+        if in_gap:
+            index += 1
             continue
         batches.append(view)
         total += batch_size

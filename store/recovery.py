@@ -36,12 +36,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from queue import SimpleQueue
 
+from rockafka.core_pyx.logrecord import HEADER_SIZE
+
 from .checkpoint import CheckpointState
 from .commitlog import CommitLog, Damage, LogWalk
 from .consumequeue import ConsumeQueue
-from .dispatcher import Dispatcher, keep_damage, note_gap
+from .dispatcher import Dispatcher, keep_damage, note_claims, note_gap
 from .indexservice import IndexService
-from .quarantine import Quarantine
+from .quarantine import Loss, Quarantine
 from .results import RecoveryReport, TopicPartition
 from .topics import LogStartOffsets, TopicTable
 
@@ -86,11 +88,14 @@ def recover(
             segment.advise_sequential(False)
     end = scan.end
     commitlog.set_end(end)
+    commitlog.unverified_below = safe
     for key, queue in queues.items():
         queue.truncate_from_physical(end)
         if queue.end_index == queue.first_index:
             queue.next_offset = max(queue.next_offset, log_starts.get(*key))
-    lost = keep_damage(commitlog, quarantine, scan.damages, lambda topic_id: _name(topics, topic_id))
+    lost = _lost_head(commitlog, queues, log_starts, quarantine, topics)
+    note_claims(queues, scan.damages)
+    lost += keep_damage(commitlog, quarantine, scan.damages, lambda topic_id: _name(topics, topic_id))
     if scan.torn is not None:
         log.info("recovery: the CommitLog ended in a torn record (%s), cut there", scan.torn)
     removed = 0
@@ -110,6 +115,57 @@ def recover(
     )
 
 
+def _lost_head(
+    commitlog: CommitLog,
+    queues: Mapping[PartitionKey, ConsumeQueue],
+    log_starts: LogStartOffsets,
+    quarantine: Quarantine | None,
+    topics: TopicTable,
+) -> int:
+    """Partitions whose records from the log start on lie in CommitLog segments that are gone (retention moves
+    the log start past a segment before deleting it; a segment deleted otherwise is lost): the log start moves
+    to the first record still held, and the loss is recorded. Returns the bytes lost."""
+    moves: dict[PartitionKey, int] = {}
+    lost = 0
+    for key, queue in queues.items():
+        log_start = log_starts.get(*key)
+        gone = _gone_below(queue, log_start, commitlog.min_offset)
+        if gone is None:
+            continue
+        physical, first, moves[key], size = gone
+        lost += size
+        loss = Loss(
+            "commitlog", f"commitlog/{physical - physical % commitlog.segment_bytes:020d}", physical,
+            commitlog.min_offset, "the segment files holding them are missing", _name(topics, key[0]), key[1],
+            first, moves[key] - 1,
+        )  # fmt: skip
+        if quarantine is None:
+            log.warning("store damage: %s", loss.describe())
+        else:
+            quarantine.keep(loss, None)
+    if moves:
+        log_starts.set_many(moves)
+    return lost
+
+
+def _gone_below(queue: ConsumeQueue, log_start: int, min_offset: int) -> tuple[int, int, int, int] | None:
+    """(first physical offset, first offset, new log start, batch bytes) of a partition's records from its log
+    start on that lie below the CommitLog's first segment: in units it holds, or in units recovery dropped."""
+    claims = [c for c in queue.claims if c[0] < min_offset and c[3] >= log_start and c[3] < queue.first_offset]
+    if claims:
+        size = sum(c[1] - HEADER_SIZE for c in claims)
+        return claims[0][0], claims[0][3], queue.first_offset, size
+    if queue.end_index == queue.first_index or log_start >= queue.next_offset:
+        return None
+    index = max(queue.index_of_offset(log_start), queue.first_index)
+    physical, _, _, base = queue.head(index)
+    if physical >= min_offset:
+        return None
+    held = queue.index_of_physical(min_offset)
+    start = queue.head(held)[3] if held < queue.end_index else queue.next_offset
+    return physical, max(log_start, base), start, queue.bytes_before(held) - queue.bytes_before(index)
+
+
 def _name(topics: TopicTable, topic_id: bytes) -> str:
     topic = topics.by_id(topic_id)
     return topic.name if topic else topic_id.hex()
@@ -119,7 +175,7 @@ def _load_queue(queue: ConsumeQueue, safe: int, log_start: int, commitlog: Commi
     """Load one queue; the CommitLog offset to re-dispatch it from when it is damaged, else None."""
     commitlog_start = commitlog.min_offset
     if safe <= commitlog_start:  # nothing is trusted: every unit will be re-dispatched anyway
-        queue.load(trusted_below=commitlog_start)  # for the end its units claim
+        queue.load(trusted_below=0)  # for what its units claim (``claims``, ``claimed_end``)
         queue.wipe(0)
         return None
     damaged = queue.load(trusted_below=safe)
