@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -22,6 +23,7 @@ import pytest
 
 from compat_tests.mounts import KINDS, fill, free_bytes, small_filesystem
 from rockafka.store import MessageStore, OffsetCommit, StorageFullError, TopicPartition
+from rockafka.store.layout import StoreLayout
 from rockafka.store.mappedfile import MappedFile
 from rockafka.store.space import RECHECK_S
 
@@ -49,10 +51,10 @@ def _config(root: Path, **overrides: object):  # type: ignore[no-untyped-def]
     return small_config(root, **settings)
 
 
-def _produce_until_full(store: MessageStore, topic: str, limit: int = 100_000) -> list[int]:
-    """Append one-record batches until the store refuses; the acknowledged base offsets."""
+def _produce_until_full(store: MessageStore, topic: str, limit: int = 100_000, first: int = 0) -> list[int]:
+    """Append one-record batches (keys counting from ``first``) until the store refuses; the acknowledged offsets."""
     acked: list[int] = []
-    for number in range(limit):
+    for number in range(first, first + limit):
         try:
             result = append(store, topic, 0, build_batch([(str(number).encode(), VALUE)]))
         except StorageFullError:
@@ -198,3 +200,27 @@ def test_reopen_on_a_full_file_system_refuses_or_recovers_never_sigbus(mount: Pa
     recovered = _reopen(data, RESERVE)
     assert recovered.returncode == 0, (recovered.returncode, recovered.stdout, recovered.stderr)
     assert recovered.stdout.split() == ["recovered:", "200"]
+
+
+def test_a_record_whose_unit_cannot_be_written_is_taken_back(mount: Path) -> None:
+    """The CommitLog segment has room (pre-allocated) but the ConsumeQueue cannot allocate its next blocks: the
+    append is refused, and the record written for it is taken back: the next append takes its place, also for a
+    recovery that rebuilds the queue from the CommitLog (else it would find the refused record there)."""
+    data = mount / "data"
+    config = _config(data, free_space_reserve_bytes=0, commitlog_segment_bytes=4 * MIB, index_enabled=False)
+    store = MessageStore.open(config)
+    try:
+        store.create_topic("t", 1)
+        append(store, "t", 0, build_batch([(b"0", VALUE)]))  # the first segment, and the next, are allocated
+        filler = fill(mount)
+        acked = [0, *_produce_until_full(store, "t", first=1)]
+        assert len(acked) >= 1024  # the queue's first 64 KiB of units were allocated before the disk filled
+        assert store.partition_offsets("t", 0).high_watermark == len(acked)
+        filler.unlink()
+        time.sleep(RECHECK_S * 1.5)
+        assert append(store, "t", 0, build_batch([(b"after", VALUE)])).base_offset == len(acked)
+    finally:
+        store.close()
+    shutil.rmtree(StoreLayout(data).consume_queues)  # recovery rebuilds the queue from the CommitLog
+    with MessageStore.open(config) as reopened:
+        assert _read_all(reopened, "t") == [*_keys(len(acked)), b"after"]
