@@ -19,8 +19,9 @@ When the free space is looked at:
 Each change of state is one WARNING line, never one line per refused append.
 
 On open, a file system with less free space than recovery may need (``room_to_open``) is refused with one
-clear error instead of risking a fault: on a full tmpfs even a read through a mapping of a never-written page
-must allocate one, and a page that cannot be allocated kills the process with SIGBUS.
+clear error rather than left to fail half way (recovery writes ConsumeQueue units, the checkpoint, the abort
+marker). Recovery never reads a never-written range through a mapping (``MappedFile.data_end``): on a full
+tmpfs such a read must allocate a page, and a page that cannot be allocated kills the process with SIGBUS.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ RECHECK_S: Final = 0.25
 OPEN_BASE_BYTES: Final = 4 << 20
 """Free space recovery needs to open a store, plus ``OPEN_BYTES_PER_PARTITION`` per partition."""
 OPEN_BYTES_PER_PARTITION: Final = 128 << 10
-"""About what recovery's reads of a partition's never-written ConsumeQueue pages cost on a tmpfs."""
+"""About what recovery may allocate for a partition: the ConsumeQueue blocks its re-dispatch reserves ahead."""
 FULL_ERRNOS: Final = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 
@@ -56,7 +57,8 @@ def free_bytes(path: Path | int) -> int:
 
 def room_to_open(root: Path, reserve_bytes: int, partitions: int) -> None:
     """Raise ``StorageFullError`` when the file system holding ``root`` is too full to recover a store of
-    ``partitions`` partitions safely: less than half the reserve, or than what recovery needs, is free."""
+    ``partitions`` partitions: less free space than what recovery may need, or than half the reserve if that is
+    less (so a store that stopped appending at its reserve always opens again)."""
     needed = min(reserve_bytes // 2, OPEN_BASE_BYTES + OPEN_BYTES_PER_PARTITION * partitions)
     free = free_bytes(root)
     if free < needed:
