@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rockafka.store import (
+    CorruptStoreError,
     FlushMode,
     MessageStore,
     StoreConfig,
@@ -19,7 +20,8 @@ from rockafka.store import (
 )
 
 from .config import BrokerConfig, ConfigSource, describe_topic_config
-from .config.broker import read_properties
+from .config.broker import decode_properties, read_properties
+from .config.errors import ConfigError
 from .group import GroupService
 from .producers import ProducerService
 from .transactions import TransactionCoordinator
@@ -96,15 +98,25 @@ def topic_defaults(config: BrokerConfig) -> dict[str, str]:
 
 
 def load_cluster_id(data_dir: Path, node_id: int) -> str:
-    """The cluster id kept in ``meta.properties`` in the data directory, made on first start (Kafka's format)."""
+    """The cluster id kept in ``meta.properties`` in the data directory, made on first start (Kafka's format).
+
+    A file that cannot be read or is not UTF-8 text is a :class:`CorruptStoreError` naming it (the broker
+    says so in one line and exits 1); it is never replaced, so a damaged file keeps its cluster id for
+    whoever repairs it.
+    """
     path = data_dir / META_FILE
-    if path.exists():
-        values = dict(read_properties(path.read_text(encoding="utf-8")))
-        if values.get("cluster.id"):
-            return values["cluster.id"]
-    cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode("ascii").rstrip("=")
-    data_dir.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(f"version=1\ncluster.id={cluster_id}\nnode.id={node_id}\n", encoding="utf-8")
-    temporary.replace(path)
+    try:
+        if path.exists():
+            values = dict(read_properties(decode_properties(path.read_bytes(), path)))
+            if values.get("cluster.id"):
+                return values["cluster.id"]
+        cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode("ascii").rstrip("=")
+        data_dir.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(f"version=1\ncluster.id={cluster_id}\nnode.id={node_id}\n", encoding="utf-8")
+        temporary.replace(path)
+    except ConfigError as exc:
+        raise CorruptStoreError(str(exc)) from None
+    except OSError as exc:
+        raise CorruptStoreError(f"{path}: {exc.strerror or exc}") from None
     return cluster_id

@@ -1,4 +1,9 @@
-"""``rockafka serve [PROPERTIES_FILE] [--override KEY=VALUE ...]``: run a broker, as kafka-server-start.sh does."""
+"""``rockafka serve [PROPERTIES_FILE] [--override KEY=VALUE ...]``: run a broker, as kafka-server-start.sh does.
+
+A bad setting (a properties file that is not UTF-8, an unknown name, a value that does not parse) is one
+line on stderr and exit code 2; a data directory that cannot be served (an unreadable ``meta.properties``
+or store file) is one line and exit code 1. Neither prints a traceback.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from typing import Any
 
 from rockafka.facade.app import BrokerApp, StartupError
 from rockafka.facade.config import ConfigError, load_broker_config
+from rockafka.store import StoreError
 
 
 def add_parser(subparsers: Any) -> None:
@@ -43,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     app = BrokerApp(config)
     try:
         _run_loop(app.run_until_signalled())
-    except StartupError as exc:
+    except (StartupError, StoreError) as exc:  # the data directory cannot serve (meta.properties, store files)
         print(f"rockafka serve: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -14,7 +14,9 @@
       quarantine/losses.jsonl  quarantine/<source>-<start>-<time>.bin   (damaged bytes, see quarantine.py)
 
 The geometry recorded in ``store.json`` wins over ``StoreConfig`` on every later open: files already
-written in one geometry cannot be addressed in another.
+written in one geometry cannot be addressed in another. A manifest that is not a JSON object of this
+version with the four sizes as positive integers is unreadable (its ``.bak`` is tried, then
+:class:`CorruptStoreError` names the file and what is wrong).
 """
 
 from __future__ import annotations
@@ -77,33 +79,24 @@ class StoreLayout:
 
     def geometry(self, config: StoreConfig) -> Geometry:
         """The recorded geometry, or the config's, recorded now for a new store."""
-        document = read_json(self.manifest)
-        if document is None:
-            geometry = Geometry(
-                config.commitlog_segment_bytes,
-                config.consume_queue_units_per_file,
-                config.index_slot_count,
-                config.index_entry_count,
-            )
-            write_json(self.manifest, {"version": FORMAT_VERSION, **_as_dict(geometry)})
-            return geometry
-        return self._parse_manifest(document)
+        recorded = read_json(self.manifest, _parse_manifest)
+        if recorded is not None:
+            return recorded
+        geometry = Geometry(
+            config.commitlog_segment_bytes,
+            config.consume_queue_units_per_file,
+            config.index_slot_count,
+            config.index_entry_count,
+        )
+        write_json(self.manifest, {"version": FORMAT_VERSION, **_as_dict(geometry)})
+        return geometry
 
     def geometry_readonly(self) -> Geometry:
         """The recorded geometry of an existing store."""
-        document = read_json(self.manifest)
-        if document is None:
+        recorded = read_json(self.manifest, _parse_manifest)
+        if recorded is None:
             raise CorruptStoreError(f"{self.manifest} is missing")
-        return self._parse_manifest(document)
-
-    def _parse_manifest(self, document: Any) -> Geometry:
-        if not isinstance(document, dict) or document.get("version") != FORMAT_VERSION:
-            version = document.get("version") if isinstance(document, dict) else None
-            raise CorruptStoreError(f"{self.manifest}: unknown store format version {version!r}")
-        try:
-            return Geometry(**{key: int(document[key]) for key in _as_dict(Geometry(0, 0, 0, 0))})
-        except (KeyError, ValueError, TypeError) as exc:
-            raise CorruptStoreError(f"{self.manifest}: {exc}") from exc
+        return recorded
 
     def remove_orphan_queues(self, live: Iterable[tuple[bytes, int]]) -> None:
         """Delete queue directories of topics or partitions that no longer exist (a crash mid-delete)."""
@@ -129,3 +122,17 @@ def _as_dict(geometry: Geometry) -> dict[str, int]:
         "index_slot_count": geometry.index_slot_count,
         "index_entry_count": geometry.index_entry_count,
     }
+
+
+def _parse_manifest(document: Any) -> Geometry:
+    if not isinstance(document, dict):
+        raise CorruptStoreError(f"a JSON {type(document).__name__} where an object belongs")
+    if document.get("version") != FORMAT_VERSION:
+        raise CorruptStoreError(f"unknown store format version {document.get('version')!r}")
+    sizes = {}
+    for key in _as_dict(Geometry(0, 0, 0, 0)):
+        value = document[key]
+        if type(value) is not int or value <= 0:
+            raise CorruptStoreError(f"{key} is {value!r}, not a positive integer")
+        sizes[key] = value
+    return Geometry(**sizes)

@@ -12,6 +12,10 @@ change, before the change is acknowledged.
 
     {"version": 1, "offsets": {"<topic id hex>": {"<partition>": <log start offset>}}}
 
+A document of the wrong shape (not an object of this version, a missing key, a value of the wrong
+type, a topic of no partitions) is as unreadable as one that does not parse: the ``.bak`` is tried, and
+the :class:`CorruptStoreError` names the file and what is wrong.
+
 A deleted topic's CommitLog records stay until their segments are deleted, but nothing reaches them: they
 are filed under the old topic id, which no topic has any more.
 """
@@ -23,7 +27,7 @@ import types
 import uuid
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from .config import TopicSettings
 from .errors import (
@@ -63,14 +67,8 @@ class TopicTable:
         self._settings: dict[str, TopicSettings] = {}
 
     def load(self) -> None:
-        document = read_json(self._path)
-        if document is None:
-            return
-        if document.get("version") != FORMAT_VERSION:
-            raise CorruptStoreError(f"{self._path}: unknown format version {document.get('version')!r}")
-        for name, entry in document["topics"].items():
-            configs = {str(k): str(v) for k, v in entry["configs"].items()}
-            self._put(TopicInfo(name, uuid.UUID(entry["id"]), int(entry["partitions"]), _frozen(configs)))
+        for topic in read_json(self._path, _parse_topics) or ():
+            self._put(topic)
 
     def _save(self) -> None:
         topics = {
@@ -143,14 +141,7 @@ class LogStartOffsets:
         self._offsets: dict[tuple[bytes, int], int] = {}
 
     def load(self) -> None:
-        document = read_json(self._path)
-        if document is None:
-            return
-        if document.get("version") != FORMAT_VERSION:
-            raise CorruptStoreError(f"{self._path}: unknown format version {document.get('version')!r}")
-        for topic_hex, partitions in document["offsets"].items():
-            for partition, offset in partitions.items():
-                self._offsets[(bytes.fromhex(topic_hex), int(partition))] = int(offset)
+        self._offsets.update(read_json(self._path, _parse_offsets) or {})
 
     def get(self, topic_id: bytes, partition: int) -> int:
         return self._offsets.get((topic_id, partition), 0)
@@ -171,3 +162,34 @@ class LogStartOffsets:
         for (topic_id, partition), offset in sorted(self._offsets.items()):
             offsets.setdefault(topic_id.hex(), {})[str(partition)] = offset
         write_json(self._path, {"version": FORMAT_VERSION, "offsets": offsets})
+
+
+def _checked(document: object, key: str) -> dict[str, Any]:
+    """``document[key]`` of a document of this module's format version, as a JSON object."""
+    if not isinstance(document, dict):
+        raise CorruptStoreError(f"a JSON {type(document).__name__} where an object belongs")
+    if document.get("version") != FORMAT_VERSION:
+        raise CorruptStoreError(f"unknown format version {document.get('version')!r}")
+    entries = document[key]
+    if not isinstance(entries, dict):
+        raise CorruptStoreError(f"{key!r} holds a JSON {type(entries).__name__}, not an object")
+    return entries
+
+
+def _parse_topics(document: object) -> list[TopicInfo]:
+    topics = []
+    for name, entry in _checked(document, "topics").items():
+        configs = {str(k): str(v) for k, v in entry["configs"].items()}
+        partitions = int(entry["partitions"])
+        if partitions <= 0:
+            raise CorruptStoreError(f"topic {name!r} has {partitions} partitions")
+        topics.append(TopicInfo(name, uuid.UUID(entry["id"]), partitions, _frozen(configs)))
+    return topics
+
+
+def _parse_offsets(document: object) -> dict[tuple[bytes, int], int]:
+    offsets = {}
+    for topic_hex, partitions in _checked(document, "offsets").items():
+        for partition, offset in partitions.items():
+            offsets[(bytes.fromhex(topic_hex), int(partition))] = int(offset)
+    return offsets

@@ -159,6 +159,16 @@ def _parse_listeners(setting: str, entries: Iterable[str], protocols: Mapping[st
     return listeners
 
 
+def decode_properties(data: bytes, path: Path) -> str:
+    """The text of a properties file, which must be UTF-8; a :class:`ConfigError` naming the file, line
+    and byte otherwise (Java's ``Properties.load`` would read Latin-1; a modern server.properties is UTF-8)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{path}: line {line} is not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
+
+
 def read_properties(text: str) -> list[tuple[str, str]]:
     """Parse Java properties text into (key, value) pairs, in order."""
     pairs: list[tuple[str, str]] = []
@@ -187,6 +197,7 @@ def load_broker_config(
     sources = dict.fromkeys(BROKER_CONFIGS, ConfigSource.DEFAULT_CONFIG)
 
     def apply(name: str, text: str, origin: str) -> None:
+        _check_text(name, text, origin)
         if name in IGNORED_BROKER_SETTINGS:
             log.info("setting %s (%s) has no effect on a single-node broker; ignored", name, origin)
             return
@@ -198,10 +209,10 @@ def load_broker_config(
 
     if properties_file is not None:
         try:
-            text = properties_file.read_text(encoding="utf-8")
+            data = properties_file.read_bytes()
         except OSError as exc:
             raise ConfigError(f"cannot read properties file {properties_file}: {exc.strerror or exc}") from None
-        for key, value in read_properties(text):
+        for key, value in read_properties(decode_properties(data, properties_file)):
             apply(key, value, f"in {properties_file}")
     env_names = {ENV_PREFIX + name.upper().replace(".", "_"): name for name in BROKER_CONFIGS}
     for variable, text in sorted((environ or {}).items()):
@@ -215,6 +226,16 @@ def load_broker_config(
     config = BrokerConfig(values, sources)
     _check_consistency(config)
     return config
+
+
+def _check_text(name: str, text: str, origin: str) -> None:
+    """Refuse a name or value that is not text: bytes that are not UTF-8 reach Python from the command line
+    and the environment as lone surrogates, which no file, log line or response could carry."""
+    for part, what in ((name, "setting name"), (text, f"value of '{name}'")):
+        try:
+            part.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ConfigError(f"the {what} {origin} is not UTF-8 text (at character {exc.start + 1})") from None
 
 
 def listener_scoped_definition(name: str) -> ConfigDef | None:

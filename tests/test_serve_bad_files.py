@@ -1,0 +1,108 @@
+"""``rockafka serve`` given bad settings or a damaged data directory: one line on stderr, no traceback,
+exit code 2 for a setting (a properties file or an --override that is not UTF-8) and 1 for a data
+directory file (``meta.properties`` that is not UTF-8, ``store.json`` or ``topics.json`` of the wrong
+shape). Each runs the real command in a child process, bounded in time: a broker that started anyway
+would fail the test by the timeout."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rockafka.facade.broker import load_cluster_id
+from rockafka.facade.config import ConfigError, load_broker_config
+from rockafka.store import CorruptStoreError, MessageStore
+
+from .store.helpers import small_config
+
+TIMEOUT_S = 60
+SMALL = {
+    "listeners": "PLAINTEXT://127.0.0.1:0",
+    "log.segment.bytes": str(8 << 20),
+    "rockafka.consumequeue.units.per.file": "1024",
+    "rockafka.index.slots": "1024",
+    "rockafka.index.entries": "4096",
+}
+
+
+def serve(*arguments: str | bytes, data_dir: Path | None = None) -> tuple[int, str]:
+    args: list[str | bytes] = [sys.executable, "-m", "rockafka", "serve", *arguments]
+    settings = {**SMALL, **({"log.dirs": str(data_dir)} if data_dir is not None else {})}
+    for key, value in settings.items():
+        args += ["--override", f"{key}={value}"]
+    done = subprocess.run(args, capture_output=True, timeout=TIMEOUT_S, check=False)
+    return done.returncode, done.stderr.decode(errors="replace")
+
+
+def one_line(stderr: str, *fragments: str) -> None:
+    assert "Traceback" not in stderr, stderr
+    lines = [line for line in stderr.splitlines() if line.startswith("rockafka serve: ")]
+    assert len(lines) == 1, stderr
+    for fragment in fragments:
+        assert fragment in lines[0], stderr
+
+
+def test_properties_file_not_utf8_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    properties = tmp_path / "server.properties"
+    properties.write_bytes(b"# settings\nnum.partitions=3\nlog.dirs=/tmp/x\xff\n")
+    code, stderr = serve(str(properties))
+    assert code == 2
+    one_line(stderr, str(properties), "line 3 is not UTF-8", "0xff")
+
+
+def test_override_not_utf8_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    code, stderr = serve("--override", b"num.partitions=3\xff")
+    assert code == 2
+    one_line(stderr, "'num.partitions' from --override is not UTF-8")
+
+
+def test_meta_properties_not_utf8_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "meta.properties").write_bytes(b"version=1\ncluster.id=\xffabc\nnode.id=0\n")
+    code, stderr = serve(data_dir=data)
+    assert code == 1
+    one_line(stderr, "meta.properties: line 2 is not UTF-8")
+
+
+@pytest.mark.parametrize(
+    ("file", "document", "reason"),
+    [
+        ("store.json", {"version": 1, "commitlog_segment_bytes": [1, 2]}, "not a positive integer"),
+        ("store.json", ["version", 1], "a JSON list where an object belongs"),
+        ("config/topics.json", {"version": 1, "topics": {"orders": 5}}, "not the expected shape"),
+    ],
+)
+def test_data_file_of_the_wrong_shape_is_one_line_and_exit_1(
+    tmp_path: Path, file: str, document: object, reason: str
+) -> None:
+    data = tmp_path / "data"
+    with MessageStore.open(small_config(data)) as store:
+        store.create_topic("orders", 1)
+    (data / file).write_text(json.dumps(document))
+    (data / (file + ".bak")).unlink(missing_ok=True)
+    code, stderr = serve(data_dir=data)
+    assert code == 1
+    one_line(stderr, str(data / file), reason)
+
+
+def test_load_cluster_id_keeps_a_damaged_file(tmp_path: Path) -> None:
+    meta = tmp_path / "meta.properties"
+    meta.write_bytes(b"cluster.id=\xfe\n")
+    with pytest.raises(CorruptStoreError, match="line 1 is not UTF-8"):
+        load_cluster_id(tmp_path, 0)
+    assert meta.read_bytes() == b"cluster.id=\xfe\n"
+    meta.write_text("version=1\ncluster.id=abc\n")
+    assert load_cluster_id(tmp_path, 0) == "abc"
+
+
+def test_a_utf8_properties_file_still_reads(tmp_path: Path) -> None:
+    properties = tmp_path / "server.properties"
+    properties.write_text("# é\nnum.partitions=4\n", encoding="utf-8")
+    assert load_broker_config(properties).int("num.partitions") == 4
+    with pytest.raises(ConfigError, match="not UTF-8"):
+        load_broker_config(None, [], {"ROCKAFKA_NUM_PARTITIONS": "4\udcff"})
