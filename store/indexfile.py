@@ -190,15 +190,18 @@ class IndexFile:
     ) -> IndexRun:
         """Index the records of a CommitLog segment from ``position`` until ``end`` or a stop, the GIL released
         (``core_pyx.indexrun``: entries as ``put`` writes them, records at or below ``indexed_through`` skipped,
-        at most about ``budget`` bytes of records walked); the header fields follow the run."""
+        at most about ``budget`` bytes of records walked); the header fields follow the run. The kernel sees
+        only the reserved part of the file: it stops (FULL) where the allocated blocks end, never writing
+        through the mapping into a hole (SIGBUS on a full disk)."""
         self._reserve_for(budget // _BYTES_PER_ENTRY_GUESS)
         header = IndexHeader(
             self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset,
             self.hash_slot_count, self.index_count,
         )  # fmt: skip
         run = index_records(
-            segment, position, end, segment_start, self._file.view, self.slot_count, header, indexed_through, budget
-        )
+            segment, position, end, segment_start, self._file.view[: self._reserved_to], self.slot_count, header,
+            indexed_through, budget,
+        )  # fmt: skip
         after = run.header
         self.begin_timestamp, self.end_timestamp = after.begin_timestamp, after.end_timestamp
         self.begin_physical_offset, self.end_physical_offset = after.begin_physical_offset, after.end_physical_offset

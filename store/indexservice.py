@@ -21,11 +21,16 @@ and an entry's chain only ever goes to older entries, so a damaged entry costs a
 never a crash or a loop. Damaged CommitLog bytes met while following (a record that fails its checks, zeros
 below the published offset) are skipped to the next valid record (``CommitLog.next_valid``).
 
+A full disk (ENOSPC, EDQUOT while allocating entries ahead) pauses the thread a second and it tries again from
+where it was; entries are written through the mapping only into blocks allocated first. Any other I/O error
+stops indexing (queries then miss what came later) while reads and appends go on.
+
 Retention deletes files whose records are all below the CommitLog's first offset.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import struct
@@ -45,6 +50,7 @@ from .indexfile import NAME_LENGTH, IndexFile, file_name, key_hash, topic_seed
 
 log = logging.getLogger("rockafka.store")
 _PAUSE_SECONDS = 0.005  # once caught up, before looking again
+_FULL_PAUSE_SECONDS = 1.0  # after the disk was full, before trying again
 _RUN_BYTES = 4 << 20  # records walked per kernel call, between looks at the stop flag
 _RECORD_COUNT = struct.Struct(">i")
 _COUNT_AT = 57
@@ -138,7 +144,13 @@ class IndexService:
         position = max(self.indexed_offset, self._commitlog.min_offset)
         try:
             while not self._stop.is_set():
-                position, caught_up = self._follow(position)
+                try:
+                    position, caught_up = self._follow(position)
+                except OSError as exc:  # a full disk: nothing was written past the reserve; try again later
+                    if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                        raise
+                    self._stop.wait(_FULL_PAUSE_SECONDS)
+                    continue
                 if caught_up:
                     self._stop.wait(_PAUSE_SECONDS)
         except BaseException as exc:  # an I/O failure: indexing stops; reads and appends go on
@@ -160,6 +172,8 @@ class IndexService:
             end = min(published - start, len(view))
             run = current.index_run(view, position - start, end, start, self.indexed_offset, _RUN_BYTES)
             if run.stop == IndexStop.FULL and current.index_count > 1:
+                if run.position > position - start:  # the reserved entries ran out, not the file: reserve more
+                    return start + run.position, False
                 self._roll(current)
                 return start + run.position, False
         if run.stop == IndexStop.SEGMENT_END:

@@ -224,3 +224,45 @@ def test_a_record_whose_unit_cannot_be_written_is_taken_back(mount: Path) -> Non
     shutil.rmtree(StoreLayout(data).consume_queues)  # recovery rebuilds the queue from the CommitLog
     with MessageStore.open(config) as reopened:
         assert _read_all(reopened, "t") == [*_keys(len(acked)), b"after"]
+
+
+_INDEX_ON_A_FULL_DISK = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from compat_tests.mounts import fill
+    from rockafka.store import MessageStore, StoreConfig
+    from tests.store.helpers import append, build_batch
+    mount = Path(sys.argv[1])
+    config = StoreConfig(mount / "data", commitlog_segment_bytes=4 << 20, consume_queue_units_per_file=1024,
+                         index_slot_count=1024, index_entry_count=1 << 20, free_space_reserve_bytes=0)
+    store = MessageStore.open(config)
+    store.create_topic("t", 1)
+    append(store, "t", 0, build_batch([(b"first", b"")]))
+    while not store.query_by_key("t", b"first"):
+        time.sleep(0.01)
+    store.flush()  # the checkpoint file has its block before the disk fills
+    filler = fill(mount)
+    batches = [build_batch([(f"{n}-{i}".encode(), None) for i in range(1000)]) for n in range(60)]
+    append(store, "t", 0, *batches)  # one run of the index thread: 60,000 entries, past what it has allocated
+    time.sleep(1.5)
+    print("alive")
+    filler.unlink()
+    deadline = time.monotonic() + 30
+    while not store.query_by_key("t", b"59-999") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    print("indexed", len(store.query_by_key("t", b"59-999")), len(store.query_by_key("t", b"0-0")))
+    store.close()
+    """
+)
+
+
+def test_the_index_thread_on_a_full_disk_waits_and_goes_on(mount: Path) -> None:
+    """IndexFile entries are written through the mapping: past the blocks allocated ahead, on a full disk, that
+    was SIGBUS. The index thread stops where its allocated blocks end, waits while the disk is full, goes on."""
+    child = subprocess.run(
+        [sys.executable, "-c", _INDEX_ON_A_FULL_DISK, str(mount)],
+        capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2],
+    )  # fmt: skip
+    assert child.returncode == 0, (child.returncode, child.stdout, child.stderr[-3000:])
+    assert child.stdout.split() == ["alive", "indexed", "1", "1"], child.stdout
