@@ -69,7 +69,9 @@ def room_to_open(root: Path, reserve_bytes: int, partitions: int) -> None:
 
 
 class FreeSpace:
-    """Whether appends may go on (loop thread only)."""
+    """Whether appends may go on (loop thread only). The append path subtracts each append's size from
+    ``budget`` and calls ``check_append`` only when it goes below zero: at once while full, else every
+    ``CHECK_BYTES`` (a subtraction per append, not a call)."""
 
     def __init__(
         self,
@@ -85,9 +87,10 @@ class FreeSpace:
         self.headroom = headroom
         self._clock = clock
         self.full = False
+        #: Bytes that may be appended before ``check_append`` must look; negative while full.
+        self.budget = CHECK_BYTES
         self._reason = ""
         self._next_look = 0.0
-        self._appended = 0
 
     def look(self) -> None:
         """Look at the free space now (when the store opens): full if it is below the reserve."""
@@ -96,7 +99,8 @@ class FreeSpace:
             self.fill(self._below_reserve(free))
 
     def check_append(self, size: int) -> None:
-        """Before an append of ``size`` bytes: raise ``StorageFullError`` while the store is full."""
+        """Before an append of ``size`` bytes whose subtraction took ``budget`` below zero: raise
+        ``StorageFullError`` while the store is full."""
         if self.full:
             now = self._clock()
             if now < self._next_look:
@@ -105,15 +109,13 @@ class FreeSpace:
             free = free_bytes(self.root)
             if free < self.reserve_bytes + max(size, self.headroom):
                 raise self.fill(self._below_reserve(free))
-            self.full, self._appended = False, 0
+            self.full, self.budget = False, CHECK_BYTES
             log.warning("store writable again: %d bytes free on %s; appends resume", free, self.root)
             return
-        self._appended += size
-        if self._appended >= CHECK_BYTES:
-            self._appended = 0
-            free = free_bytes(self.root)
-            if free < self.reserve_bytes:
-                raise self.fill(self._below_reserve(free))
+        free = free_bytes(self.root)
+        if free < self.reserve_bytes:
+            raise self.fill(self._below_reserve(free))
+        self.budget = CHECK_BYTES
 
     def out_of_space(self, exc: OSError) -> bool:
         """Whether ``exc`` means the file system is full: ENOSPC or EDQUOT, or a failure (a short write) while
@@ -129,6 +131,7 @@ class FreeSpace:
         """Enter the full state (one WARNING the first time); the error to raise."""
         self._reason = f"the store is full, appends are refused until space returns: {reason}"
         self._next_look = self._clock() + RECHECK_S
+        self.budget = -1
         if not self.full:
             self.full = True
             log.warning("%s", self._reason)

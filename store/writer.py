@@ -67,7 +67,10 @@ class Writer:
         """Store already-validated batches (``validate_batches`` headers of ``records``), assigning offsets."""
         view = memoryview(records).cast("B")
         self._check_batches(view, batches, route[2])
-        self._space.check_append(len(view))
+        space = self._space
+        space.budget -= len(view)
+        if space.budget < 0:
+            space.check_append(len(view))
         if len(batches) == 1 and batches[0].position == 0 and batches[0].size == len(view):
             pieces: Iterable[tuple[memoryview, int]] = ((view, batches[0].last_offset_delta + 1),)
         else:
@@ -84,7 +87,9 @@ class Writer:
             producer_id=producer_id, producer_epoch=producer_epoch, coordinator_epoch=coordinator_epoch,
             commit=commit, timestamp=now,
         )  # fmt: skip
-        self._space.check_append(len(batch))
+        self._space.budget -= len(batch)
+        if self._space.budget < 0:
+            self._space.check_append(len(batch))
         return self._write(topic, partition, route, [(memoryview(batch), 1)], now)
 
     def _write(
