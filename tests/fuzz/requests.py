@@ -201,13 +201,25 @@ class FuzzClient:
             self.sock.close()
             self.sock = None
 
-    def request(self, body: ApiMessage, version: int) -> str:
-        """Send ``body`` and a probe; check the answers. Returns "answered", "silent" or "closed"."""
+    def request(self, body: ApiMessage, version: int, *, probe: bool = True) -> str:
+        """Send ``body`` and a probe; check the answers. Returns "answered", "silent" or "closed".
+
+        Without ``probe`` (a SASL step, after which the exchange admits nothing else) the first frame must
+        be the answer, or the broker must close."""
         correlation_id, probe_id = next(self._ids) & 0x7FFFFFFF, next(self._ids) & 0x7FFFFFFF
         frame = encode_request(body, version, correlation_id, "fuzz")
-        probe = encode_request(ApiVersionsRequest(), PROBE_VERSION, probe_id, "fuzz-probe")
         sock = self._connect()
-        frames = _exchange(sock, frame + probe, until=probe_id)
+        if not probe:
+            answer = _exchange(sock, frame, until=None, first=True)
+            if answer is None:
+                self.drop()
+                self.closed += 1
+                return "closed"
+            _check_answer(answer[0], correlation_id, body, version)
+            self.answered += 1
+            return "answered"
+        probe_frame = encode_request(ApiVersionsRequest(), PROBE_VERSION, probe_id, "fuzz-probe")
+        frames = _exchange(sock, frame + probe_frame, until=probe_id)
         if frames is None or (frames and _correlation(frames[-1]) != probe_id):
             self.drop()
             self.closed += 1
@@ -224,6 +236,15 @@ class FuzzClient:
         _check_answer(answers[0], correlation_id, body, version)
         decode_response(frames[-1], ApiVersionsResponse, PROBE_VERSION)
         self.answered += 1
+        return "answered"
+
+    def raw_token(self, token: bytes) -> str:
+        """A SASL token after SaslHandshake v0 (size-prefixed, no request header): "answered" or "closed"."""
+        frames = _exchange(self._connect(), struct.pack(">i", len(token)) + token, until=None, first=True)
+        if frames is None:
+            self.drop()
+            self.closed += 1
+            return "closed"
         return "answered"
 
     def api_versions(self) -> dict[int, tuple[int, int]]:
@@ -266,9 +287,10 @@ def _check_answer(payload: bytes, correlation_id: int, body: ApiMessage, version
         raise Failure(f"the answer to {name} does not decode ({exc}): {body!r}") from None
 
 
-def _exchange(sock: socket.socket, data: bytes, until: int | None) -> list[bytes] | None:
-    """Send ``data``; read whole frames until one carries ``until`` (returned last) or the broker closes
-    (None when it closed before any frame, else the frames read). A hang raises :class:`Failure`."""
+def _exchange(sock: socket.socket, data: bytes, until: int | None, first: bool = False) -> list[bytes] | None:
+    """Send ``data``; read whole frames until one carries ``until`` (returned last; with ``first``, until
+    the first frame) or the broker closes (None when it closed before any frame, else the frames read).
+    A hang raises :class:`Failure`."""
     frames: list[bytes] = []
     buffer = b""
     deadline = time.monotonic() + READ_TIMEOUT_S
@@ -280,7 +302,7 @@ def _exchange(sock: socket.socket, data: bytes, until: int | None) -> list[bytes
                 size = struct.unpack_from(">i", buffer)[0]
                 frames.append(buffer[4 : 4 + size])
                 buffer = buffer[4 + size :]
-                if until is not None and _correlation(frames[-1]) == until:
+                if first or (until is not None and _correlation(frames[-1]) == until):
                     return frames
             remaining = deadline - time.monotonic()
             if remaining <= 0:
