@@ -5,9 +5,10 @@ Kafka's settings, applied as Kafka applies them except where said:
 - ``max.connections.per.ip`` (and ``max.connections.per.ip.overrides``, ``host:limit`` pairs whose host
   names are resolved once at start): a connection from an address that already has its limit is closed
   at once, before anything is read from it (Kafka drops it the same way).
-- ``max.connections``: a connection over the broker-wide limit is closed at once too. Kafka instead stops
-  accepting until a slot frees, leaving new connections in the listen queue; asyncio's servers cannot
-  pause accepting, and holding accepted sockets would spend the descriptors the limit protects.
+- ``max.connections``: a connection over the broker-wide limit waits, unread, until a slot frees (oldest
+  first), as Kafka leaves it in the listen queue. asyncio's servers cannot pause accepting, so the
+  waiting connections are accepted and held: at most ``MAX_WAITING`` of them (a listen queue's size),
+  beyond which a new connection is closed at once. A waiting client that hangs up is let go.
 - ``connections.max.idle.ms``: a connection that has nothing to answer (no parked request, no answer
   waiting to be written) and has neither read nor written for that long is closed (negative: never).
   Kafka's idle clock is the same (the last read or write); a connection with a parked request is never
@@ -21,7 +22,7 @@ import asyncio
 import ipaddress
 import logging
 import socket
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 
 SWEEP_MIN_S = 0.01
 SWEEP_MAX_S = 10.0
+#: Connections accepted over ``max.connections`` that wait for a slot (as many as a listen queue holds).
+MAX_WAITING = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,37 +78,53 @@ def _addresses(host: str) -> list[str]:
 
 
 class Connections:
-    """Every open connection, counted per IP address; admits or refuses new ones and closes idle ones."""
+    """Every open connection, counted per IP address; admits, holds or refuses new ones and closes idle ones."""
 
     def __init__(self, limits: ConnectionLimits) -> None:
         self.limits = limits
         self._open: set[KafkaConnection] = set()
+        self._waiting: deque[KafkaConnection] = deque()
+        """Accepted over ``max.connections``, not read from until a slot frees (oldest first)."""
         self._per_ip: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
 
     def __iter__(self) -> Iterator[KafkaConnection]:
-        return iter(list(self._open))
+        return iter([*self._open, *self._waiting])
 
     def __len__(self) -> int:
-        return len(self._open)
+        return len(self._open) + len(self._waiting)
 
     def opened(self, connection: KafkaConnection) -> str | None:
         host = connection.info.host
         if self._per_ip[host] >= self.limits.for_ip(host):
             return f"{host} has {self._per_ip[host]} connections, its limit (max.connections.per.ip)"
-        if len(self._open) >= self.limits.max_connections:
-            return f"the broker has {len(self._open)} connections, its limit (max.connections)"
-        self._open.add(connection)
+        if len(self._open) < self.limits.max_connections:
+            self._open.add(connection)
+        elif len(self._waiting) < MAX_WAITING:
+            self._waiting.append(connection)
+            connection.hold()
+        else:
+            return (
+                f"the broker has {len(self._open)} connections, its limit (max.connections), and {MAX_WAITING} waiting"
+            )
         self._per_ip[host] += 1
         return None
 
     def closed(self, connection: KafkaConnection) -> None:
         if connection in self._open:
             self._open.discard(connection)
-            host = connection.info.host
-            self._per_ip[host] -= 1
-            if self._per_ip[host] <= 0:
-                del self._per_ip[host]
+        elif connection in self._waiting:
+            self._waiting.remove(connection)
+        else:
+            return
+        host = connection.info.host
+        self._per_ip[host] -= 1
+        if self._per_ip[host] <= 0:
+            del self._per_ip[host]
+        while self._waiting and len(self._open) < self.limits.max_connections:
+            admitted = self._waiting.popleft()
+            self._open.add(admitted)
+            admitted.admit()
 
     def start(self) -> None:
         """Start closing idle connections (when ``connections.max.idle.ms`` is not negative)."""

@@ -133,6 +133,9 @@ class KafkaConnection(asyncio.Protocol):
         self._closing = False
         self._close_delayed = False
         self._counted = False
+        self._admitted = True
+        self._unadmitted: list[bytes] = []
+        """What was read before a held connection's pause took hold (see :meth:`hold`)."""
         self._clock: Callable[[], float] = time.monotonic
         self.last_active = 0.0
         """Event-loop time of the last bytes read or answers written (``connections.max.idle.ms``)."""
@@ -173,6 +176,10 @@ class KafkaConnection(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self._closing:
+            return
+        if not self._admitted:  # a transport may read once before a pause made in connection_made holds
+            self._unadmitted.append(data)
+            cast(asyncio.Transport, self._transport).pause_reading()
             return
         self.last_active = self._clock()
         try:
@@ -296,7 +303,22 @@ class KafkaConnection(asyncio.Protocol):
         if self._hangup_check is None and self._loop is not None:
             self._hangup_check = self._loop.call_later(HANGUP_CHECK_S, self._check_hangup)
 
+    def hold(self) -> None:
+        """Read nothing until :meth:`admit` (over ``max.connections``: waiting for a slot)."""
+        self._admitted = False
+        self._pause_reading()
+
+    def admit(self) -> None:
+        self._admitted = True
+        self.last_active = self._clock()
+        self._resume_reading()
+        early, self._unadmitted = b"".join(self._unadmitted), []
+        if early:
+            self.data_received(early)
+
     def _resume_reading(self) -> None:
+        if not self._admitted:
+            return
         self._reading_paused = False
         if self._hangup_check is not None:
             self._hangup_check.cancel()

@@ -327,8 +327,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "producer.id.expiration.ms": "idle time after which an idempotent producer's state is forgotten",
     "connections.max.idle.ms": "a connection with nothing to answer and no bytes read or written for this long "
     "is closed (-1: never)",
-    "max.connections": "most client connections at once; a connection over it is closed at once "
-    "(Kafka leaves it waiting in the accept queue)",
+    "max.connections": "most client connections at once; one over it waits unread until a slot frees "
+    "(at most 100 wait; more are closed)",
     "max.connections.per.ip": "most connections from one IP address; a connection over it is closed at once",
     "max.connections.per.ip.overrides": "per-IP or host name limits over max.connections.per.ip, e.g. "
     "'127.0.0.1:200,client-host:100'",

@@ -1,8 +1,9 @@
 """Connection limits and bounds, against a real broker (in-process, on its own loop) and raw sockets:
-``max.connections.per.ip`` (and its overrides) and ``max.connections`` close a connection over the
-limit before answering anything; ``connections.max.idle.ms`` closes a connection idle that long, but
-not one whose request is parked; a client that stops reading its answers makes the broker stop reading
-its requests rather than buffer answers without bound, and is still let go when it hangs up.
+``max.connections.per.ip`` (and its overrides) closes a connection over the limit before answering
+anything; a connection over ``max.connections`` waits unanswered until a slot frees;
+``connections.max.idle.ms`` closes a connection idle that long, but not one whose request is parked; a
+client that stops reading its answers makes the broker stop reading its requests rather than buffer
+answers without bound, and is still let go when it leaves.
 
 Every wait is bounded; nothing asserts how fast the broker is.
 """
@@ -18,6 +19,7 @@ import pytest
 from kafka import KafkaProducer
 
 from rockafka.facade.app import BrokerApp
+from rockafka.facade.connections import MAX_WAITING
 from rockafka.facade.group.group import Member
 from rockafka.facade.protocol.framing import decode_response, encode_request
 from rockafka.facade.protocol.messages.api_versions import ApiVersionsRequest
@@ -123,20 +125,37 @@ def test_connections_over_the_per_ip_limit_are_closed_before_any_answer(sockets:
         assert eventually(admitted)
 
 
-def test_a_connection_over_max_connections_is_closed_before_any_answer(sockets: list[socket.socket]) -> None:
-    with Broker(settings={"max.connections": "3"}) as broker:
-        sockets += [connect(broker, f"127.0.0.{n}") for n in (1, 2, 3)]
+def test_connections_over_max_connections_wait_for_a_slot(sockets: list[socket.socket]) -> None:
+    """As Kafka leaves them in the listen queue: unanswered until a slot frees, oldest first; at most
+    ``MAX_WAITING`` wait, and one more is closed at once; a waiting client that hangs up is let go."""
+    with Broker(settings={"max.connections": "2"}) as broker:
+        sockets += [connect(broker, "127.0.0.1"), connect(broker, "127.0.0.2")]
         assert all(answers(sock) for sock in sockets)
-        over = connect(broker, "127.0.0.4")
-        assert not answers(over)
-        sockets.pop().close()
-
-        def admitted() -> bool:
-            sock = connect(broker, "127.0.0.4")
-            sockets.append(sock)
-            return answers(sock)
-
-        assert eventually(admitted)
+        first, second = connect(broker, "127.0.0.3"), connect(broker, "127.0.0.4")
+        for waiting in (first, second):
+            waiting.sendall(api_versions())
+            waiting.settimeout(0.3)
+            with pytest.raises(TimeoutError):  # held, not read: no answer while the broker is full
+                waiting.recv(1)
+        gone = connect(broker, "127.0.0.5")
+        gone.close()  # a waiting client that leaves is let go (the broker polls held connections)
+        assert eventually(lambda: len(broker_connections(broker)) == 4)
+        sockets[0].close()  # a slot frees: the oldest waiting connection is answered
+        first.settimeout(WAIT_S)
+        assert read_frame(first) is not None
+        second.settimeout(0.3)
+        with pytest.raises(TimeoutError):
+            second.recv(1)
+        sockets[1].close()
+        second.settimeout(WAIT_S)
+        assert read_frame(second) is not None
+        sockets += [first, second]
+        more = [connect(broker) for _ in range(MAX_WAITING)]
+        sockets += more
+        assert eventually(lambda: len(broker_connections(broker)) == 2 + MAX_WAITING)
+        over = connect(broker)
+        sockets.append(over)
+        assert not answers(over) and closed_by_broker(over)
 
 
 def fetch(topic: str, *, max_wait_ms: int, max_bytes: int = 1 << 20, correlation_id: int = 2) -> bytes:
