@@ -12,8 +12,8 @@ Kafka's settings, applied as Kafka applies them except where said:
 - ``connections.max.idle.ms``: a connection that has nothing to answer (no parked request, no answer
   waiting to be written) and has neither read nor written for that long is closed (negative: never).
   Kafka's idle clock is the same (the last read or write); a connection with a parked request is never
-  idle here, however long its request waits. Connections are swept every tenth of the idle time, at
-  least every 10 ms and at most every 10 s, so one is closed within that much after it turns idle.
+  idle here, however long its request waits. Connections are swept every tenth of the idle time
+  (between 10 ms and 10 s), so one is closed within that much after its idle time has passed.
 """
 
 from __future__ import annotations
