@@ -208,13 +208,7 @@ class ConsumeQueue:
 
     def cut_at(self, index: int) -> None:
         """Keep only the units before ``index`` (a repair re-dispatches the rest from the CommitLog)."""
-        if index <= self.first_index:
-            first = self.first_offset
-            before = self.bytes_before(self.first_index)
-            self._truncate_units(self.first_index)
-            self.next_offset, self.next_physical, self.max_timestamp, self.total_bytes = first, 0, -1, before
-        else:
-            self._truncate_units(min(index, self.end_index))
+        self._truncate_units(max(min(index, self.end_index), self.first_index))
 
     def _first_damage(self, sizes: dict[str, int]) -> int | None:
         """The unit index from which units are missing (gap, short file, lost last file), if any."""
@@ -261,7 +255,11 @@ class ConsumeQueue:
             self._refresh(self._search_end(self.first_index, end, 1 << 63))
 
     def _truncate_units(self, end: int) -> None:
-        """Keep units [first_index, end); zero the rest and delete later files; reload the write state."""
+        """Keep units [first_index, end); zero the rest and delete later files; reload the write state (with no
+        unit left, offsets go on from the first unit's, and dispatch from any CommitLog offset)."""
+        if end <= self.first_index < self.end_index:
+            first, before = self.first_offset, self.bytes_before(self.first_index)
+            self.next_offset, self.next_physical, self.max_timestamp, self.total_bytes = first, 0, -1, before
         self._files.truncate_from(end * UNIT_SIZE)
         end = max(end, self.first_index)
         if self._files.find(end * UNIT_SIZE) is None:

@@ -287,3 +287,35 @@ def test_a_missing_checkpoint_scans_the_whole_log(pristine: Pristine, tmp_path: 
         report = store.recovery_report
         assert report is not None and report.scan_from == 0
         assert_matches(store, pristine.appends)
+
+
+def test_a_partition_written_only_after_a_bad_batch_keeps_its_offsets(tmp_path: Path) -> None:
+    """The batch CRC check runs beside the re-dispatch; when it fails, the queues are cut back to the bad batch
+    and re-dispatched from it. A partition whose every unit lay past it must come back whole, at its offsets
+    (it came back empty with its old high watermark)."""
+    config = _config(tmp_path / "s")
+    with MessageStore.open(config) as store:
+        store.create_topic("early", 1)
+        store.create_topic("late", 1)
+        for i in range(6):
+            append(store, "early", 0, build_batch([(b"e", b"early-%d" % i + b"x" * 200)]))
+        store.flush()
+        victim = _next_position(config.root_dir)
+        append(store, "early", 0, build_batch([(b"e", b"victim" + b"x" * 200)]))
+        late = [build_batch([(b"l", b"late-%d" % i + b"y" * 200)] * 2) for i in range(6)]
+        for batch in late:
+            append(store, "late", 0, batch)
+        checkpoint = (config.root_dir / "checkpoint").read_bytes()
+    (config.root_dir / "checkpoint").write_bytes(checkpoint)  # as if it crashed after the first flush
+    segment = max(p for p in (config.root_dir / "commitlog").iterdir() if int(p.name) <= victim)
+    with open(segment, "r+b") as file:
+        file.seek(victim - int(segment.name) + HEADER + 100)
+        byte = file.read(1)
+        file.seek(victim - int(segment.name) + HEADER + 100)
+        file.write(bytes([byte[0] ^ 1]))
+    with MessageStore.open(config) as store:
+        read = store.read("late", 0, 0, 1 << 20)
+        assert [bytes(view) for view in read.batches] == [with_base_offset(b, 2 * i) for i, b in enumerate(late)]
+        assert read.high_watermark == 12
+        assert store.read("early", 0, 0, 1 << 20).high_watermark == 6
+    assert [(loss.topic, loss.first_offset) for loss in read_losses(config.root_dir / "quarantine")] == [("early", 6)]
