@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from compat_tests.mounts import KINDS, fill, free_bytes, small_filesystem
-from rockafka.store import MessageStore, OffsetCommit, StorageFullError, TopicPartition
+from rockafka.store import MessageStore, OffsetCommit, StorageError, StorageFullError, TopicPartition
 from rockafka.store.layout import StoreLayout
 from rockafka.store.mappedfile import MappedFile
 from rockafka.store.space import RECHECK_S
@@ -266,3 +266,22 @@ def test_the_index_thread_on_a_full_disk_waits_and_goes_on(mount: Path) -> None:
     )  # fmt: skip
     assert child.returncode == 0, (child.returncode, child.stdout, child.stderr[-3000:])
     assert child.stdout.split() == ["alive", "indexed", "1", "1"], child.stdout
+
+
+def test_other_io_errors_still_take_the_store_offline(mount: Path) -> None:
+    """Only a full disk is recoverable: a write the file system refuses for another reason (an immutable
+    CommitLog directory: EPERM for the next segment) takes the store offline."""
+    data = mount / "data"
+    with MessageStore.open(_config(data)) as store:
+        store.create_topic("t", 1)
+        append(store, "t", 0, build_batch([(b"0", VALUE)]))
+        subprocess.run(["chattr", "+i", str(data / "commitlog")], check=True, capture_output=True, timeout=60)
+        try:
+            with pytest.raises(StorageError) as refused:
+                for number in range(1, 400):  # on to the segment after the pre-allocated one
+                    append(store, "t", 0, build_batch([(str(number).encode(), VALUE)]))
+            assert not isinstance(refused.value, StorageFullError), refused.value
+            with pytest.raises(StorageError, match="offline"):
+                store.read("t", 0, 0, 1 << 20)
+        finally:
+            subprocess.run(["chattr", "-i", str(data / "commitlog")], check=True, capture_output=True, timeout=60)
