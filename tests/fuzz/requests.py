@@ -17,7 +17,9 @@ API's response at that version) and then the probe, or answer nothing to a Produ
 close the connection cleanly; it must never leave the probe unanswered on an open connection. A
 mutated frame is followed by the probe and the end of the client's output: whatever the broker sends
 must be whole frames, and it must close the connection within the time limit. The broker's log must
-show no traceback and no ERROR line (checked after every case and at the end).
+show no traceback, no ERROR line and no response the broker failed to build (checked after every case
+and at the end). Member ids, generations and producer ids the broker hands out are learned from its
+answers and reused by later requests, so requests also get past the first identity check.
 """
 
 from __future__ import annotations
@@ -65,11 +67,39 @@ SMALL_INT_ATTRS: Final = frozenset(
 )
 
 
+#: Values the broker handed out (member ids, generations, producer ids and epochs), learned from its
+#: answers, so later requests can carry them and get past the first check: a JoinGroup's member id in a
+#: SyncGroup, an InitProducerId's producer id in a Produce or AddPartitionsToTxn.
+LEARNED: Final[dict[str, list[Any]]] = {"member_id": [], "generation_id": [], "producer_id": [], "producer_epoch": []}
+
+
+def _learned(attr: str, fallback: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    if attr not in LEARNED:
+        return fallback
+    seen = LEARNED[attr]
+    return fallback | st.integers(0, 15).map(
+        lambda i: seen[-1 - i % len(seen)] if seen else 0 if attr != "member_id" else ""
+    )
+
+
+def learn(response: Any) -> None:
+    """Keep the values of ``LEARNED`` that a decoded response carries at its top level (at most 16 each)."""
+    for attr, seen in LEARNED.items():
+        value = getattr(response, attr, None)
+        if value not in (None, "", -1) and value not in seen:
+            seen.append(value)
+            del seen[:-16]
+
+
 def _waits(info: FieldInfo) -> bool:
     return "timeout" in info.attr or "wait" in info.attr
 
 
 def _scalar(info: FieldInfo, type_name: str, records: st.SearchStrategy[bytes]) -> st.SearchStrategy[Any]:
+    return _learned(info.attr, _drawn(info, type_name, records))
+
+
+def _drawn(info: FieldInfo, type_name: str, records: st.SearchStrategy[bytes]) -> st.SearchStrategy[Any]:
     attr = info.attr
     if type_name in INT_BOUNDS:
         low, high = INT_BOUNDS[type_name]
@@ -282,9 +312,10 @@ def _check_answer(payload: bytes, correlation_id: int, body: ApiMessage, version
     if _correlation(payload) != correlation_id:
         raise Failure(f"an answer to {name} carries correlation id {_correlation(payload)}, not {correlation_id}")
     try:
-        decode_response(payload, api_spec(body.API_KEY).response, version)
+        _, response = decode_response(payload, api_spec(body.API_KEY).response, version)
     except Exception as exc:
         raise Failure(f"the answer to {name} does not decode ({exc}): {body!r}") from None
+    learn(response)
 
 
 def _exchange(sock: socket.socket, data: bytes, until: int | None, first: bool = False) -> list[bytes] | None:
@@ -321,6 +352,10 @@ def _exchange(sock: socket.socket, data: bytes, until: int | None, first: bool =
     return frames or None
 
 
+#: What the broker logs only for a bug: a traceback, an ERROR line, a response that could not be answered.
+BUG_SIGNS: Final = ("Traceback", " ERROR ", "no response encodes", "its error response")
+
+
 class BrokerLog:
     """The broker's log file, read from where the last check stopped: tracebacks and ERROR lines are failures."""
 
@@ -335,6 +370,6 @@ class BrokerLog:
             data = log.read()
         self.offset += len(data)
         text = data.decode(errors="replace")
-        if "Traceback" in text or " ERROR " in text:
+        if any(sign in text for sign in BUG_SIGNS):
             self.problems.append(f"after {case}:\n{text[-4000:]}")
             raise Failure(f"the broker logged a traceback or an error after {case}:\n{text[-4000:]}")
