@@ -1,7 +1,7 @@
 """``rockafka serve`` given bad settings or a damaged data directory: one line on stderr, no traceback,
 exit code 2 for a setting (a properties file or an --override that is not UTF-8) and 1 for a data
-directory file (``meta.properties`` that is not UTF-8, ``store.json`` or ``topics.json`` of the wrong
-shape). Each runs the real command in a child process, bounded in time: a broker that started anyway
+directory file (``meta.properties`` or ``scram-credentials.json`` that is not UTF-8, ``store.json``,
+``topics.json`` or ``acls.json`` of the wrong shape). Each runs the real command in a child process, bounded in time: a broker that started anyway
 would fail the test by the timeout."""
 
 from __future__ import annotations
@@ -85,6 +85,25 @@ def test_data_file_of_the_wrong_shape_is_one_line_and_exit_1(
         store.create_topic("orders", 1)
     (data / file).write_text(json.dumps(document))
     (data / (file + ".bak")).unlink(missing_ok=True)
+    code, stderr = serve(data_dir=data)
+    assert code == 1
+    one_line(stderr, str(data / file), reason)
+
+
+@pytest.mark.parametrize(
+    ("file", "content", "reason"),
+    [
+        ("scram-credentials.json", b"\xff{}", "is not valid JSON"),
+        ("scram-credentials.json", b'{"version": 1, "users": [1]}', "is not a credentials file"),
+        ("acls.json", b"[1]", "is not an ACL file"),
+    ],
+)
+def test_security_file_with_bad_bytes_or_shape_is_one_line_and_exit_1(
+    tmp_path: Path, file: str, content: bytes, reason: str
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / file).write_bytes(content)
     code, stderr = serve(data_dir=data)
     assert code == 1
     one_line(stderr, str(data / file), reason)

@@ -30,13 +30,13 @@ def signature(path: Path) -> Signature:
 def read_json(path: Path) -> Any:
     """The document in ``path``, or None when there is no file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         return None
     except OSError as exc:
         raise SecurityStoreError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        return json.loads(text)
+        return json.loads(data)  # bytes: not UTF-8 is a ValueError here too, not a traceback
     except ValueError as exc:
         raise SecurityStoreError(f"{path} is not valid JSON: {exc}") from None
 
