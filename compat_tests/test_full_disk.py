@@ -11,6 +11,7 @@ per change of state and no traceback.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import time
 import uuid
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Consumer, KafkaError, Message, Producer
+from confluent_kafka import Consumer, KafkaError, KafkaException, Message, Producer
 from confluent_kafka import TopicPartition as ConfluentPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
@@ -184,3 +185,29 @@ def test_a_full_disk_refuses_appends_only_and_recovers(mounted: tuple[Path, Brok
     warnings = [line for line in log.splitlines() if " WARNING " in line and "rockafka.store.space" in line]
     assert [FULL in line for line in warnings] == [True, False, True], warnings  # full, resumed; full again
     assert RESUMED in warnings[1]
+
+
+def test_an_offline_store_is_one_warning_not_a_traceback_per_request(mounted: tuple[Path, BrokerProcess]) -> None:
+    """An I/O error other than a full disk (EPERM: the CommitLog directory made immutable) takes the store
+    offline: requests get KAFKA_STORAGE_ERROR or an error answer, the broker logs it once, never a traceback."""
+    mountpoint, broker = mounted
+    broker.start()
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    _create(admin, "t")
+    assert _produce(broker.bootstrap, "t", 0, 1)[0]  # the first segment, and the next, are allocated
+    commitlog = mountpoint / "data" / "commitlog"
+    subprocess.run(["chattr", "+i", str(commitlog)], check=True, capture_output=True, timeout=60)
+    try:
+        acked, errors = _produce(broker.bootstrap, "t", 1, 4000)  # on to the segment after the pre-allocated one
+        assert errors == {"KAFKA_STORAGE_ERROR"} and acked
+        for _ in range(50):  # answered (librdkafka calls the error answer a partial response), logged once
+            with contextlib.suppress(KafkaException):
+                admin.list_topics(timeout=5)
+        assert broker.process is not None and broker.process.poll() is None
+    finally:
+        subprocess.run(["chattr", "-i", str(commitlog)], check=True, capture_output=True, timeout=60)
+    broker.stop()
+    log = broker.log_path.read_text(errors="replace")
+    assert "Traceback" not in log, log[-4000:]
+    refusals = [line for line in log.splitlines() if "the store refused" in line or "retention pass refused" in line]
+    assert 1 <= len(refusals) <= 4, refusals
