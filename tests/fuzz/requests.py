@@ -6,7 +6,8 @@ nulls where the version allows them, arrays of 0-3 entries, unknown tagged field
 A few fields are steered so a case exercises the broker instead of waiting on it or filling its disk:
 names come mostly from a small pool (existing topics and groups, the empty name, illegal names), waits
 and timeouts are at most a few hundred milliseconds (a Fetch of ``max_wait_ms`` 2^31 is a legitimate
-park, not a hang), partition counts are small, and ``records`` are sometimes a valid record batch.
+park, not a hang), partition counts are small, and ``records`` are sometimes a valid record batch (of an idempotent or
+transactional producer too, with a producer id the broker handed out).
 
 **Mutations.** A valid request frame damaged on the wire: cut short (with its length prefix kept or
 fixed to the cut), bits flipped, a wrong length prefix, bytes inserted, or its body replaced by noise.
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from hypothesis import strategies as st
+from kafka.record.default_records import DefaultRecordBatchBuilder
 
 from rockafka.facade.protocol.framing import decode_response, encode_request
 from rockafka.facade.protocol.message import ApiMessage, FieldInfo, Struct
@@ -60,7 +62,12 @@ CONFIG_NAMES: Final = (
     "compression.type",
     "no.such.config",
 )
-NAME_ATTRS: Final = frozenset({"name", "topic", "topic_name", "resource_name", "key", "value"})
+#: Config values: numbers at and past the edges, the enumerations' members, and words of no meaning.
+CONFIG_VALUES: Final = (
+    "-1", "0", "1", "2147483648", "9223372036854775808", "1e3", " 5", "delete", "compact", "compact,delete",
+    "CreateTime", "LogAppendTime", "gzip", "zstd", "producer", "true", "",
+)  # fmt: skip
+NAME_ATTRS: Final = frozenset({"name", "topic", "topic_name", "resource_name", "key"})
 GROUP_ATTRS: Final = frozenset({"group_id", "group", "transactional_id", "member_id", "group_instance_id"})
 SMALL_INT_ATTRS: Final = frozenset(
     {"num_partitions", "count", "partition_index", "partition", "partitions", "replication_factor", "throttle_time_ms"}
@@ -91,6 +98,32 @@ def learn(response: Any) -> None:
             del seen[:-16]
 
 
+@st.composite
+def producer_batches(draw: st.DrawFn) -> bytes:
+    """A valid record batch of an idempotent or transactional producer: a learned producer id and epoch
+    (or a made-up one), a drawn first sequence, one to three records, plain or gzip."""
+
+    def learned_or(attr: str, made_up: st.SearchStrategy[int]) -> int:
+        seen = LEARNED[attr]
+        if seen and draw(st.booleans()):
+            return int(seen[-1 - draw(st.integers(0, 15)) % len(seen)])
+        return draw(made_up)
+
+    builder = DefaultRecordBatchBuilder(
+        magic=2,
+        compression_type=draw(st.sampled_from([0, 1])),
+        is_transactional=draw(st.booleans()),
+        producer_id=learned_or("producer_id", st.integers(-1, 5)),
+        producer_epoch=learned_or("producer_epoch", st.integers(-1, 3)),
+        base_sequence=draw(st.integers(-1, 12) | st.just(2**31 - 1)),
+        batch_size=1 << 20,
+    )
+    now = int(time.time() * 1000)
+    for index in range(draw(st.integers(1, 3))):
+        builder.append(index, timestamp=now, key=None, value=b"fuzz", headers=[])
+    return bytes(builder.build())
+
+
 def _waits(info: FieldInfo) -> bool:
     return "timeout" in info.attr or "wait" in info.attr
 
@@ -115,6 +148,8 @@ def _drawn(info: FieldInfo, type_name: str, records: st.SearchStrategy[bytes]) -
         text = st.text(max_size=12)
         if attr in NAME_ATTRS or "topic" in attr:
             return st.sampled_from(TOPICS + CONFIG_NAMES) | text
+        if attr == "value":
+            return st.sampled_from(CONFIG_VALUES) | text
         if attr in GROUP_ATTRS:
             return st.sampled_from(GROUPS) | text
         return st.sampled_from(["", "PLAIN", "SCRAM-SHA-256", "consumer", "range"]) | text

@@ -25,7 +25,7 @@ from rockafka.facade.protocol.framing import encode_request
 from rockafka.facade.protocol.messages.create_topics import CreatableTopic, CreateTopicsRequest
 from rockafka.testing import Broker
 
-from .requests import MUTATIONS, BrokerLog, FuzzClient, Mutation, requests
+from .requests import MUTATIONS, BrokerLog, FuzzClient, Mutation, producer_batches, requests
 
 #: Structured requests per API key (every advertised version among them); damaged frames get eight times as many.
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
@@ -42,7 +42,7 @@ VALID_BATCHES = [
     record_batch([Rec(b"k", b"v" * 10, (("h", b"1"),), None)]),
     record_batch([Rec(None, b"value", (), None), Rec(b"k2", None, (), None)], codec="gzip"),
 ]
-RECORDS = st.sampled_from(VALID_BATCHES) | st.binary(max_size=80)
+RECORDS = st.sampled_from(VALID_BATCHES) | producer_batches() | st.binary(max_size=80)
 FUZZ = settings(
     max_examples=EXAMPLES, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
 )
