@@ -118,7 +118,8 @@ class IndexFile:
         self.slot_count = slot_count
         self.entry_count = entry_count
         self._entries_at = HEADER_SIZE + slot_count * SLOT_SIZE
-        fields = _HEADER.unpack_from(file.view, 0)
+        # a fresh file is a hole: read as zeros, not through the mapping (a full tmpfs answers that with SIGBUS)
+        fields = _HEADER.unpack_from(file.view if file.data_end() else bytes(_HEADER.size), 0)
         self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset = fields[:4]
         self.hash_slot_count, self.index_count = fields[4], max(fields[5], 1)
         self._reserved_to = 0
