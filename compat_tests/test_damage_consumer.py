@@ -109,9 +109,10 @@ def _damage(data: Path, how: str, before: dict[int, tuple[bytes, list[bytes]]]) 
 def _consume(bootstrap: str, topic: str) -> list[bytes]:
     """Every record a consumer assigned to each partition from offset 0 gets until it reaches every high
     watermark (it must, within a minute: a stalled consumer fails the test)."""
-    consumer = Consumer(
-        {"bootstrap.servers": bootstrap, "group.id": f"g-{uuid.uuid4().hex}", "enable.auto.commit": False}
-    )
+    consumer = Consumer({
+        "bootstrap.servers": bootstrap, "group.id": f"g-{uuid.uuid4().hex}", "enable.auto.commit": False,
+        "auto.offset.reset": "earliest",  # records lost at a partition's start move its log start past them
+    })  # fmt: skip
     try:
         consumer.assign([ConfluentPartition(topic, p, 0) for p in range(PARTITIONS)])
         marks = {p: consumer.get_watermark_offsets(ConfluentPartition(topic, p), timeout=10) for p in range(PARTITIONS)}

@@ -122,12 +122,10 @@ def note_gap(record: StoredBatch, queues: Mapping[PartitionKey, ConsumeQueue], d
 
 def note_claims(queues: Mapping[PartitionKey, ConsumeQueue], damages: list[Damage]) -> None:
     """After a recovery scan: units a queue held before it was cut (``ConsumeQueue.claims``) that point into a
-    damaged range and whose offsets the queue did not get back name the partition and offsets lost there (the
-    records lost at the end of a partition, which no later record reveals as a gap)."""
+    damaged range name the partition and offsets lost there (no valid record lies in the range: what they
+    pointed at is gone). They name the records lost at a partition's end or start, which no gap reveals."""
     for key, queue in queues.items():
         for physical, _, count, base in queue.claims:
-            if base < queue.next_offset:
-                continue
             for damage in damages:
                 if damage.start <= physical < damage.end:
                     first, last = damage.lost.get(key, (base, base + count - 1))
