@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rockafka.facade.config import read_properties
+from rockafka.facade.config import ConfigError, read_properties
+from rockafka.facade.config.broker import decode_properties
 from rockafka.facade.security import SecurityError
 
 from .wire_client import WireClient, WireClientError
@@ -31,7 +32,11 @@ def connect(args: argparse.Namespace) -> WireClient:
     """The online connection that ``args`` describe (WireClientError when it fails)."""
     settings: dict[str, str] = {}
     if args.command_config is not None:
-        settings = dict(read_properties(args.command_config.read_text(encoding="utf-8")))
+        path = args.command_config
+        try:
+            settings = dict(read_properties(decode_properties(path.read_bytes(), path), str(path)))
+        except ConfigError as exc:  # not UTF-8, a malformed escape: one line, as the other mistakes
+            raise WireClientError(str(exc)) from None
     return WireClient(args.bootstrap_server, settings)
 
 

@@ -1,8 +1,9 @@
 """``rockafka serve`` given bad settings or a damaged data directory: one line on stderr, no traceback,
 exit code 2 for a setting (a properties file or an --override that is not UTF-8) and 1 for a data
 directory file (``meta.properties`` or ``scram-credentials.json`` that is not UTF-8, ``store.json``,
-``topics.json`` or ``acls.json`` of the wrong shape). Each runs the real command in a child process, bounded in time: a broker that started anyway
-would fail the test by the timeout."""
+``topics.json`` or ``acls.json`` of the wrong shape). Each runs the real command in a child process,
+bounded in time: a broker that started anyway would fail the test by the timeout. The client
+properties of ``rockafka users --command-config`` follow the same rule (exit 2)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rockafka.cli import main
 from rockafka.facade.broker import load_cluster_id
 from rockafka.facade.config import ConfigError, load_broker_config
 from rockafka.store import CorruptStoreError, MessageStore
@@ -125,3 +127,12 @@ def test_a_utf8_properties_file_still_reads(tmp_path: Path) -> None:
     assert load_broker_config(properties).int("num.partitions") == 4
     with pytest.raises(ConfigError, match="not UTF-8"):
         load_broker_config(None, [], {"ROCKAFKA_NUM_PARTITIONS": "4\udcff"})
+
+
+def test_command_config_not_utf8_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``rockafka users``/``acls --command-config``: the client properties file follows the same rule."""
+    config = tmp_path / "client.properties"
+    config.write_bytes(b"security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PL\xffIN\n")
+    assert main(["users", "list", "--bootstrap-server", "127.0.0.1:1", "--command-config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "client.properties: line 2 is not UTF-8" in err and "Traceback" not in err

@@ -12,9 +12,11 @@ import builtins
 import enum
 import logging
 import re
+import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from .definitions import BROKER_CONFIGS, IGNORED_BROKER_SETTINGS, LISTENER_SCOPED, MECHANISM_SCOPED, ConfigDef, Value
 from .errors import ConfigError, InvalidConfigError, UnknownConfigError
@@ -169,22 +171,65 @@ def decode_properties(data: bytes, path: Path) -> str:
         raise ConfigError(f"{path}: line {line} is not UTF-8 text (byte 0x{data[exc.start]:02x})") from None
 
 
-def read_properties(text: str) -> list[tuple[str, str]]:
-    """Parse Java properties text into (key, value) pairs, in order."""
+def read_properties(text: str, source: str = "properties") -> list[tuple[str, str]]:
+    """Parse Java properties text into (key, value) pairs, in order, as ``java.util.Properties.load`` does:
+    ``#``/``!`` comments, ``=``, ``:`` or blanks between key and value, a trailing backslash continuing the
+    line (also on the last line), and the escapes ``\\t \\n \\r \\f \\uXXXX`` (any other escaped character
+    stands for itself). A malformed ``\\u`` escape is a :class:`ConfigError` naming ``source`` and the line."""
     pairs: list[tuple[str, str]] = []
     pending = ""
-    for raw in text.splitlines():
+    first_line = 0
+    lines = text.splitlines()
+    for number, raw in enumerate(lines, start=1):
         line = pending + raw.lstrip() if pending else raw.strip()
-        if not pending and (not line or line[0] in "#!"):
-            continue
-        if line.endswith("\\") and not line.endswith("\\\\"):
+        if not pending:
+            first_line = number
+            if not line or line[0] in "#!":
+                continue
+        if _continues(line) and number < len(lines):
             pending = line[:-1]
             continue
         pending = ""
-        match = re.match(r"^((?:\\.|[^=:\s\\])+)\s*[=:\s]\s*(.*)$", line)
-        key, value = (match[1], match[2]) if match else (line, "")
-        pairs.append((key.replace("\\", ""), value.strip()))
+        pairs.append(_pair(line[:-1] if _continues(line) else line, f"{source}: line {first_line}"))
     return pairs
+
+
+def _continues(line: str) -> bool:
+    """An odd number of backslashes at the end continues the line."""
+    return (len(line) - len(line.rstrip("\\"))) % 2 == 1
+
+
+def _pair(line: str, where: str) -> tuple[str, str]:
+    match = re.match(r"^((?:\\.|[^=:\s\\])+)\s*[=:\s]\s*(.*)$", line)
+    key, value = (match[1], match[2]) if match else (line, "")
+    return _unescape(key, where), _unescape(value.strip(), where)
+
+
+_ESCAPES: Final = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+
+
+def _unescape(text: str, where: str) -> str:
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char != "\\" or index + 1 == len(text):
+            out.append(char if char != "\\" else "")
+            index += 1
+            continue
+        escaped = text[index + 1]
+        if escaped == "u":
+            digits = text[index + 2 : index + 6]
+            if len(digits) < 4 or any(digit not in string.hexdigits for digit in digits):
+                raise ConfigError(f"{where}: malformed \\uxxxx escape {text[index : index + 6]!r}")
+            out.append(chr(int(digits, 16)))
+            index += 6
+        else:
+            out.append(_ESCAPES.get(escaped, escaped))
+            index += 2
+    return "".join(out)
 
 
 def load_broker_config(
@@ -212,7 +257,7 @@ def load_broker_config(
             data = properties_file.read_bytes()
         except OSError as exc:
             raise ConfigError(f"cannot read properties file {properties_file}: {exc.strerror or exc}") from None
-        for key, value in read_properties(decode_properties(data, properties_file)):
+        for key, value in read_properties(decode_properties(data, properties_file), str(properties_file)):
             apply(key, value, f"in {properties_file}")
     env_names = {ENV_PREFIX + name.upper().replace(".", "_"): name for name in BROKER_CONFIGS}
     for variable, text in sorted((environ or {}).items()):

@@ -119,3 +119,15 @@ def test_every_setting_is_documented() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "configuration.md").read_text()
     missing = [name for name in [*BROKER_CONFIGS, *TOPIC_CONFIGS, *IGNORED_BROKER_SETTINGS] if f"`{name}`" not in doc]
     assert missing == []
+
+
+def test_properties_escapes_as_java_reads_them() -> None:
+    text = "a=tab\\there\nb=caf\\u00e9\nc=C\\:\\\\data\nd=last\\\n"
+    assert read_properties(text) == [("a", "tab\there"), ("b", "café"), ("c", "C:\\data"), ("d", "last")]
+
+
+def test_malformed_unicode_escape_is_a_config_error_naming_the_line(tmp_path: Path) -> None:
+    properties = tmp_path / "server.properties"
+    properties.write_text("num.partitions=3\nlog.dirs=/data/\\u12\n")
+    with pytest.raises(ConfigError, match=r"server\.properties: line 2: malformed \\uxxxx escape"):
+        load_broker_config(properties)
