@@ -227,11 +227,13 @@ def _error_response(handler: ApiHandler, body: Any, code: ErrorCode) -> Any:
         return _minimal_response(handler.api_key, code)
 
 
-def _minimal_response(api_key: int, code: ErrorCode) -> Any:
-    """The API's response with every field at its default and the top-level error code (if any) set."""
+def _minimal_response(api_key: int, code: ErrorCode, version: int | None = None) -> Any:
+    """The API's response with every field at its default and the top-level error code set where the API
+    has one (at ``version``, when given: a field a version lacks must keep its default)."""
     response = api_spec(api_key).response()
-    if hasattr(response, "error_code"):
-        response.error_code = code
+    for info in response.FIELDS:
+        if info.attr == "error_code" and (version is None or info.versions[0] <= version <= info.versions[1]):
+            response.error_code = code
     return response
 
 
@@ -251,6 +253,6 @@ def _encode(handler: ApiHandler, header: RequestHeader, body: Any, result: Any) 
             "API %d v%d: its error response does not encode either (%s)", header.api_key, header.api_version, exc
         )
     try:
-        return [encode_response(header, _minimal_response(header.api_key, code))]
+        return [encode_response(header, _minimal_response(header.api_key, code, header.api_version))]
     except _ENCODE_FAILURES as exc:
         raise BrokenRequestError(f"API {header.api_key} v{header.api_version}: no response encodes: {exc}") from None

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from rockafka.facade.dispatch import RequestDispatcher
+from rockafka.facade.dispatch import RequestDispatcher, _minimal_response
 from rockafka.facade.handlers import HANDLERS, ApiHandler
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.framing import decode_response, encode_request
@@ -98,3 +98,16 @@ def test_a_failing_handler_is_one_error_line_without_a_traceback(
     errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
     assert len(errors) == 1 and "ValueError: a bug" in errors[0].getMessage()
     assert all(record.exc_info is None for record in caplog.records)
+
+
+def test_the_minimal_response_of_every_api_encodes_at_every_version() -> None:
+    """The last fallback must always encode: each API's defaults, with its top-level error code only in
+    the versions that carry one."""
+    failures = []
+    for api_key, handler in sorted(HANDLERS.items()):
+        for version in range(handler.min_version, handler.max_version + 1):
+            try:
+                _minimal_response(api_key, ErrorCode.UNKNOWN_SERVER_ERROR, version).encode(version)
+            except Exception as exc:
+                failures.append(f"API {api_key} v{version}: {exc}")
+    assert failures == []
