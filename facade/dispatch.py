@@ -233,7 +233,7 @@ def _minimal_response(api_key: int, code: ErrorCode, version: int | None = None)
     response = api_spec(api_key).response()
     for info in response.FIELDS:
         if info.attr == "error_code" and (version is None or info.versions[0] <= version <= info.versions[1]):
-            response.error_code = code
+            setattr(response, info.attr, code)
     return response
 
 
