@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 from compat_tests.clients.records import Rec
 from compat_tests.clients.wire import record_batch
 from rockafka.facade.handlers import HANDLERS
+from rockafka.facade.protocol.api import API_VERSIONS_KEY
 from rockafka.facade.protocol.framing import encode_request
+from rockafka.facade.protocol.messages import API_SPECS
 from rockafka.facade.protocol.messages.create_topics import CreatableTopic, CreateTopicsRequest
 from rockafka.testing import Broker
 
@@ -113,3 +115,22 @@ def test_mutated_frames(
     client = FuzzClient("127.0.0.1", broker.port)
     client.mutated(frame)
     log.check(f"{mutation} of {type(body).__name__} v{version}")
+
+
+def test_unserved_versions_and_apis_close_or_answer_api_versions(broker: Broker, log: BrokerLog) -> None:
+    """Every version just outside a served range, and every API in the specs this broker does not serve,
+    closes the connection; ApiVersions above its range is answered (UNSUPPORTED_VERSION, the v0 body)."""
+    client = FuzzClient("127.0.0.1", broker.port)
+    cases = [(key, handler.max_version + 1) for key, handler in HANDLERS.items()]
+    cases += [(key, handler.min_version - 1) for key, handler in HANDLERS.items() if handler.min_version > 0]
+    cases += [(key, spec.max_version) for key, spec in API_SPECS.items() if key not in HANDLERS]
+    sent = 0
+    for api_key, version in cases:
+        spec = API_SPECS[api_key]
+        if not spec.min_version <= version <= spec.max_version:
+            continue  # the codec cannot write it; the damaged-frame test covers such frames
+        sent += 1
+        outcome = client.request(spec.request(), version)
+        assert outcome == ("answered" if api_key == API_VERSIONS_KEY else "closed"), (api_key, version)
+        log.check(f"API {api_key} v{version}")
+    assert sent > 20
