@@ -3,7 +3,8 @@
 CI runs a fixed, derandomized set of cases; this runs fresh random cases against one broker
 subprocess until the time is up: rounds over every advertised API (structured requests of every
 version), each followed by a round of frames damaged on the wire. The oracle is the tests' (an answer
-or a clean close for each request, no traceback and no ERROR line in the broker log). It prints the
+or a clean close for each request, only a failed acks=0 Produce closing on a request that parses, no
+traceback and no ERROR line in the broker log). It prints the
 count of cases by outcome and exits 1 at the first failure, with the failing case (shrunk by
 Hypothesis) and the broker log's tail.
 """
@@ -43,6 +44,8 @@ def _round(
         outcome = client.request(body, version)
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
         log.check(f"{type(body).__name__} v{version}: {body!r}")
+        if outcome == "closed" and not (api_key == 0 and getattr(body, "acks", None) == 0):
+            raise Failure(f"the broker closed the connection on a request that parses: {body!r} v{version}")
 
     case()
     return outcomes
