@@ -1,12 +1,13 @@
-"""``python -m bench.fuzz [--minutes 10] [--seed N]``: the long run of the request fuzz (``tests/fuzz``).
+"""``python -m bench.fuzz [--minutes 10] [--seed N] [--set KEY=VALUE ...]``: the request fuzz, long.
 
-CI runs a fixed, derandomized set of cases; this runs fresh random cases against one broker
-subprocess until the time is up: rounds over every advertised API (structured requests of every
+``tests/fuzz`` runs a fixed, derandomized set of cases in CI; this runs fresh random cases against one
+broker subprocess until the time is up: rounds over every advertised API (structured requests of every
 version), each followed by a round of frames damaged on the wire. The oracle is the tests' (an answer
 or a clean close for each request, only a failed acks=0 Produce closing on a request that parses, no
-traceback and no ERROR line in the broker log). It prints the
-count of cases by outcome and exits 1 at the first failure, with the failing case (shrunk by
-Hypothesis) and the broker log's tail.
+traceback and no ERROR line in the broker log). It prints the count of cases by outcome and exits 1 at
+the first failure, with the failing case (shrunk by Hypothesis) and the broker log's tail. ``--set``
+runs the broker with other settings (LogAppendTime topics, small message limits, no auto-creation, ...),
+whose paths the default broker does not take.
 """
 
 from __future__ import annotations
@@ -71,8 +72,8 @@ def _mutation_round(
     return count[0]
 
 
-def run(minutes: float, rng: random.Random) -> int:
-    with Broker(settings=SETTINGS, subprocess=True) as broker:
+def run(minutes: float, rng: random.Random, extra: dict[str, str] | None = None) -> int:
+    with Broker(settings={**SETTINGS, **(extra or {})}, subprocess=True) as broker:
         client = FuzzClient("127.0.0.1", broker.port)
         topics = [CreatableTopic(name=name, num_partitions=2, replication_factor=1) for name in ("fuzz-t0", "fuzz-t1")]
         client.request(CreateTopicsRequest(topics=topics, timeout_ms=5000), 5)
@@ -101,10 +102,14 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.fuzz", description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--seed", type=int, default=None, help="the run's seed (random by default; printed)")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="a broker setting for the run (repeatable)"
+    )
     args = parser.parse_args(argv)
+    extra = dict(item.partition("=")[::2] for item in args.set)
     run_seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
-    print(f"fuzz: seed {run_seed}, {args.minutes} minutes", flush=True)
-    return run(args.minutes, random.Random(run_seed))
+    print(f"fuzz: seed {run_seed}, {args.minutes} minutes, settings {extra}", flush=True)
+    return run(args.minutes, random.Random(run_seed), extra)
 
 
 if __name__ == "__main__":
