@@ -7,7 +7,8 @@ headers, timestamps), then verifies every partition on both sides and writes a J
 (``--report``) and a table; exit 0 when every partition is equal, 1 when one differs. ``--exactly-once``
 copies read_committed with the exactly-once sink and verifies read_committed on both sides. Both run on
 ``--master`` (default ``local[*]``); ``--conf key=value`` sets any Spark setting. Mistakes (a missing
-directory, an unknown topic, an unreachable broker, no PySpark or Java) are one line on stderr, exit 2.
+directory, an unknown topic, an unreachable broker, no PySpark or Java) are one line on stderr, exit 2;
+a damaged data directory file is one line, exit 1.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rockafka.pipeline import PipelineError
-from rockafka.store import StoreError
+from rockafka.store import CorruptStoreError, StoreError
 from rockafka.store.reader import StoreReader
 
 FORMATS = ("parquet", "json", "orc")
@@ -84,7 +85,7 @@ def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse
             return command(args)
         except (PipelineError, StoreError, OSError) as exc:
             print(f"rockafka pipeline: {exc}", file=sys.stderr)
-            return 2
+            return 1 if isinstance(exc, CorruptStoreError) else 2  # a damaged data directory file, as serve
         except Exception as exc:
             if type(exc).__module__.startswith(("pyspark", "py4j")):
                 print(f"rockafka pipeline: Spark job failed: {_cause(exc)}", file=sys.stderr)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rockafka.store import StoreError
+from rockafka.store import CorruptStoreError, StoreError
 from rockafka.store.reader import ScanReport, StoreReader
 
 
@@ -47,7 +47,8 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _guarded(command: Any) -> Any:
-    """Report store and file errors as one line with exit code 2."""
+    """Report store and file errors as one line: exit code 2 for a mistake (no such directory, not a store,
+    no such topic), 1 for a damaged data directory file (as ``rockafka serve`` exits)."""
 
     def run(args: argparse.Namespace) -> int:
         if not args.directory.is_dir():
@@ -59,7 +60,8 @@ def _guarded(command: Any) -> Any:
                 return code
         except (StoreError, OSError) as exc:
             print(f"rockafka store: {exc}", file=sys.stderr)
-            return 2
+            damaged = isinstance(exc, CorruptStoreError) and (args.directory / "store.json").exists()
+            return 1 if damaged else 2
 
     return run
 

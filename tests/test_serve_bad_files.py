@@ -136,3 +136,25 @@ def test_command_config_not_utf8_is_one_line_and_exit_2(tmp_path: Path, capsys: 
     assert main(["users", "list", "--bootstrap-server", "127.0.0.1:1", "--command-config", str(config)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "client.properties: line 2 is not UTF-8" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["store", "inspect", "{data}"],
+        ["pipeline", "export", "--data-dir", "{data}", "--topics", "orders", "--to", "json", "{out}"],
+    ],
+    ids=["store-inspect", "pipeline-export"],
+)
+def test_the_offline_tools_on_a_damaged_file_say_one_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    data = tmp_path / "data"
+    with MessageStore.open(small_config(data)) as store:
+        store.create_topic("orders", 1)
+    topics = data / "config" / "topics.json"
+    topics.write_text(json.dumps({"version": 1, "topics": {"orders": 5}}))
+    topics.with_name("topics.json.bak").unlink(missing_ok=True)
+    assert main([part.format(data=data, out=tmp_path / "out") for part in command]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(topics) in err and "Traceback" not in err
