@@ -92,7 +92,8 @@ from .mappedfile import MappedFile, MappedFileQueue, Preallocator, name_to_offse
 
 _PREFIX = struct.Struct(">iI")
 _HEADER = struct.Struct(">iII16siqqqiHH")
-_CHECKED = struct.Struct(">iI4x16siqq")  # total_size, magic, topic_id, partition, base_offset, physical_offset
+# total_size, magic, topic_id, partition, base, physical, record_count; the batch's base, length and magic
+_CHECKED = struct.Struct(">iI4x16siqq8xi4xqi4xb")
 _MAGIC_BYTES = struct.pack(">I", RECORD_MAGIC)
 _SEARCH_CHUNK = 1 << 20  # bytes copied at a time when looking for the next record past damage
 _RELEASE_STEP = 16 << 20  # release the page cache in steps of at least this ...
@@ -358,21 +359,25 @@ class CommitLog:
         return file.view[pos + HEADER_SIZE : pos + size]
 
     def checked_batch_view(
-        self, physical_offset: int, size: int, topic_id: bytes, partition: int, base_offset: int
+        self, physical_offset: int, size: int, topic_id: bytes, partition: int, base_offset: int, record_count: int
     ) -> memoryview | None:
         """``batch_view``, or None unless the record header there says it is this record: the magic, the size,
-        the topic, the partition, the base offset and the physical offset all agree (one ``unpack`` per batch:
-        a ConsumeQueue unit that points at garbage or at zeros is never served)."""
+        the topic, the partition, the base offset, the record count and the physical offset all agree, and so do
+        the batch's own base offset, length and magic, which its CRC-32C does not cover (one ``unpack`` per
+        batch: a ConsumeQueue unit that points at garbage or at zeros is never served)."""
         file = self._files.find(physical_offset)
         if file is None:
             return None
         pos = physical_offset - file.start
-        if pos + size > file.size:
+        if size < _CHECKED.size or pos + size > file.size:
             return None
-        total, magic, topic, number, base, physical = _CHECKED.unpack_from(file.view, pos)
+        total, magic, topic, number, base, physical, count, batch_base, length, batch_magic = _CHECKED.unpack_from(
+            file.view, pos
+        )
         if (
             total != size or magic != RECORD_MAGIC or physical != physical_offset or base != base_offset
-            or number != partition or topic != topic_id
+            or count != record_count or number != partition or topic != topic_id or batch_base != base
+            or length != size - HEADER_SIZE - 12 or batch_magic != 2
         ):  # fmt: skip
             return None
         if physical_offset < self.unverified_below:

@@ -184,6 +184,8 @@ class ConsumeQueue:
         end = self._search_end(self.first_index, limit, trusted_below)
         if not self._sane_after(end, limit, trusted_below):
             damaged_at = end
+        elif end > self.first_index + 1 and not self._follows(end - 1):
+            damaged_at = end = end - 1  # a unit zeroed in part: what the zeros hid after it is re-dispatched
         self.claims = [self.head(index) for index in range(end, max(written, end))]
         self._truncate_units(end)
         return damaged_at is not None
@@ -205,6 +207,15 @@ class ConsumeQueue:
                 if not _all_zero(file.view[start : max(start, file.data_end())]):
                     return False
         return True
+
+    def _follows(self, index: int) -> bool:
+        """Whether unit ``index`` is whole and follows unit ``index - 1`` (offsets, position, byte count, time)."""
+        before, unit = self.unit(index - 1), self.unit(index)
+        return (
+            unit.base_offset >= before.next_offset and unit.physical_offset >= before.physical_offset + before.size
+            and unit.bytes_before == before.bytes_before + before.size - HEADER_SIZE
+            and unit.max_timestamp >= before.max_timestamp and unit.record_count > 0
+        )  # fmt: skip
 
     def cut_at(self, index: int) -> None:
         """Keep only the units before ``index`` (a repair re-dispatches the rest from the CommitLog)."""
@@ -290,8 +301,13 @@ class ConsumeQueue:
         self._tail, self._first_offset = None, None
 
     def truncate_from_physical(self, physical_end: int) -> None:
-        """Drop every unit whose record starts at or past ``physical_end``."""
-        self._truncate_units(self._search_end(self.first_index, self.end_index, physical_end))
+        """Drop every unit whose record starts at or past ``physical_end``: a walk back from the last unit (not a
+        binary search, which a zeroed unit in the middle would stop at), so it costs the units dropped."""
+        index = self.end_index
+        while index > self.first_index and self.head(index - 1)[0] >= physical_end:
+            index -= 1
+        if index < self.end_index:
+            self._truncate_units(index)
 
     # --- append ---
 

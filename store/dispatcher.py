@@ -71,9 +71,12 @@ class Dispatcher:
             return False
         key = (queue.topic_id, queue.partition)
         name = f"{self._topic_name(queue.topic_id)}-{queue.partition}"
+        while index > queue.first_index and not _points_at_its_record(commitlog, queue, index - 1):
+            index -= 1
         log.warning(
             "store damage: %s ConsumeQueue unit %d disagrees with the CommitLog; rebuilding from it", name, index
         )
+        queue.claims = [queue.head(i) for i in range(index, queue.end_index)]
         queue.cut_at(index)
         start = queue.next_physical if queue.end_index > queue.first_index else commitlog.min_offset
         published = commitlog.published_offset
@@ -89,6 +92,7 @@ class Dispatcher:
                     if damages:
                         note_gap(record, self._queues, damages)
                     added += queue.append(record)
+        note_claims({key: queue}, damages)
         keep_damage(commitlog, self._quarantine, damages, self._topic_name)
         log.warning("store repair: %s rebuilt from CommitLog offset %d, %d batches re-dispatched", name, start, added)
         return True
@@ -103,8 +107,8 @@ class Dispatcher:
 
 
 def _points_at_its_record(commitlog: CommitLog, queue: ConsumeQueue, index: int) -> bool:
-    physical, size, _, base = queue.head(index)
-    return commitlog.checked_batch_view(physical, size, queue.topic_id, queue.partition, base) is not None
+    physical, size, count, base = queue.head(index)
+    return commitlog.checked_batch_view(physical, size, queue.topic_id, queue.partition, base, count) is not None
 
 
 def note_gap(record: StoredBatch, queues: Mapping[PartitionKey, ConsumeQueue], damages: list[Damage]) -> None:
@@ -120,12 +124,27 @@ def note_gap(record: StoredBatch, queues: Mapping[PartitionKey, ConsumeQueue], d
             return
 
 
+def _recorded(loss: Loss, known: Loss) -> bool:
+    """Whether ``known`` already records ``loss``: its range holds it (a walk that starts inside damaged bytes
+    finds a part of them), for the same partition and offsets, or for any when ``loss`` names none."""
+    if not known.start <= loss.start <= loss.end <= known.end:
+        return False
+    if loss.partition is None:
+        return True
+    offsets = (known.first_offset, known.last_offset, loss.first_offset, loss.last_offset)
+    return (known.topic, known.partition) == (loss.topic, loss.partition) and (
+        None in offsets or offsets[0] <= offsets[2] <= offsets[3] <= offsets[1]  # type: ignore[operator]
+    )
+
+
 def note_claims(queues: Mapping[PartitionKey, ConsumeQueue], damages: list[Damage]) -> None:
     """After a recovery scan: units a queue held before it was cut (``ConsumeQueue.claims``) that point into a
     damaged range name the partition and offsets lost there (no valid record lies in the range: what they
     pointed at is gone). They name the records lost at a partition's end or start, which no gap reveals."""
     for key, queue in queues.items():
         for physical, _, count, base in queue.claims:
+            if queue.first_offset <= base < queue.next_offset:
+                continue  # the queue has these offsets again (or a gap a later record shows: ``note_gap``)
             for damage in damages:
                 if damage.start <= physical < damage.end:
                     first, last = damage.lost.get(key, (base, base + count - 1))
@@ -143,9 +162,8 @@ def keep_damage(
     lost."""
     if not damages:
         return 0
-    earlier = quarantine.losses() if quarantine is not None else []
-    known = {(loss.start, loss.end, loss.topic, loss.partition) for loss in earlier if loss.source == "commitlog"}
-    kept = {(start, end) for start, end, _, _ in known}
+    earlier = [loss for loss in quarantine.losses() if loss.source == "commitlog"] if quarantine is not None else []
+    kept = {(loss.start, loss.end) for loss in earlier}
     for damage in damages:
         lost = dict(damage.lost)
         header = damage.header
@@ -159,7 +177,7 @@ def keep_damage(
             for (topic_id, partition), (first, last) in sorted(lost.items())
         ] or [Loss(*where, damage.reason + " (partition unknown)")]
         for loss in losses:
-            if (loss.start, loss.end, loss.topic, loss.partition) in known:
+            if any(_recorded(loss, known) for known in earlier):
                 continue  # found again by a later recovery or repair
             if quarantine is None:
                 log.warning("store damage: %s", loss.describe())
@@ -168,5 +186,5 @@ def keep_damage(
             if (damage.start, damage.end) not in kept:
                 data = commitlog.copy_range(damage.start, min(damage.end, damage.start + _KEEP_BYTES))
                 kept.add((damage.start, damage.end))
-            quarantine.keep(loss, data)
+            earlier.append(quarantine.keep(loss, data))
     return sum(damage.end - damage.start for damage in damages)

@@ -48,10 +48,10 @@ def read_batches(
         physical, size, count, base = queue.head(index)
         batch_size = size - HEADER_SIZE
         in_gap = base + count <= next_offset  # the batch holding the fetch offset was lost: a gap
-        if not in_gap and (base >= limit or (batches and total + batch_size > max_bytes)):
+        if batches and not in_gap and total + batch_size > max_bytes:
             break
-        view = commitlog.checked_batch_view(physical, size, topic_id, partition, base)
-        if view is None:
+        view = commitlog.checked_batch_view(physical, size, topic_id, partition, base, count)
+        if view is None:  # checked before the limit too: a unit whose base was flipped high is no end
             if repair is None or not repair(queue, index):
                 break
             repair = None
@@ -60,6 +60,8 @@ def read_batches(
         if in_gap:
             index += 1
             continue
+        if base >= limit:
+            break
         batches.append(view)
         total += batch_size
         next_offset = base + count

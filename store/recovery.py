@@ -201,10 +201,10 @@ def _first_unit_off_its_record(queue: ConsumeQueue, commitlog: CommitLog) -> int
     when the last unit is right (units in the middle are checked as they are read)."""
 
     def right(index: int) -> bool:
-        physical, size, _, base = queue.head(index)
+        physical, size, count, base = queue.head(index)
         if physical < commitlog.min_offset:
             return True  # below the log's start: expired by retention, never read
-        return commitlog.checked_batch_view(physical, size, queue.topic_id, queue.partition, base) is not None
+        return commitlog.checked_batch_view(physical, size, queue.topic_id, queue.partition, base, count) is not None
 
     low, high = queue.first_index, queue.end_index
     if high == low or right(high - 1):
