@@ -40,8 +40,10 @@ leaves valid JSON of the right shape (a digit changed in a number) cannot be det
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
 import re
 import struct
 from collections.abc import Callable, Iterator
@@ -66,6 +68,19 @@ T = TypeVar("T")
 def frame(body: bytes) -> bytes:
     """``body`` framed: its length, its CRC-32C, itself."""
     return HEADER.pack(len(body), crc32c(body)) + body
+
+
+def append_frames(fd: int, data: bytes) -> None:
+    """Append whole frames to a log opened ``O_APPEND``: all of ``data`` or nothing.
+
+    A short write (the file system filled up part-way) is taken back by cutting the file to where it was,
+    and raised as ``ENOSPC``, so the caller applies no change it did not store and no torn frame is left for
+    the next load to find.
+    """
+    written = os.write(fd, data)
+    if written != len(data):
+        os.ftruncate(fd, os.lseek(fd, 0, os.SEEK_END) - written)
+        raise OSError(errno.ENOSPC, f"a log append wrote {written} of {len(data)} bytes: the file system is full")
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from .errors import CorruptStoreError
-from .framedlog import FrameRules, Gap, account, frame, read_snapshot, scan
+from .framedlog import FrameRules, Gap, account, append_frames, frame, read_snapshot, scan
 from .jsonfile import write_json
 from .quarantine import Quarantine
 
@@ -104,23 +104,39 @@ class GroupMetadataLog:
 
     def put(self, group: str, document: Document) -> None:
         encoded = json.dumps(document, separators=(",", ":"), sort_keys=True).encode()
+        previous = self._documents.get(group)
         self._documents[group] = json.loads(encoded)  # before the append, which may compact
-        self._append(_body(PUT, group) + encoded)
+        try:
+            self._append(_body(PUT, group) + encoded)
+        except OSError:
+            self._restore(group, previous)
+            raise
 
     def delete(self, group: str) -> bool:
         """Forget ``group``'s document; False when it had none."""
         if group not in self._documents:
             return False
-        del self._documents[group]  # before the append, which may compact
-        self._append(_body(DELETE, group))
+        previous = self._documents.pop(group)  # before the append, which may compact
+        try:
+            self._append(_body(DELETE, group))
+        except OSError:
+            self._restore(group, previous)
+            raise
         return True
+
+    def _restore(self, group: str, document: Document | None) -> None:
+        """Undo a change whose frame could not be stored."""
+        if document is None:
+            self._documents.pop(group, None)
+        else:
+            self._documents[group] = document
 
     def documents(self) -> dict[str, Document]:
         return dict(self._documents)
 
     def _append(self, body: bytes) -> None:
         data = frame(body)
-        os.write(self._fd, data)
+        append_frames(self._fd, data)
         self._log_size += len(data)
         self.written += len(data)
         if self._log_size >= self._compact_bytes:

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from .errors import CorruptStoreError
-from .framedlog import FrameRules, Gap, account, frame, read_snapshot, scan
+from .framedlog import FrameRules, Gap, account, append_frames, frame, read_snapshot, scan
 from .jsonfile import write_json
 from .quarantine import Quarantine
 from .results import CommittedOffset, OffsetCommit, TopicPartition
@@ -252,7 +252,7 @@ class OffsetStore:
 
     def _write(self, changes: Sequence[_Change]) -> None:
         data = b"".join(frame(_encode(change)) for change in changes)
-        os.write(self._fd, data)
+        append_frames(self._fd, data)
         for change in changes:
             self._apply(change)
         self._log_size += len(data)

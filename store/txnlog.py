@@ -61,7 +61,7 @@ from pathlib import Path
 from typing import Final
 
 from . import framedlog
-from .framedlog import FrameRules, Gap, Scan, account, scan
+from .framedlog import FrameRules, Gap, Scan, account, append_frames, scan
 from .jsonfile import fsync_directory
 from .quarantine import Quarantine
 
@@ -260,7 +260,7 @@ class TransactionLog:
 
     def append(self, event: Event) -> None:
         data = encode(event)
-        os.write(self._fd, data)
+        append_frames(self._fd, data)
         self.size += len(data)
         self.written += len(data)
 
