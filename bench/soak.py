@@ -9,12 +9,15 @@ from this process:
 - a reader (assigned every partition, no group) checks every message once, in order, byte-exact
   (:class:`bench.suite.payload.Ledger`) and takes its produce->consume latency;
 - a consumer group of ``--members`` members (auto commit) churns: every ``--churn-s`` seconds the
-  oldest member leaves (closes: LeaveGroup) and a new one joins. The group must see every message at
-  least once, intact; redeliveries after a rebalance are counted, not failed.
+  oldest member leaves (closes: LeaveGroup) and a new one joins; every second time a ghost member, a
+  child process that consumes without committing, is killed with SIGKILL (a departed client: no
+  LeaveGroup, the broker notices at its session timeout) and another starts. The group must see every
+  message at least once, intact; redeliveries after a rebalance are counted, not failed.
 
 Every ``--interval-s`` the broker's RSS, its anonymous RSS (the heap: RSS without the mapped files),
 its open descriptors and CPU are sampled, with the interval's latency percentiles. After the load the
-producer stops and both the reader and the group must catch up with everything sent.
+producer stops and both the reader and the group must catch up with everything sent. The clients
+are in :mod:`bench.soak_load`.
 
 Verdicts, reported and never asserted (the samples of the first ``WARMUP_FRACTION`` are warm-up; the
 rest split into thirds, the last third compared with the first):
@@ -38,16 +41,14 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
-import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, Message, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
 
-from bench.suite.payload import FILLERS, Ledger, Payloads, VerificationError
+from bench.soak_load import Group, GroupTally, Reader, Sender
+from bench.suite.payload import Ledger, Payloads, VerificationError
 from compat_tests.brokerproc import BrokerProcess
 
 RESULTS = Path(__file__).parent / "results"
@@ -64,14 +65,6 @@ BROKER_SETTINGS = {
     "rockafka.index.entries": "262144",
     "group.min.session.timeout.ms": "1000",
     "group.initial.rebalance.delay.ms": "300",
-}
-CONSUMER_SETTINGS = {"enable.auto.commit": False, "auto.offset.reset": "earliest", "enable.partition.eof": False}
-MEMBER_SETTINGS = {
-    "enable.auto.commit": True,
-    "auto.commit.interval.ms": 1000,
-    "fetch.wait.max.ms": 100,
-    "session.timeout.ms": 6000,
-    "heartbeat.interval.ms": 1000,
 }
 
 
@@ -138,6 +131,7 @@ class SoakResult:
     group_damaged: list[str] = field(default_factory=list)
     group_errors: dict[str, int] = field(default_factory=dict)
     churns: int = 0
+    kills: int = 0
     assignments: int = 0
     broker_tracebacks: int = 0
     samples: list[Sample] = field(default_factory=list)
@@ -161,177 +155,6 @@ class SoakResult:
         out = asdict(self)
         out.update(lost=self.lost, group_missing=self.group_missing, intact=self.intact)
         return out
-
-
-def consumer(bootstrap: str, **settings: object) -> Consumer:
-    return Consumer(
-        {"bootstrap.servers": bootstrap, "group.id": f"soak-{uuid.uuid4().hex[:8]}", **CONSUMER_SETTINGS, **settings}
-    )
-
-
-class _Producer(threading.Thread):
-    """Sends ``rate`` stamped messages a second until stopped (or out of sequence numbers)."""
-
-    def __init__(self, bootstrap: str, topic: str, config: SoakConfig, payloads: Payloads) -> None:
-        super().__init__(daemon=True, name="soak-producer")
-        self.client = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 2})
-        self.topic, self.config, self.payloads = topic, config, payloads
-        self.sent = 0
-        self.failures = 0
-        self.stopping = threading.Event()
-
-    def _delivered(self, error: KafkaError | None, _message: Message) -> None:
-        if error is not None:
-            self.failures += 1
-
-    def run(self) -> None:
-        start = time.monotonic()
-        partitions, capacity = self.config.partitions, self.config.capacity
-        while not self.stopping.is_set() and self.sent < capacity:
-            due = min(capacity, int((time.monotonic() - start) * self.config.rate))
-            while self.sent < due:
-                seq = self.sent
-                value = self.payloads.stamped(seq, time.perf_counter_ns())
-                try:
-                    self.client.produce(self.topic, value, partition=seq % partitions, on_delivery=self._delivered)
-                except BufferError:
-                    self.client.poll(0.05)
-                    continue
-                self.sent += 1
-            self.client.poll(0.005)
-        self.client.flush(60)
-
-
-class _Reader(threading.Thread):
-    """Reads every partition from the start: each message once, in order, intact; notes its latency."""
-
-    def __init__(self, bootstrap: str, topic: str, ledger: Ledger) -> None:
-        super().__init__(daemon=True, name="soak-reader")
-        self.client = consumer(bootstrap, **{"fetch.wait.max.ms": 100})
-        self.client.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(ledger.partitions)])
-        self.ledger = ledger
-        self.latencies_ns: list[int] = []
-        self.error = ""
-        self.stopping = threading.Event()
-
-    def take_latencies(self) -> list[int]:
-        taken, self.latencies_ns = self.latencies_ns, []
-        return taken
-
-    def run(self) -> None:
-        try:
-            while not self.stopping.is_set():
-                message = self.client.poll(0.05)  # one at a time: a batch call would hold early arrivals
-                if message is None:
-                    continue
-                arrived = time.perf_counter_ns()
-                if message.error() is not None:
-                    raise VerificationError(f"reader: {message.error()}")
-                value = message.value() or b""
-                self.ledger.add(message.partition(), message.offset(), value)
-                self.latencies_ns.append(arrived - int.from_bytes(value[8:16], "big"))
-        except (VerificationError, ValueError) as error:
-            self.error = str(error)
-        finally:
-            self.client.close()
-
-
-@dataclass(slots=True)
-class _GroupTally:
-    """What the churning group saw: each sequence number at least once, each value intact."""
-
-    payloads: Payloads
-    partitions: int
-    seen: bytearray
-    distinct: int = 0
-    redelivered: int = 0
-    assignments: int = 0
-    damaged: list[str] = field(default_factory=list)
-    errors: dict[str, int] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def add(self, partition: int, value: bytes) -> None:
-        seq = int.from_bytes(value[:8], "big")
-        fill = self.payloads.fill[seq % FILLERS]
-        with self.lock:
-            if (
-                len(value) != self.payloads.value_size
-                or seq >= len(self.seen)
-                or seq % self.partitions != partition
-                or value[self.payloads.header_size :] != fill
-            ):
-                self.damaged.append(f"p{partition}: seq {seq}, {len(value)} bytes")
-            elif self.seen[seq]:
-                self.redelivered += 1
-            else:
-                self.seen[seq] = 1
-                self.distinct += 1
-
-    def error(self, text: str) -> None:
-        with self.lock:
-            self.errors[text] = self.errors.get(text, 0) + 1
-
-
-class _Member(threading.Thread):
-    """One group member: subscribes, consumes until told to leave, then closes (LeaveGroup)."""
-
-    def __init__(self, bootstrap: str, topic: str, group: str, tally: _GroupTally, number: int) -> None:
-        super().__init__(daemon=True, name=f"soak-member-{number}")
-        self.client = consumer(bootstrap, **{"group.id": group, **MEMBER_SETTINGS})
-        self.topic, self.tally = topic, tally
-        self.leaving = threading.Event()
-
-    def _assigned(self, _client: object, _partitions: list[TopicPartition]) -> None:
-        with self.tally.lock:
-            self.tally.assignments += 1
-
-    def run(self) -> None:
-        try:
-            self.client.subscribe([self.topic], on_assign=self._assigned)
-            while not self.leaving.is_set():
-                for message in self.client.consume(500, 0.1):
-                    error = message.error()
-                    if error is not None:
-                        self.tally.error(str(error))
-                    else:
-                        self.tally.add(message.partition() or 0, message.value() or b"")
-        finally:
-            self.client.close()
-
-
-class _Group:
-    """The churning group: ``replace()`` sends the oldest member away and brings in a new one."""
-
-    def __init__(self, bootstrap: str, topic: str, tally: _GroupTally, size: int) -> None:
-        self.bootstrap, self.topic, self.tally = bootstrap, topic, tally
-        self.name = f"soak-{topic}"
-        self.started = 0
-        self.members: list[_Member] = []
-        self.departed: list[_Member] = []
-        for _ in range(size):
-            self._join()
-
-    def _join(self) -> None:
-        member = _Member(self.bootstrap, self.topic, self.name, self.tally, self.started)
-        self.started += 1
-        member.start()
-        self.members.append(member)
-
-    def replace(self) -> None:
-        leaving = self.members.pop(0)
-        leaving.leaving.set()
-        self.departed.append(leaving)
-        self._join()
-
-    @property
-    def churns(self) -> int:
-        return len(self.departed)
-
-    def stop(self) -> None:
-        for member in self.members + self.departed:
-            member.leaving.set()
-        for member in self.members + self.departed:
-            member.join(30)
 
 
 class _Probe:
@@ -377,7 +200,7 @@ def _percentiles(latencies_ns: list[int]) -> tuple[float | None, float | None, f
     return at(0.5), at(0.99), ordered[-1] / 1e6
 
 
-def _sample(t_s: float, probe: _Probe, producer: _Producer, reader: _Reader, group: _Group) -> Sample:
+def _sample(t_s: float, probe: _Probe, producer: Sender, reader: Reader, group: Group) -> Sample:
     latencies = reader.take_latencies()
     p50, p99, worst = _percentiles(latencies)
     status = probe.status()
@@ -444,10 +267,13 @@ def _drive(config: SoakConfig, bootstrap: str, pid: int, result: SoakResult) -> 
     topic = _create_topic(bootstrap, config.partitions)
     payloads = Payloads.of(config.value_size, stamped=True)
     ledger = Ledger(payloads, config.capacity, config.partitions)
-    tally = _GroupTally(payloads, config.partitions, bytearray(config.capacity))
+    tally = GroupTally(payloads, config.partitions, bytearray(config.capacity))
     probe = _Probe(pid)
-    reader, producer = _Reader(bootstrap, topic, ledger), _Producer(bootstrap, topic, config, payloads)
-    group = _Group(bootstrap, topic, tally, config.members)
+    reader, producer = (
+        Reader(bootstrap, topic, ledger),
+        Sender(bootstrap, topic, payloads, config.rate, config.partitions, config.capacity),
+    )
+    group = Group(bootstrap, topic, tally, config.members)
     start = time.monotonic()
     reader.start()
     producer.start()
@@ -463,6 +289,7 @@ def _drive(config: SoakConfig, bootstrap: str, pid: int, result: SoakResult) -> 
                 _print_sample(result.samples[-1])
                 next_sample += config.interval_s
         producer.stopping.set()
+        group.kill_ghost()
         producer.join(90)
         _drain(config, producer, reader, tally)
         result.samples.append(_sample(time.monotonic() - start, probe, producer, reader, group))
@@ -476,10 +303,10 @@ def _drive(config: SoakConfig, bootstrap: str, pid: int, result: SoakResult) -> 
     result.read, result.read_error = ledger.count, reader.error
     result.group_seen, result.group_redelivered = tally.distinct, tally.redelivered
     result.group_damaged, result.group_errors = tally.damaged[:20], dict(tally.errors)
-    result.churns, result.assignments = group.churns, tally.assignments
+    result.churns, result.kills, result.assignments = group.churns, group.kills, tally.assignments
 
 
-def _drain(config: SoakConfig, producer: _Producer, reader: _Reader, tally: _GroupTally) -> None:
+def _drain(config: SoakConfig, producer: Sender, reader: Reader, tally: GroupTally) -> None:
     deadline = time.monotonic() + config.drain_s
     while time.monotonic() < deadline and reader.is_alive():
         if reader.ledger.count >= producer.sent and tally.distinct >= producer.sent:
@@ -519,7 +346,8 @@ def render(result: SoakResult) -> str:
         f"# Soak, {result.started}",
         "",
         f"{c.minutes:g} minutes at {c.rate} msg/s of {c.value_size} B over {c.partitions} partitions (acks=all); "
-        f"a reader on every partition; a group of {c.members} members, one replaced every {c.churn_s:g} s; "
+        f"a reader on every partition; a group of {c.members} members, one replaced every {c.churn_s:g} s, "
+        f"and a member in a child process killed (SIGKILL) and started again every {2 * c.churn_s:g} s; "
         f"samples every {c.interval_s:g} s; {os.cpu_count()} CPUs. "
         f"Command: `python -m bench.soak --minutes {c.minutes:g}`.",
         "",
@@ -527,7 +355,8 @@ def render(result: SoakResult) -> str:
         f"- reader: read {result.read} once, in order, intact; lost {result.lost}"
         + (f"; error: {result.read_error}" if result.read_error else ""),
         f"- group: saw {result.group_seen} (missing {result.group_missing}), redelivered {result.group_redelivered}, "
-        f"damaged {len(result.group_damaged)}; {result.churns} churns, {result.assignments} assignments",
+        f"damaged {len(result.group_damaged)}; {result.churns} members left, {result.kills} killed, "
+        f"{result.assignments} assignments",
         f"- consumer errors seen by the group: {result.group_errors or 'none'}",
         f"- tracebacks in the broker log: {result.broker_tracebacks}",
         f"- **intact: {'yes' if result.intact else 'NO'}**",

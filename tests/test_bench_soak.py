@@ -41,6 +41,7 @@ def test_every_message_came_back_once_intact_and_the_group_saw_them_all(soaked) 
 def test_the_group_churned(soaked) -> None:  # type: ignore[no-untyped-def]
     result, _ = soaked
     assert result.churns >= int(CONFIG.seconds / CONFIG.churn_s) - 1
+    assert result.kills >= result.churns // 2 - 1  # members killed without a word, noticed by their session
     assert result.assignments > CONFIG.members + result.churns  # every change rebalanced the members
 
 
