@@ -61,12 +61,15 @@ UNIT_SIZE: Final = 64
 RESERVE_BYTES: Final = 64 * 1024  # blocks are allocated ahead of the writes by this much
 _UNIT = struct.Struct(">qiiqqqqqhHI")
 _HEAD = struct.Struct(">qiiq")  # physical_offset, size, record_count, base_offset
+_HEAD_UNIT = struct.Struct(">qiiq40x")  # the same, a whole unit long
 _INT64 = struct.Struct(">q")
 _INT32 = struct.Struct(">i")
 _BASE_AT: Final = 16
 _MAX_TS_AT: Final = 24
 _BYTES_BEFORE_AT: Final = 40
 _ZEROS = bytes(1 << 20)
+_WINDOW_UNITS = 1024  # units looked at right past a queue's end, then single units at doubling distances
+_DISTANCES = tuple(1 << k for k in range(10, 40))
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,17 +185,20 @@ class ConsumeQueue:
             physical, size = self.head(written - 1)[:2]
             self.claimed_end = physical + size
         end = self._search_end(self.first_index, limit, trusted_below)
-        if not self._sane_after(end, limit, trusted_below):
+        if not self._sane_after(written if trusted_below <= 0 else end, limit, trusted_below):
             damaged_at = end
         elif end > self.first_index + 1 and not self._follows(end - 1):
             damaged_at = end = end - 1  # a unit zeroed in part: what the zeros hid after it is re-dispatched
-        self.claims = [self.head(index) for index in range(end, max(written, end))]
+        self.claims = self._heads(end, written)
         self._truncate_units(end)
         return damaged_at is not None
 
     def _sane_after(self, end: int, limit: int, trusted_below: int) -> bool:
         """Whether the units from ``end`` (where the search stopped) are what it assumes: untrusted units, then
-        zeros only. A flipped or zeroed unit can mislead the binary search; then this says so."""
+        zeros. A flipped or zeroed unit can mislead the binary search; then this says so. Past the first zero
+        unit, a window of units and then units at doubling distances are looked at (not the whole file, which
+        a clean start would read for every partition): written units hidden behind a run of zeros show when
+        they are at least about as many as the zeros."""
         index = end
         while index < limit:
             physical, size = self.head(index)[:2]
@@ -201,12 +207,28 @@ class ConsumeQueue:
             if physical < trusted_below:
                 return False
             index += 1
-        for file in self._files.files:
-            if file.end > index * UNIT_SIZE:
-                start = max(index * UNIT_SIZE - file.start, 0)
-                if not _all_zero(file.view[start : max(start, file.data_end())]):
-                    return False
-        return True
+        ends: dict[int, int] = {}
+        return self._zeros(index, _WINDOW_UNITS, ends) and all(self._zeros(index + d, 1, ends) for d in _DISTANCES)
+
+    def _zeros(self, index: int, count: int, data_ends: dict[int, int]) -> bool:
+        """Whether ``count`` units from ``index`` (within one file) read as zero, or lie in no file or in a hole."""
+        file = self._files.find(index * UNIT_SIZE)
+        if file is None:
+            return True
+        if file.start not in data_ends:
+            data_ends[file.start] = file.data_end()
+        start = index * UNIT_SIZE - file.start
+        return _all_zero(file.view[start : min(start + count * UNIT_SIZE, max(start, data_ends[file.start]))])
+
+    def _heads(self, start: int, stop: int) -> list[tuple[int, int, int, int]]:
+        """``head`` of units [start, stop), read in bulk."""
+        found: list[tuple[int, int, int, int]] = []
+        while start < stop:
+            file, pos = self.locate(start)
+            count = min(stop - start, (file.size - pos) // UNIT_SIZE)
+            found.extend(_HEAD_UNIT.iter_unpack(file.view[pos : pos + count * UNIT_SIZE]))
+            start += count
+        return found
 
     def _follows(self, index: int) -> bool:
         """Whether unit ``index`` is whole and follows unit ``index - 1`` (offsets, position, byte count, time)."""
