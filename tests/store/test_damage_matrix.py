@@ -222,10 +222,15 @@ def _covered(batch: Stored, losses: list[Loss], *, by_range: bool = False) -> bo
     return False
 
 
-def check(pristine: Pristine, root: Path, kept: set[int], checkpoint: bool, *, by_range: bool = False) -> None:
+def check(
+    pristine: Pristine, root: Path, kept: set[int], checkpoint: bool, *, by_range: bool = False,
+    queue_tails: bool = False,
+) -> None:  # fmt: skip
     """The oracle (the module's docstring) over the damaged store at ``root``; ``kept``: from ``intact``.
     ``by_range``: a loss may be named by its CommitLog range alone (damage to a record and to its partition's
-    ConsumeQueue units at once leaves nothing that names its partition)."""
+    ConsumeQueue units at once leaves nothing that names its partition). ``queue_tails``: a partition may end
+    early, its intact last batches unserved, when their ConsumeQueue units were zeroed whole at the queue's end
+    (the one case recovery does not see, docs/store-format.md); everything before must be there."""
     by_bytes = {_covered_bytes(b.batch): b for b in pristine.batches}
     with MessageStore.open(_config(root)) as store:
         served = {p: _consume(store, p) for p in range(pristine.partitions)}
@@ -242,6 +247,9 @@ def check(pristine: Pristine, root: Path, kept: set[int], checkpoint: bool, *, b
         bases = [by_bytes[_covered_bytes(data)].base for data in batches]
         assert bases == sorted(set(bases)), f"partition {partition}: served out of order or twice"
     missing = [b for b in pristine.batches if b.physical not in got]
+    if queue_tails:
+        last_served = {p: max((by_bytes[_covered_bytes(d)].base for d in served[p]), default=-1) for p in served}
+        missing = [b for b in missing if b.base < last_served[b.partition]]
     for batch in missing:
         assert batch.physical not in kept, f"an intact batch is not served: {batch.partition}@{batch.base}"
         later_intact = any(p > batch.physical for p in kept)
