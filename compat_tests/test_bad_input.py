@@ -8,6 +8,10 @@ partition's error code and the connection stays usable. Clients that disconnect 
 request, or while a fetch is parked, leave the broker unaffected. Every test then checks, on a
 connection opened before the bad input, that the broker still produces and fetches, and that the
 broker logged no traceback and no ERROR line.
+
+Metadata naming a topic by a null name or an id is answered as Kafka's broker answers it: before v12
+the whole request fails with INVALID_REQUEST (a null name echoed as ""); in v12 a topic with neither
+name nor id is INVALID_TOPIC_EXCEPTION and an unknown id UNKNOWN_TOPIC_ID.
 """
 
 from __future__ import annotations
