@@ -30,6 +30,7 @@ the handler's (``ctx.check``/``ctx.authorize``).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable
 from struct import error as StructError
@@ -120,7 +121,8 @@ class RequestDispatcher:
         if result is None:
             return None
         if isinstance(result, Awaitable):
-            return _finish(handler, header, body, result)
+            finish = _finish(handler, header, body, result)
+            return finish if handler.parks else asyncio.shield(finish)  # see ApiHandler.parks
         buffers = _encode(handler, header, body, result)
         if sasl is not None and sasl.close_reason is not None:
             raise BrokenRequestError(sasl.close_reason, buffers, sasl.settings.failure_delay_ms / 1000)

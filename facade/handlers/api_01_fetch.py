@@ -63,7 +63,7 @@ def _error(request: FetchRequest, code: ErrorCode) -> FetchResponse:
     return FetchResponse(error_code=code)
 
 
-@register(1, 4, 17, _error)
+@register(1, 4, 17, _error, parks=True)
 def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | Parts | Awaitable[Parts]:
     if request.session_id != 0:
         return FetchResponse(error_code=ErrorCode.FETCH_SESSION_ID_NOT_FOUND, session_id=0)

@@ -30,7 +30,7 @@ def _error(request: JoinGroupRequest, code: ErrorCode) -> JoinGroupResponse:
     return JoinGroupResponse(error_code=code, member_id=request.member_id)
 
 
-@register(11, 0, 9, _error)
+@register(11, 0, 9, _error, parks=True)
 async def handle(ctx: RequestContext, request: JoinGroupRequest) -> JoinGroupResponse:
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
     version = ctx.api_version

@@ -23,7 +23,7 @@ def _error(request: SyncGroupRequest, code: ErrorCode) -> SyncGroupResponse:
     return SyncGroupResponse(error_code=code)
 
 
-@register(14, 0, 5, _error)
+@register(14, 0, 5, _error, parks=True)
 async def handle(ctx: RequestContext, request: SyncGroupRequest) -> SyncGroupResponse:
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
     version = ctx.api_version

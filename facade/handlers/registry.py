@@ -24,6 +24,11 @@ class ApiHandler:
     ``error_response(request, error_code)`` builds the response Kafka sends when the whole request fails.
     ``decode(body, version)``, when given, replaces the generated codec for the request body (a compiled hot
     decoder); it raises a :class:`~rockafka.core_pyx.errors.KernelError` for a body that does not parse.
+
+    ``parks``: the handler's awaitable only waits (a long-poll fetch, a group join or sync) and may be cancelled
+    when its client leaves. Any other awaitable runs to its end when its client leaves (the answer is dropped):
+    cancelled between two of its steps, a handler that changes state (EndTxn saving PrepareCommit, then writing
+    markers) would leave that state half changed.
     """
 
     api_key: int
@@ -32,6 +37,7 @@ class ApiHandler:
     handle: HandleFunc
     error_response: ErrorResponseFunc | None
     decode: DecodeFunc | None = None
+    parks: bool = False
 
 
 HANDLERS: Final[dict[int, ApiHandler]] = {}
@@ -44,6 +50,7 @@ def register(
     error_response: ErrorResponseFunc | None = None,
     *,
     decode: DecodeFunc | None = None,
+    parks: bool = False,
 ) -> Callable[[HandleFunc], HandleFunc]:
     """Class the decorated function as the handler of ``api_key`` for versions ``min_version..max_version``."""
 
@@ -52,7 +59,7 @@ def register(
             raise RuntimeError(f"API key {api_key} already has a handler ({HANDLERS[api_key].handle.__module__})")
         if min_version > max_version:
             raise RuntimeError(f"API key {api_key}: empty version range {min_version}..{max_version}")
-        HANDLERS[api_key] = ApiHandler(api_key, min_version, max_version, handle, error_response, decode)
+        HANDLERS[api_key] = ApiHandler(api_key, min_version, max_version, handle, error_response, decode, parks)
         return handle
 
     return decorate
