@@ -57,7 +57,11 @@ class BrokerApp:
             store = MessageStore.open(store_config(self.config))
         except Exception as exc:
             raise StartupError(f"cannot open the data directory {self.config.data_dir}: {exc}") from exc
-        cluster_id = load_cluster_id(self.config.data_dir, self.config.node_id)
+        try:
+            cluster_id = load_cluster_id(self.config.data_dir, self.config.node_id)
+        except StoreError as exc:  # an unreadable meta.properties: the store opened above is closed again
+            store.close()
+            raise StartupError(str(exc)) from None
         broker = Broker(self.config, store, cluster_id)
         store.add_append_listener(broker.waiters.on_append)
         broker.groups.start()

@@ -158,3 +158,16 @@ def test_the_offline_tools_on_a_damaged_file_say_one_line_and_exit_1(
     assert main([part.format(data=data, out=tmp_path / "out") for part in command]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(topics) in err and "Traceback" not in err
+
+
+def test_an_embedded_broker_with_a_damaged_meta_properties_fails_cleanly_and_releases_its_store(
+    tmp_path: Path,
+) -> None:
+    from rockafka.testing import Broker, BrokerError
+
+    (tmp_path / "meta.properties").write_bytes(b"cluster.id=\xfe\n")
+    with pytest.raises(BrokerError, match="line 1 is not UTF-8"):
+        Broker(data_dir=tmp_path).start()
+    (tmp_path / "meta.properties").write_text("version=1\ncluster.id=abc\n")
+    with Broker(data_dir=tmp_path) as broker:  # the store's lock was released: it opens again
+        assert broker.bootstrap
