@@ -55,7 +55,11 @@ class StoreErrorLog:
         self._last = ""
 
     def note(self, api_key: int, exc: StoreError) -> None:
-        message = f"{type(exc).__name__}: {exc}"
+        self.refused(f"API {api_key}", exc)
+
+    def refused(self, what: str, exc: StoreError) -> None:
+        """``what`` (a request, a background pass) met ``exc``: one WARNING unless it repeats the last one."""
+        message = f"{what}: the store refused: {type(exc).__name__}: {exc}"
         if message != self._last:
             self._last = message
-            self._log.warning("API %d: the store refused: %s (repeats of this are not logged)", api_key, message)
+            self._log.warning("%s (repeats of this are not logged)", message)

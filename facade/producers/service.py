@@ -30,11 +30,13 @@ from rockafka.core_pyx.recordbatch import BatchHeader, read_batch_header
 from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
 
 from ..config import BrokerConfig
+from ..errors import StoreErrorLog
 from .ids import BLOCK_KEY, BLOCK_SIZE, DOCUMENT_VERSION, TXN_PREFIX, AllocatedId, ProducerIdAllocator
 from .sequence import Accepted, Verdict
 from .state import PartitionProducers, incoming, snapshot_key
 
 log = logging.getLogger(__name__)
+_store_errors = StoreErrorLog(log)
 
 SNAPSHOT_INTERVAL_S: Final = 30.0
 REPLAY_READ_BYTES: Final = 4 << 20
@@ -114,8 +116,8 @@ class ProducerService:
             try:
                 self.expire()
                 self.snapshot()
-            except StoreError:
-                log.exception("producer state snapshot failed")
+            except StoreError as exc:  # a full or offline store: one line, not a traceback every pass
+                _store_errors.refused("producer state snapshot", exc)
 
     # --- InitProducerId ---
 

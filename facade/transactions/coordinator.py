@@ -51,6 +51,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, OffsetCommit, StoreError, TopicPartition, UnknownTopicOrPartitionError
 
 from ..config import BrokerConfig
+from ..errors import StoreErrorLog
 from ..group import OFFSETS_TOPIC
 from ..producers import InitGranted, InitRefused, ProducerService
 from ..producers.ids import TXN_PREFIX, ProducerIdAndEpoch, check_request, init_transactional, known_producer
@@ -65,6 +66,7 @@ from .metadata import (
 )
 
 log = logging.getLogger(__name__)
+_store_errors = StoreErrorLog(log)
 
 COORDINATOR_EPOCH: Final = 0
 STATE_NAMES: Final = frozenset(state.value for state in TxnState)
@@ -188,8 +190,8 @@ class TransactionCoordinator:
             try:
                 await self.abort_timed_out()
                 self.retry_completions()
-            except StoreError:
-                log.exception("transaction timeout pass failed")
+            except StoreError as exc:  # a full or offline store: one line, not a traceback every pass
+                _store_errors.refused("transaction timeout pass", exc)
 
     async def _expiry_loop(self) -> None:
         while True:
@@ -475,7 +477,7 @@ class TransactionCoordinator:
                     if commits:
                         self._store.commit_offsets(group, list(commits.values()))
         except StoreError as exc:
-            log.error("transactional id %r: markers not written (%s); will retry", name, exc)
+            _store_errors.refused(f"transactional id {name!r}: markers not written, will retry", exc)
             return False
         done = complete(metadata, self._clock())
         self._txns[name] = done
