@@ -125,16 +125,16 @@ def note_gap(record: StoredBatch, queues: Mapping[PartitionKey, ConsumeQueue], d
 
 
 def _recorded(loss: Loss, known: Loss) -> bool:
-    """Whether ``known`` already records ``loss``: its range holds it (a walk that starts inside damaged bytes
-    finds a part of them), for the same partition and offsets, or for any when ``loss`` names none."""
-    if not known.start <= loss.start <= loss.end <= known.end:
-        return False
-    if loss.partition is None:
-        return True
+    """Whether ``known`` already records ``loss``: the same partition's offsets (a gap seen again, from a walk
+    that did not start before the damage that made it), or its range holds it (a walk that starts inside
+    damaged bytes finds a part of them) when ``loss`` names no partition or no offsets."""
+    within = known.start <= loss.start <= loss.end <= known.end
+    if loss.partition is None or (known.topic, known.partition) != (loss.topic, loss.partition):
+        return within and loss.partition is None
     offsets = (known.first_offset, known.last_offset, loss.first_offset, loss.last_offset)
-    return (known.topic, known.partition) == (loss.topic, loss.partition) and (
-        None in offsets or offsets[0] <= offsets[2] <= offsets[3] <= offsets[1]  # type: ignore[operator]
-    )
+    if None in offsets:
+        return within
+    return offsets[0] <= offsets[2] <= offsets[3] <= offsets[1]  # type: ignore[operator]
 
 
 def note_claims(queues: Mapping[PartitionKey, ConsumeQueue], damages: list[Damage]) -> None:

@@ -75,6 +75,8 @@ def recover(
         if restart is not None:
             scan_from = min(scan_from, restart)
             rebuilt.append(TopicPartition(_name(topics, key[0]), key[1]))
+        elif queue.claims:  # units dropped as past the checkpoint: re-dispatched from the queue's end, in case
+            scan_from = min(scan_from, _dropped_from(queue, safe))  # one's position was flipped past it
     expected_end = 0 if checkpoint is None else checkpoint.commitlog_offset
     hint_end = max((queue.claimed_end for queue in queues.values()), default=0)
     for segment in segments:
@@ -193,6 +195,14 @@ def _load_queue(queue: ConsumeQueue, safe: int, log_start: int, commitlog: Commi
             queue.wipe(0)
         return commitlog_start
     return queue.next_physical
+
+
+def _dropped_from(queue: ConsumeQueue, safe: int) -> int:
+    """Where to re-dispatch a queue that dropped units from: its last kept unit's end, or (none kept) the first
+    dropped unit's position when that lies below ``safe``."""
+    if queue.end_index > queue.first_index:
+        return queue.next_physical
+    return min(safe, max(queue.claims[0][0], 0))
 
 
 def _first_unit_off_its_record(queue: ConsumeQueue, commitlog: CommitLog) -> int | None:
