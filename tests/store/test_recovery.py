@@ -319,3 +319,31 @@ def test_a_partition_written_only_after_a_bad_batch_keeps_its_offsets(tmp_path: 
         assert read.high_watermark == 12
         assert store.read("early", 0, 0, 1 << 20).high_watermark == 6
     assert [(loss.topic, loss.first_offset) for loss in read_losses(config.root_dir / "quarantine")] == [("early", 6)]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "header counts flipped", "header zeroed"])
+def test_a_damaged_index_file_is_rebuilt(
+    pristine: Pristine, tmp_path: Path, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = _copy(pristine, tmp_path / "s", crashed=False)
+    files = sorted((config.root_dir / "index").iterdir())
+    victim = files[0]
+    if damage == "truncated":
+        os.truncate(victim, 1000)
+    else:
+        with open(victim, "r+b") as file:
+            if damage == "header counts flipped":
+                file.seek(36)
+                file.write(b"\x7f")
+            else:
+                file.write(bytes(40))
+    with MessageStore.open(config) as store:
+        report = store.recovery_report
+        assert report is not None
+        if damage != "header zeroed":  # a zeroed header reads as an empty file: indexed again over itself
+            assert report.removed_index_files == len(files) and "rebuilt from the CommitLog" in caplog.text
+        expected = _newest_first_with_key(pristine.appends, "alpha", b"key-1")
+        deadline = time.monotonic() + 10
+        while [(r.partition, r.offset, r.value) for r in store.query_by_key("alpha", b"key-1", limit=100)] != expected:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
