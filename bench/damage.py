@@ -2,7 +2,8 @@
 
 The long run of ``tests/store/test_damage_matrix.py``: one pristine store, then for each case a copy of it
 damaged at random (a file chosen among the CommitLog segments, ConsumeQueue files, IndexFiles and the
-checkpoint, weighted 4:3:1:1 by kind; truncated to a random length, a random range zeroed, 1-8 random bytes flipped, or deleted;
+checkpoint, weighted 4:3:1:1 by kind; truncated to a random length, a random range zeroed, 1-8 random bytes
+flipped, or deleted;
 several damages in one case now and then; the checkpoint deleted in half the cases), opened, read by every
 partition and checked with the matrix's oracle (every intact record served, nothing damaged served, no
 stalled consumer, every loss in the ledger; appendable after, no loss recorded twice; a queue whose last units
