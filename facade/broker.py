@@ -45,10 +45,11 @@ class Broker:
     transactions: TransactionCoordinator = field(init=False)
 
     def __post_init__(self) -> None:
-        self.groups = GroupService(self.config, self.store, self.cluster_id)
         self.producers = ProducerService(self.config, self.store)
         self.transactions = TransactionCoordinator(self.config, self.store, self.producers)
-        self.groups.offsets.pending_transactional = self.transactions.pending_offsets
+        self.groups = GroupService(
+            self.config, self.store, self.cluster_id, pending_transactional=self.transactions.pending_offsets
+        )
 
     @property
     def node_id(self) -> int:

@@ -102,7 +102,7 @@ _new_tuple = tuple.__new__
 
 
 class StoredBatch(NamedTuple):
-    """One valid CommitLog record: where it is and what the dispatcher needs to index it (a named tuple:
+    """One valid CommitLog record: where it is and what the queue builder needs to index it (a named tuple:
     recovery makes one per record, straight from the scan kernel's tuples)."""
 
     physical_offset: int

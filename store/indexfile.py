@@ -38,7 +38,7 @@ queries re-check the actual key in the CommitLog.
 
 Nothing is checksummed. A file is fsynced when it fills and at clean shutdown, and the checkpoint records
 the end offset up to which files are complete; after a crash, files that end past it are deleted and
-rebuilt from the CommitLog by the index dispatcher.
+rebuilt from the CommitLog by the index thread.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``MessageStore``: the one facade in front of the store's services.
 
 Threading: every method is called from one thread (the broker's event loop thread). The store runs its
-own threads behind it: the flusher (fsync, group commit, checkpoint), the index dispatcher (IndexFiles)
+own threads behind it: the flusher (fsync, group commit, checkpoint), the index thread (IndexFiles)
 and the segment pre-allocator. Futures handed out (``AppendResult.durable``, ``commit_offsets``) are
 ``concurrent.futures.Future`` completed on the flusher thread; wrap them with ``asyncio.wrap_future``.
 
@@ -31,7 +31,6 @@ from .checkpoint import Checkpoint, StoreLock, mark_clean, mark_running
 from .commitlog import CommitLog
 from .config import StoreConfig, TopicSettings
 from .consumequeue import ConsumeQueue, DirtyFiles
-from .dispatcher import Dispatcher
 from .errors import (
     InvalidPartitionsError,
     OffsetOutOfRangeError,
@@ -46,6 +45,7 @@ from .indexservice import IndexService
 from .layout import StoreLayout
 from .offsets import OffsetStore
 from .quarantine import Quarantine
+from .queuebuilder import QueueBuilder
 from .recovery import recover
 from .results import (
     AbortedTransaction,
@@ -166,13 +166,13 @@ class MessageStore:
         self._transactions = TransactionTracker(self._txn_log, self._commitlog)
         self._transactions.load()
         quarantine = Quarantine(layout.quarantine)
-        self._dispatcher = Dispatcher(
-            self._queues, self._index, self._transactions, commitlog=self._commitlog, quarantine=quarantine,
+        self._queue_builder = QueueBuilder(
+            self._queues, self._transactions, commitlog=self._commitlog, quarantine=quarantine,
             topic_name=lambda topic_id: topic.name if (topic := self._topics.by_id(topic_id)) else topic_id.hex(),
         )  # fmt: skip
         self._checkpoint = Checkpoint(layout.checkpoint)
         self.recovery_report = recover(
-            commitlog=self._commitlog, queues=self._queues, dispatcher=self._dispatcher,
+            commitlog=self._commitlog, queues=self._queues, builder=self._queue_builder,
             checkpoint=self._checkpoint.read(), log_starts=self._log_starts, index=self._index,
             topics=self._topics, clean=not crashed, quarantine=quarantine,
         )  # fmt: skip
@@ -197,13 +197,14 @@ class MessageStore:
             log_starts=self._log_starts, index=self._index, log_start=self._log_start, clock=self._clock,
         )  # fmt: skip
         self._writer = Writer(
-            self._commitlog, self._dispatcher, space=self._space, durable=self._durable, log_start=self._log_start,
+            self._commitlog, self._queue_builder, space=self._space, durable=self._durable, log_start=self._log_start,
             clock=self._clock,
         )  # fmt: skip
         self._space.headroom = geometry.commitlog_segment_bytes + CHECK_BYTES if config.preallocate else CHECK_BYTES
         self._space.look()
         self._flusher.start()
-        self._dispatcher.start_index()
+        if self._index is not None:
+            self._index.start()
 
     def _new_queue(self, topic_id: bytes, number: int) -> ConsumeQueue:
         return ConsumeQueue(self._layout.consume_queue(topic_id, number), self._units_per_file, self._dirty)
@@ -223,8 +224,9 @@ class MessageStore:
 
     def _release_after_failed_open(self) -> None:
         with contextlib.suppress(Exception):
-            if hasattr(self, "_dispatcher"):
-                self._dispatcher.stop_index()
+            index = getattr(self, "_index", None)
+            if index is not None:
+                index.stop()
         with contextlib.suppress(Exception):
             if hasattr(self, "_flusher"):
                 self._flusher.stop()
@@ -238,7 +240,8 @@ class MessageStore:
             return
         self._closed = True
         try:
-            self._dispatcher.stop_index()
+            if self._index is not None:
+                self._index.stop()
             self._flusher.stop()
             self._close_files()
             if self._failure is None:
@@ -402,7 +405,7 @@ class MessageStore:
             raise OffsetOutOfRangeError(fetch_offset, log_start, high_watermark)
         limit = high_watermark if max_offset is None else min(max_offset, high_watermark)
         batches, size, next_offset = partition_reads.read_batches(
-            queue, self._commitlog, fetch_offset, max_bytes, limit, repair=self._dispatcher.repair
+            queue, self._commitlog, fetch_offset, max_bytes, limit, repair=self._queue_builder.repair
         )
         return ReadResult(tuple(batches), size, next_offset, high_watermark, log_start)
 

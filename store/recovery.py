@@ -10,7 +10,7 @@
    its batch CRC-32C verified as well as its header (by a second thread, on the other core, while the
    first re-dispatches), each segment advised sequential meanwhile (a doubled readahead window: from the
    disk the scan ran at half the speed of a plain read without it). Valid records are re-dispatched (the
-   dispatcher skips units a queue already holds). Past an invalid record (or zeros where records were
+   queue builder skips units a queue already holds). Past an invalid record (or zeros where records were
    written: below the checkpoint, below what ConsumeQueue units claim, or before a later segment with data)
    the scan looks for the next valid record (``commitlog.LogWalk``) and goes on from there: the bytes in
    between are quarantined, once, with the partitions and offsets they held where known, and each partition
@@ -24,7 +24,7 @@
 After a clean shutdown the checkpoint equals the end of the log, so step 2 reads one header and stops; step 1
 costs one header check per partition. Units in the middle of a queue are checked when read
 (``partition.read_batches``), and a unit found pointing anywhere but at its own record has its queue
-rebuilt then (``Dispatcher.repair``). The abort marker only decides what the report says.
+rebuilt then (``QueueBuilder.repair``). The abort marker only decides what the report says.
 """
 
 from __future__ import annotations
@@ -41,9 +41,9 @@ from rockafka.core_pyx.logrecord import HEADER_SIZE
 from .checkpoint import CheckpointState
 from .commitlog import CommitLog, Damage, LogWalk
 from .consumequeue import ConsumeQueue
-from .dispatcher import Dispatcher, keep_damage, note_claims, note_gap
 from .indexservice import IndexService
 from .quarantine import Loss, Quarantine
+from .queuebuilder import QueueBuilder, keep_damage, note_claims, note_gap
 from .results import RecoveryReport, TopicPartition
 from .topics import LogStartOffsets, TopicTable
 
@@ -55,7 +55,7 @@ def recover(
     *,
     commitlog: CommitLog,
     queues: Mapping[PartitionKey, ConsumeQueue],
-    dispatcher: Dispatcher,
+    builder: QueueBuilder,
     checkpoint: CheckpointState | None,
     log_starts: LogStartOffsets,
     index: IndexService | None,
@@ -82,9 +82,7 @@ def recover(
     for segment in segments:
         segment.advise_sequential(True)
     try:
-        scan = _scan(
-            commitlog, dispatcher, queues, max(scan_from, commitlog.min_offset), safe, (expected_end, hint_end)
-        )
+        scan = _scan(commitlog, builder, queues, max(scan_from, commitlog.min_offset), safe, (expected_end, hint_end))
     finally:
         for segment in segments:
             segment.advise_sequential(False)
@@ -239,7 +237,7 @@ class _Scanned:
 
 def _scan(
     commitlog: CommitLog,
-    dispatcher: Dispatcher,
+    builder: QueueBuilder,
     queues: Mapping[PartitionKey, ConsumeQueue],
     start: int,
     verify_from: int,
@@ -271,10 +269,10 @@ def _scan(
                 if damages:
                     for record in item:
                         note_gap(record, queues, damages)
-                        if dispatcher.dispatch(record):
+                        if builder.add(record):
                             dispatched.append(record.physical_offset)
                 else:
-                    dispatched.extend(record.physical_offset for record in item if dispatcher.dispatch(record))
+                    dispatched.extend(record.physical_offset for record in item if builder.add(record))
         finally:
             bad = None if verifier is None else verifier.finish()
         if bad is None or bad >= walk.end:

@@ -1,6 +1,6 @@
 """The transaction tracker: per partition, the open transactions, the aborted ranges and the markers' epochs.
 
-It learns everything from the batches the dispatcher stores, on the appending thread (and from the same
+It learns everything from the batches the queue builder stores, on the appending thread (and from the same
 dispatch during recovery): a transactional batch (attributes bit 4) of a producer with no open transaction on
 the partition opens one at its base offset; a control batch (bit 5) holding a marker (``control.py``) ends the
 producer's transaction there, and an ABORT of an open transaction adds the aborted range [its first offset, the
@@ -140,7 +140,7 @@ class TransactionTracker:
         if self._log.wants_compaction:
             self.compact()
 
-    # --- learning from stored batches (the dispatcher, on the appending thread) ---
+    # --- learning from stored batches (the queue builder, on the appending thread) ---
 
     def observe(self, batch: StoredBatch) -> None:
         """A transactional batch was stored (its ConsumeQueue unit written)."""

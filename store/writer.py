@@ -2,7 +2,7 @@
 
 One append, on the broker's loop thread: each batch is written behind its CommitLog header with the next
 offsets of its partition (its base offset patched in place; LogAppendTime topics get the broker time as
-maxTimestamp, the CRC recomputed), dispatched (ConsumeQueue unit, transaction events; ``dispatcher.py``),
+maxTimestamp, the CRC recomputed), dispatched (ConsumeQueue unit, transaction events; ``queuebuilder.py``),
 then the CommitLog's write position is published, a durability future is taken under the sync flush policy,
 and the append listeners run (parked fetches wake) before the ``AppendResult`` is returned.
 
@@ -26,8 +26,8 @@ from .commitlog import CommitLog, StoredBatch
 from .config import TopicSettings
 from .consumequeue import ConsumeQueue
 from .control import marker_batch
-from .dispatcher import Dispatcher
 from .errors import InvalidRecordsError, RecordTooLargeError
+from .queuebuilder import QueueBuilder
 from .results import AppendResult
 from .space import FreeSpace
 
@@ -45,7 +45,7 @@ class Writer:
     def __init__(
         self,
         commitlog: CommitLog,
-        dispatcher: Dispatcher,
+        queue_builder: QueueBuilder,
         *,
         space: FreeSpace,
         durable: Callable[[], Future[None] | None],
@@ -53,7 +53,7 @@ class Writer:
         clock: Callable[[], int],
     ) -> None:
         self._commitlog = commitlog
-        self._dispatcher = dispatcher
+        self._queue_builder = queue_builder
         self._space = space
         self._durable = durable
         self._log_start = log_start
@@ -105,7 +105,7 @@ class Writer:
                 store_timestamp=now, log_append_time=append_time,
             )  # fmt: skip
             try:
-                self._dispatcher.dispatch_to(queue, stored)
+                self._queue_builder.add_to(queue, stored)
             except OSError:
                 self._take_back(queue, stored, size)
                 raise

@@ -57,6 +57,13 @@ DEFAULT_OFFSET_METADATA_MAX_BYTES = 4096
 CONSUMER_PROTOCOL_TYPE = "consumer"
 
 CommitErrors = dict[TopicPartition, ErrorCode]
+#: A group's partitions with offsets a transaction holds, not yet committed (the transaction coordinator's).
+PendingTransactional = Callable[[str], Collection[TopicPartition]]
+
+
+def no_pending_transactional(group_id: str) -> Collection[TopicPartition]:
+    """No transaction holds offsets (a broker without a transaction coordinator, and tests)."""
+    return ()
 
 
 class OffsetManager:
@@ -67,6 +74,7 @@ class OffsetManager:
         *,
         internal_topics: frozenset[str],
         metadata_max_bytes: int = DEFAULT_OFFSET_METADATA_MAX_BYTES,
+        pending_transactional: PendingTransactional = no_pending_transactional,
     ) -> None:
         self._coordinator = coordinator
         self._metadata_max_bytes = metadata_max_bytes
@@ -74,8 +82,7 @@ class OffsetManager:
         self._internal_topics = internal_topics
         #: Commits accepted but not yet durable, per group (require_stable answers UNSTABLE_OFFSET_COMMIT).
         self._in_flight: dict[str, Counter[TopicPartition]] = {}
-        #: A group's partitions with offsets a transaction holds (the broker wires in the transaction coordinator).
-        self.pending_transactional: Callable[[str], Collection[TopicPartition]] = lambda group_id: ()
+        self._pending_transactional = pending_transactional
 
     # --- OffsetCommit ---
 
@@ -175,7 +182,7 @@ class OffsetManager:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE, []
         keys = list(partitions) if partitions is not None else sorted(stored, key=lambda k: (k.topic, k.partition))
         in_flight = self._in_flight.get(group_id, Counter()) if require_stable else Counter()
-        held = self.pending_transactional(group_id) if require_stable else ()
+        held = self._pending_transactional(group_id) if require_stable else ()
         fetched = []
         for key in keys:
             committed = stored.get(key)

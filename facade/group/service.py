@@ -32,7 +32,7 @@ from rockafka.store import MessageStore, TopicInfo
 
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
-from .offsets import OffsetManager
+from .offsets import OffsetManager, PendingTransactional, no_pending_transactional
 from .state import GroupState
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,14 @@ GROUP_TYPE: Final = "classic"
 
 
 class GroupService:
-    def __init__(self, config: BrokerConfig, store: MessageStore, cluster_id: str) -> None:
+    def __init__(
+        self,
+        config: BrokerConfig,
+        store: MessageStore,
+        cluster_id: str,
+        *,
+        pending_transactional: PendingTransactional = no_pending_transactional,
+    ) -> None:
         self._store = store
         self.coordinator = GroupCoordinator(
             store,
@@ -56,6 +63,7 @@ class GroupService:
             store,
             internal_topics=frozenset({OFFSETS_TOPIC}),
             metadata_max_bytes=config.int("offset.metadata.max.bytes"),
+            pending_transactional=pending_transactional,
         )
         self._retention_ms = config.int("offsets.retention.minutes") * 60_000
         self._retention_check_s = config.int("offsets.retention.check.interval.ms") / 1000

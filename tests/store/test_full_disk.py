@@ -181,7 +181,7 @@ def test_reopen_on_a_full_file_system_refuses_or_recovers_never_sigbus(mount: Pa
     store.flush()
     if crash:  # no clean shutdown: the abort marker stays and recovery scans from the checkpoint
         store._flusher.stop()
-        store._dispatcher.stop_index()
+        store._index.stop()
         store._lock.release()
     else:
         store.close()

@@ -1,11 +1,13 @@
-"""The dispatcher: the one path from the CommitLog to the derived data (RocketMQ's CommitLogDispatcher).
+"""``QueueBuilder``: the one writer of ConsumeQueue units, built from CommitLog records (the ConsumeQueue half of
+RocketMQ's CommitLogDispatcher, which ``ReputMessageService`` drives; named for what it builds, as the broker has
+two other things called dispatchers: ``facade/server.py``'s and ``facade/dispatch.py``'s request dispatchers).
 
-ConsumeQueue units (and the transaction tracker's events, for transactional batches) are dispatched
-synchronously, on the appending thread, before the CommitLog's write position is published, so a batch is
-readable the moment ``append`` returns. IndexFile entries are dispatched asynchronously by the index thread
-(``IndexService``), which follows the published CommitLog on its own: the appending thread does nothing for it.
-Recovery re-dispatches the CommitLog tail through ``dispatch`` and restarts the index thread where the
-surviving IndexFiles end; both writers skip what they already hold, so re-dispatch is idempotent.
+ConsumeQueue units (and the transaction tracker's events, for transactional batches) are added synchronously,
+on the appending thread, before the CommitLog's write position is published, so a batch is readable the moment
+``append`` returns. IndexFile entries are not written here: the index thread (``IndexService``) follows the
+published CommitLog on its own, and the appending thread does nothing for it. Recovery re-dispatches the
+CommitLog tail through ``add`` and restarts the index thread where the surviving IndexFiles end; both writers
+skip what they already hold, so re-dispatch is idempotent.
 
 A ConsumeQueue unit that a read finds pointing at anything but its own record (``CommitLog.checked_batch_view``)
 is repaired here, on the reading thread: the queue is cut at that unit and re-dispatched from the CommitLog
@@ -21,7 +23,6 @@ from rockafka.core_pyx.recordbatch import TRANSACTIONAL_BIT
 
 from .commitlog import CommitLog, Damage, LogWalk, StoredBatch
 from .consumequeue import ConsumeQueue
-from .indexservice import IndexService
 from .quarantine import Loss, Quarantine
 from .transactions import TransactionTracker
 
@@ -31,11 +32,15 @@ TopicName = Callable[[bytes], str]
 _KEEP_BYTES = 16 << 20  # at most this much of one damaged range is copied into the quarantine
 
 
-class Dispatcher:
+class QueueBuilder:
+    """Adds each stored batch's unit to its partition's ConsumeQueue; repairs a queue from the CommitLog.
+
+    Threads: ``add`` and ``add_to`` run on the appending thread (and on the opening thread during recovery);
+    ``repair`` on a reading thread, which is the appending thread too (the broker's event loop)."""
+
     def __init__(
         self,
         queues: Mapping[tuple[bytes, int], ConsumeQueue],
-        index: IndexService | None,
         transactions: TransactionTracker,
         *,
         commitlog: CommitLog | None = None,
@@ -43,20 +48,19 @@ class Dispatcher:
         topic_name: TopicName = bytes.hex,
     ) -> None:
         self._queues = queues
-        self._index = index
         self._transactions = transactions
         self._commitlog = commitlog
         self._quarantine = quarantine
         self._topic_name = topic_name
 
-    def dispatch(self, batch: StoredBatch) -> bool:
+    def add(self, batch: StoredBatch) -> bool:
         """Write the ConsumeQueue unit of ``batch`` (and tell the transaction tracker of a transactional one);
         False when its partition is gone or already has it."""
         queue = self._queues.get((batch.topic_id, batch.partition))
-        return queue is not None and self.dispatch_to(queue, batch)
+        return queue is not None and self.add_to(queue, batch)
 
-    def dispatch_to(self, queue: ConsumeQueue, batch: StoredBatch) -> bool:
-        """``dispatch`` to the ConsumeQueue of ``batch``'s partition, already known (the append path)."""
+    def add_to(self, queue: ConsumeQueue, batch: StoredBatch) -> bool:
+        """``add`` to the ConsumeQueue of ``batch``'s partition, already known (the append path)."""
         if not queue.append(batch):
             return False
         if batch.attributes & TRANSACTIONAL_BIT:
@@ -65,7 +69,7 @@ class Dispatcher:
 
     def repair(self, queue: ConsumeQueue, index: int) -> bool:
         """Cut ``queue`` at unit ``index`` (which disagrees with the CommitLog) and rebuild it from the CommitLog's
-        published records of its partition; False when this dispatcher cannot (no CommitLog given)."""
+        published records of its partition; False when this builder cannot (no CommitLog given)."""
         commitlog = self._commitlog
         if commitlog is None:
             return False
@@ -96,14 +100,6 @@ class Dispatcher:
         keep_damage(commitlog, self._quarantine, damages, self._topic_name)
         log.warning("store repair: %s rebuilt from CommitLog offset %d, %d batches re-dispatched", name, start, added)
         return True
-
-    def start_index(self) -> None:
-        if self._index is not None:
-            self._index.start()
-
-    def stop_index(self) -> None:
-        if self._index is not None:
-            self._index.stop()
 
 
 def _points_at_its_record(commitlog: CommitLog, queue: ConsumeQueue, index: int) -> bool:
