@@ -73,13 +73,13 @@ def append_rate(
     """Bytes per second of appends (until all are fsynced); returns the open store too."""
     os.sync()  # no dirty pages left from the previous run to compete with this one
     store = MessageStore.open(StoreConfig(root, flush_mode=mode, index_enabled=index))
-    store.create_topic("bench", PARTITIONS, {"retention.ms": "-1"})
+    store.topics.create("bench", PARTITIONS, {"retention.ms": "-1"})
     headers = validate_batches(batch)
     waiting: list[Future[None]] = []
     count = total // len(batch)
     start = time.perf_counter()
     for number in range(count):
-        result = store.append("bench", number % PARTITIONS, batch, headers)
+        result = store.records.append("bench", number % PARTITIONS, batch, headers)
         if result.durable is not None:
             waiting.append(result.durable)
             if len(waiting) >= in_flight:
@@ -93,13 +93,13 @@ def append_rate(
 def lookup_rates(store: MessageStore, seconds: float) -> tuple[float, float]:
     """(random reads per second, sequential reads per second), one batch each."""
     rng = random.Random(7)
-    high = [store.partition_offsets("bench", p).high_watermark for p in range(PARTITIONS)]
+    high = [store.records.partition_offsets("bench", p).high_watermark for p in range(PARTITIONS)]
     done, deadline = 0, time.perf_counter() + seconds
     start = time.perf_counter()
     while time.perf_counter() < deadline:
         for _ in range(1000):
             partition = rng.randrange(PARTITIONS)
-            store.read("bench", partition, rng.randrange(high[partition]), 1)
+            store.records.read("bench", partition, rng.randrange(high[partition]), 1)
         done += 1000
     random_rate = done / (time.perf_counter() - start)
     positions = [0] * PARTITIONS
@@ -109,7 +109,7 @@ def lookup_rates(store: MessageStore, seconds: float) -> tuple[float, float]:
         for partition in range(PARTITIONS):
             if positions[partition] >= high[partition]:
                 positions[partition] = 0
-            positions[partition] = store.read("bench", partition, positions[partition], 1).next_offset
+            positions[partition] = store.records.read("bench", partition, positions[partition], 1).next_offset
         done += PARTITIONS
     return random_rate, done / (time.perf_counter() - start)
 

@@ -63,7 +63,7 @@ class BrokerApp:
             store.close()
             raise StartupError(str(exc)) from None
         broker = Broker(self.config, store, cluster_id)
-        store.add_append_listener(broker.waiters.on_append)
+        store.records.add_append_listener(broker.waiters.on_append)
         broker.groups.start()
         broker.producers.start()
         broker.transactions.start()
@@ -103,7 +103,7 @@ class BrokerApp:
         while True:
             await asyncio.sleep(interval_s)
             try:
-                report = broker.store.enforce_retention()
+                report = broker.store.retention.enforce()
             except StoreError as exc:  # a full or offline store: one line when it starts refusing, not every pass
                 if str(exc) != refused:
                     log.warning("retention pass refused by the store: %s", exc)

@@ -57,16 +57,16 @@ class Broker:
 
     def topic_or_none(self, name: str) -> TopicInfo | None:
         try:
-            return self.store.describe_topic(name)
+            return self.store.topics.describe(name)
         except UnknownTopicOrPartitionError:
             return None
 
     def auto_create_topic(self, name: str) -> TopicInfo:
         """Create ``name`` with ``num.partitions`` partitions (Metadata auto-creation); tolerates a race."""
         try:
-            topic = self.store.create_topic(name, self.config.int("num.partitions"))
+            topic = self.store.topics.create(name, self.config.int("num.partitions"))
         except TopicAlreadyExistsError:
-            return self.store.describe_topic(name)
+            return self.store.topics.describe(name)
         log.info("auto-created topic %s with %d partitions", name, topic.partitions)
         return topic
 

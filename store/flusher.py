@@ -20,7 +20,8 @@ After each round, the CommitLog's page cache is released up to ``cache_bytes`` b
 the group's future is completed: waiters never wait for it); ``None`` keeps it all.
 
 An ``OSError`` (or anything else) fails the pending and every later future with ``StorageError``, is
-reported once through ``on_error`` (the facade takes the store offline), and ends the thread.
+reported once through ``on_error`` (``StoreHealth.report``: the loop thread takes the store offline on its next
+call), and ends the thread.
 """
 
 from __future__ import annotations
@@ -122,6 +123,14 @@ class FlushService:
             group.offsets_position = self._offsets_log.written
             self._checkpoint_wanted |= checkpoint
             return group.future
+
+    def after_write(self) -> Future[None] | None:
+        """After an append or a side-log change: under ``sync``, a future completed once it is fsynced; under
+        ``async``, None (and the write-behind steps are woken)."""
+        if self._sync_mode:
+            return self.request()
+        self.appended()
+        return None
 
     def appended(self) -> None:
         """After each append under ``async``: wakes the write-behind steps if they had stopped for want of

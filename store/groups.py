@@ -44,12 +44,14 @@ from __future__ import annotations
 import json
 import os
 import struct
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Final, Protocol
 
 from .errors import CorruptStoreError
 from .framedlog import FrameRules, Gap, account, append_frames, frame, read_snapshot, scan
+from .health import StoreHealth, guarded
 from .jsonfile import write_json
 from .quarantine import Quarantine
 
@@ -227,3 +229,38 @@ def _check_snapshot(document: Any) -> None:
         raise CorruptStoreError(f"unknown snapshot format version {document.get('version')!r}")
     if not all(isinstance(value, dict) for value in document["groups"].values()):
         raise ValueError("a document is not a JSON object")
+
+
+class Documents:
+    """One document log as the broker asks for it: ``store.group_metadata`` and ``store.producer_state``.
+
+    Threads: the event loop thread; the flusher fsyncs the log (``SyncedLogs``) and completes the futures."""
+
+    def __init__(
+        self,
+        health: StoreHealth,
+        log: GroupMetadataLog,
+        after_write: Callable[[], Future[None] | None],
+        fsync: Callable[[], Future[None]],
+    ) -> None:
+        self._health = health
+        self._log = log
+        self._after_write = after_write
+        self._fsync = fsync
+
+    @guarded
+    def save(self, key: str, document: Document, *, durable: bool = False) -> Future[None] | None:
+        """Replace ``key``'s document (a JSON object); a future completed once fsynced when ``durable`` or
+        under sync flush."""
+        self._log.put(key, document)
+        return self._fsync() if durable else self._after_write()
+
+    @guarded
+    def delete(self, key: str) -> bool:
+        """Forget ``key``'s document; False when it had none."""
+        return self._log.delete(key)
+
+    @guarded
+    def documents(self) -> dict[str, Document]:
+        """Every document, as last saved."""
+        return self._log.documents()

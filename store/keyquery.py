@@ -5,6 +5,10 @@ a deleted and re-created topic's old records never match), was stored within the
 records whose key really is the key (hashes collide), at offsets between the partition's log start and
 its high watermark. Results are newest first: candidates come newest first, and records within one
 batch are reversed.
+
+``KeyQueries`` is the broker's entry (``store.keys``); ``StoreReader`` calls ``query_by_key`` over its read-only
+files. Threads: the caller's (the event loop's, for the broker); the IndexFiles are read while the index thread
+appends to them, which ``IndexService.candidates`` makes safe.
 """
 
 from __future__ import annotations
@@ -16,11 +20,44 @@ from rockafka.core_pyx.records import read_records
 
 from .commitlog import CommitLog, StoredBatch
 from .consumequeue import ConsumeQueue
+from .health import StoreHealth, guarded
 from .indexservice import IndexService
+from .partitions import Partitions
 from .results import KeyedRecord, TopicInfo
+from .topics import TopicTable
 
 PartitionKey = tuple[bytes, int]
 LogStart = Callable[[PartitionKey, ConsumeQueue], int]
+
+
+class KeyQueries:
+    def __init__(
+        self, health: StoreHealth, topics: TopicTable, partitions: Partitions, index: IndexService | None,
+        commitlog: CommitLog,
+    ) -> None:  # fmt: skip
+        self._health = health
+        self._topics = topics
+        self._partitions = partitions
+        self._index = index
+        self._commitlog = commitlog
+
+    @guarded
+    def query(
+        self, topic: str, key: bytes, begin_ms: int = 0, end_ms: int | None = None, limit: int = 64
+    ) -> list[KeyedRecord]:
+        """Records of ``topic`` with record key ``key`` stored within [begin_ms, end_ms], newest first.
+
+        Served from the IndexFiles, which the index thread fills shortly after each append: a record
+        appended a moment ago may not be found yet. Empty when the index is disabled.
+        """
+        info = self._topics.get(topic)
+        if self._index is None or limit <= 0:
+            return []
+        window = (begin_ms, end_ms if end_ms is not None else (1 << 63) - 1)
+        return query_by_key(
+            index=self._index, commitlog=self._commitlog, queues=self._partitions.queues,
+            log_start=self._partitions.log_start, topic=info, key=key, window=window, limit=limit,
+        )  # fmt: skip
 
 
 def query_by_key(

@@ -43,12 +43,14 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from .errors import CorruptStoreError
 from .framedlog import FrameRules, Gap, account, append_frames, frame, read_snapshot, scan
+from .health import StoreHealth, guarded
 from .jsonfile import write_json
 from .quarantine import Quarantine
 from .results import CommittedOffset, OffsetCommit, TopicPartition
@@ -328,3 +330,53 @@ class OffsetStore:
             os.fsync(self._fd)
             os.close(self._fd)
             self._fd = -1
+
+
+class ConsumerOffsets:
+    """Committed offsets as the broker asks for them (``store.offsets``); the one writer of the ``OffsetStore``.
+
+    Threads: the event loop thread; the flusher fsyncs the log (``SyncedLogs``) and completes the futures."""
+
+    def __init__(
+        self,
+        health: StoreHealth,
+        log: OffsetStore,
+        clock: Callable[[], int],
+        after_write: Callable[[], Future[None] | None],
+    ) -> None:
+        self._health = health
+        self._log = log
+        self._clock = clock
+        self._after_write = after_write
+
+    @guarded
+    def commit(self, group: str, commits: Iterable[OffsetCommit]) -> Future[None] | None:
+        """Record committed offsets; under sync flush, a future completed once they are fsynced."""
+        self._log.commit(group, commits, self._clock())
+        return self._after_write()
+
+    @guarded
+    def fetch(
+        self, group: str, partitions: Iterable[TopicPartition] | None = None
+    ) -> dict[TopicPartition, CommittedOffset]:
+        """The group's committed offsets (all of them, or those of ``partitions`` that exist)."""
+        return self._log.fetch(group, partitions)
+
+    @guarded
+    def delete(self, group: str, partitions: Iterable[TopicPartition]) -> None:
+        self._log.delete_offsets(group, partitions)
+
+    @guarded
+    def delete_group(self, group: str) -> bool:
+        """Forget every offset of ``group``; False when it had none."""
+        return self._log.delete_group(group)
+
+    @guarded
+    def groups(self) -> list[str]:
+        """Groups that have committed offsets."""
+        return self._log.groups()
+
+    @guarded
+    def expire(self, before_ms: int, keep_groups: Collection[str] = ()) -> int:
+        """Offsets retention: drop offsets committed before ``before_ms`` by groups not in ``keep_groups``."""
+        return self._log.expire(before_ms, keep_groups)

@@ -1,6 +1,7 @@
 """Retention: per-partition log start offsets moved by topic configs, CommitLog segments deleted whole.
 
-One run (``MessageStore.enforce_retention``, called by the broker on a timer, on its loop thread):
+One run (``store.retention.enforce``, called by the broker on a timer, on its loop thread; the only thread that
+touches ``Retention``):
 
 1. Per topic with ``cleanup.policy`` including ``delete``, each partition's log start offset moves up to
    - ``retention.ms``: the first batch whose running maximum timestamp is within the retention time
@@ -13,22 +14,26 @@ One run (``MessageStore.enforce_retention``, called by the broker on a timer, on
    Before a segment goes, every partition's log start offset moves past its batches in it.
 3. ConsumeQueue files and IndexFiles that only point below the first remaining segment are deleted.
 
-Log start offset moves are persisted (one write) before any file is deleted.
+Log start offset moves are persisted (one write) before any file is deleted. Aborted transactions that end
+below a partition's new log start offset are dropped from the transaction tracker.
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .commitlog import CommitLog
 from .config import StoreConfig, TopicSettings
 from .consumequeue import ConsumeQueue
+from .health import StoreHealth, guarded
 from .indexservice import IndexService
 from .mappedfile import MappedFile
+from .partitions import Partitions
 from .results import RetentionReport
-from .topics import LogStartOffsets, TopicTable
+from .topics import TopicTable
+from .transactions import TransactionTracker
 
 PartitionKey = tuple[bytes, int]
 
@@ -48,23 +53,34 @@ class Retention:
     def __init__(
         self,
         *,
+        health: StoreHealth,
         policy: RetentionPolicy,
         commitlog: CommitLog,
-        queues: Mapping[PartitionKey, ConsumeQueue],
+        partitions: Partitions,
         topics: TopicTable,
-        log_starts: LogStartOffsets,
         index: IndexService | None,
-        log_start: Callable[[PartitionKey, ConsumeQueue], int],
+        transactions: TransactionTracker,
         clock: Callable[[], int],
     ) -> None:
+        self._health = health
         self._policy = policy
         self._commitlog = commitlog
-        self._queues = queues
+        self._queues = partitions.queues
         self._topics = topics
-        self._log_starts = log_starts
+        self._log_starts = partitions.log_starts
         self._index = index
-        self._log_start = log_start
+        self._log_start = partitions.log_start
+        self._transactions = transactions
         self._clock = clock
+
+    @guarded
+    def enforce(self) -> RetentionReport:
+        """Apply per-topic retention and the global CommitLog policy once; aborted transactions that end below
+        a partition's new log start offset are dropped."""
+        report = self.run()
+        for key, queue in self._queues.items():
+            self._transactions.prune(key, self._log_start(key, queue))
+        return report
 
     def run(self) -> RetentionReport:
         now = self._clock()

@@ -20,6 +20,11 @@ Queries (all by partition key (topic id bytes, partition)):
 
 Retention drops aborted ranges that end below the log start offset (``prune``); a deleted topic's state goes
 with ``forget_topic``. Neither writes a frame: a reload prunes again from the recovered partitions' bounds.
+
+``Transactions`` is the broker's view (``store.transactions``): the same queries by topic name and partition.
+
+Threads: the tracker is fed on the appending thread (the event loop), and queried on it; the flusher only
+fsyncs its log (``TransactionLog``, through ``SyncedLogs``).
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from rockafka.core_pyx.recordbatch import CONTROL_BIT, TRANSACTIONAL_BIT
 
 from .commitlog import CommitLog, SegmentEnd, StoredBatch
 from .control import read_marker
+from .health import StoreHealth, guarded
+from .partitions import Partitions
 from .results import AbortedTransaction, OpenTransaction
 from .txnlog import Begin, End, Event, TransactionLog
 
@@ -83,6 +90,11 @@ class TransactionTracker:
         self._applied_below = 0
 
     # --- load and recovery ---
+
+    @property
+    def log(self) -> TransactionLog:
+        """The frames' file (the flusher fsyncs it)."""
+        return self._log
 
     def load(self) -> None:
         """Read the log (before recovery re-dispatches the CommitLog tail). After damage in the log (``txnlog.py``)
@@ -247,3 +259,30 @@ class TransactionTracker:
 
     def close(self) -> None:
         self._log.close()
+
+
+class Transactions:
+    """The partitions' transactions as the broker asks for them (by topic name); the records say what is open."""
+
+    def __init__(self, health: StoreHealth, partitions: Partitions, tracker: TransactionTracker) -> None:
+        self._health = health
+        self._partitions = partitions
+        self._tracker = tracker
+
+    @guarded
+    def aborted(self, topic: str, partition: int, start_offset: int, end_offset: int) -> tuple[AbortedTransaction, ...]:
+        """The aborted transactions whose records overlap [start_offset, end_offset), in marker order."""
+        _, key, _ = self._partitions.get(topic, partition)
+        return self._tracker.aborted(key, start_offset, end_offset)
+
+    @guarded
+    def open(self, topic: str, partition: int) -> tuple[OpenTransaction, ...]:
+        """The partition's open transactions, oldest first."""
+        _, key, _ = self._partitions.get(topic, partition)
+        return self._tracker.open_transactions(key)
+
+    @guarded
+    def coordinator_epochs(self, topic: str, partition: int) -> dict[int, int]:
+        """Producer id -> the coordinator epoch of its last marker on the partition (DescribeProducers)."""
+        _, key, _ = self._partitions.get(topic, partition)
+        return self._tracker.coordinator_epochs(key)

@@ -27,6 +27,7 @@ from .config import TopicSettings
 from .consumequeue import ConsumeQueue
 from .control import marker_batch
 from .errors import InvalidRecordsError, RecordTooLargeError
+from .partitions import Route
 from .queuebuilder import QueueBuilder
 from .results import AppendResult
 from .space import FreeSpace
@@ -37,7 +38,6 @@ if TYPE_CHECKING:
     from rockafka.core_pyx.recordbatch import BatchHeader
 
 PartitionKey = tuple[bytes, int]
-Route = tuple[PartitionKey, ConsumeQueue, TopicSettings]
 AppendListener = Callable[[AppendResult], None]
 
 

@@ -84,7 +84,7 @@ def test_data_file_of_the_wrong_shape_is_one_line_and_exit_1(
 ) -> None:
     data = tmp_path / "data"
     with MessageStore.open(small_config(data)) as store:
-        store.create_topic("orders", 1)
+        store.topics.create("orders", 1)
     (data / file).write_text(json.dumps(document))
     (data / (file + ".bak")).unlink(missing_ok=True)
     code, stderr = serve(data_dir=data)
@@ -151,7 +151,7 @@ def test_the_offline_tools_on_a_damaged_file_say_one_line_and_exit_1(
 ) -> None:
     data = tmp_path / "data"
     with MessageStore.open(small_config(data)) as store:
-        store.create_topic("orders", 1)
+        store.topics.create("orders", 1)
     topics = data / "config" / "topics.json"
     topics.write_text(json.dumps({"version": 1, "topics": {"orders": 5}}))
     topics.with_name("topics.json.bak").unlink(missing_ok=True)

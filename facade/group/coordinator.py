@@ -65,7 +65,7 @@ class GroupCoordinator(Rebalancer):
     def start(self) -> None:
         """Load the saved groups and start their members' sessions (call on the running event loop)."""
         self._loop = asyncio.get_running_loop()
-        for group_id, document in sorted(self.store.group_metadata().items()):
+        for group_id, document in sorted(self.store.group_metadata.documents().items()):
             try:
                 group = load_group(group_id, document)
             except GroupDocumentError as exc:

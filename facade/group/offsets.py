@@ -107,7 +107,7 @@ class OffsetManager:
         if not accepted:
             return _ready(errors)
         try:
-            durable = self._store.commit_offsets(request.group_id, accepted)
+            durable = self._store.offsets.commit(request.group_id, accepted)
         except StoreError as exc:
             log.error("offset commit for group %s failed: %s", request.group_id, exc)
             return _ready(errors | dict.fromkeys(_keys(accepted), ErrorCode.COORDINATOR_NOT_AVAILABLE))
@@ -133,7 +133,7 @@ class OffsetManager:
         if topic in self._internal_topics:
             return True
         try:
-            self._store.describe_topic(topic)
+            self._store.topics.describe(topic)
         except UnknownTopicOrPartitionError:
             return False
         return True
@@ -176,7 +176,7 @@ class OffsetManager:
         if not self._coordinator.active:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE, []
         try:
-            stored = self._store.fetch_offsets(group_id, partitions)
+            stored = self._store.offsets.fetch(group_id, partitions)
         except StoreError as exc:
             log.error("offset fetch for group %s failed: %s", group_id, exc)
             return ErrorCode.COORDINATOR_NOT_AVAILABLE, []
@@ -236,7 +236,7 @@ class OffsetManager:
         if not group_id:
             return ErrorCode.INVALID_GROUP_ID, {}
         group = coordinator.groups.get(group_id)
-        has_offsets = bool(self._store.fetch_offsets(group_id))
+        has_offsets = bool(self._store.offsets.fetch(group_id))
         if (group is None and not has_offsets) or (group is not None and group.state is GroupState.DEAD):
             return ErrorCode.GROUP_ID_NOT_FOUND, {}
         subscribed: set[str] | None = set()
@@ -254,7 +254,7 @@ class OffsetManager:
                 errors[key] = ErrorCode.NONE
         deletable = [key for key, error in errors.items() if error is ErrorCode.NONE]
         if deletable:
-            self._store.delete_offsets(group_id, deletable)
+            self._store.offsets.delete(group_id, deletable)
         return ErrorCode.NONE, errors
 
     # --- retention ---
@@ -267,8 +267,8 @@ class OffsetManager:
             for group_id, group in self._coordinator.groups.items()
             if group.members or now - group.state_timestamp_ms < retention_ms
         }
-        expired = self._store.expire_offsets(now - retention_ms, keep)
-        with_offsets = set(self._store.list_groups())
+        expired = self._store.offsets.expire(now - retention_ms, keep)
+        with_offsets = set(self._store.offsets.groups())
         for group in list(self._coordinator.groups.values()):
             if group.state is GroupState.EMPTY and group.has_no_members and group.group_id not in with_offsets:
                 log.info("group %s is empty and has no offsets left: removed", group.group_id)

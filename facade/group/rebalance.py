@@ -206,7 +206,7 @@ class Rebalancer:
     ) -> None:
         """Save ``group`` (with ``assignments`` if given); call ``then`` with NONE once durable, or an error."""
         try:
-            durable = self.store.save_group_metadata(group.group_id, group_document(group, assignments))
+            durable = self.store.group_metadata.save(group.group_id, group_document(group, assignments))
         except StoreError as exc:
             log.error("group %s could not be saved: %s", group.group_id, exc)
             then(ErrorCode.COORDINATOR_NOT_AVAILABLE)
@@ -233,7 +233,7 @@ class Rebalancer:
         group.transition_to(GroupState.DEAD, self.clock_ms())
         group.cancel_timers()
         self.groups.pop(group.group_id, None)
-        self.store.delete_group_metadata(group.group_id)
+        self.store.group_metadata.delete(group.group_id)
 
 
 def reset_and_propagate_assignment_error(group: ClassicGroup, error: ErrorCode) -> None:

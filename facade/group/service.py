@@ -77,7 +77,7 @@ class GroupService:
     def start(self) -> None:
         """Load saved groups and start the retention pass (on the running event loop)."""
         self.coordinator.start()
-        self._offsets_topic_shown = bool(self._store.list_groups() or self.coordinator.groups)
+        self._offsets_topic_shown = bool(self._store.offsets.groups() or self.coordinator.groups)
         self._retention_task = asyncio.get_running_loop().create_task(self._retention_loop())
 
     def shutdown(self) -> None:
@@ -117,7 +117,7 @@ class GroupService:
             return GroupDescription(group_id, ErrorCode.COORDINATOR_NOT_AVAILABLE, "", "", "", ())
         group = self.coordinator.groups.get(group_id)
         if group is None:
-            state = GroupState.EMPTY if self._store.fetch_offsets(group_id) else GroupState.DEAD
+            state = GroupState.EMPTY if self._store.offsets.fetch(group_id) else GroupState.DEAD
             return GroupDescription(group_id, ErrorCode.NONE, state.kafka_name, "", "", ())
         stable = group.state is GroupState.STABLE
         protocol = (group.protocol_name or "") if stable else ""
@@ -142,7 +142,7 @@ class GroupService:
             group_id: GroupListing(group_id, group.protocol_type or "", group.state.kafka_name, GROUP_TYPE)
             for group_id, group in self.coordinator.groups.items()
         }
-        for group_id in self._store.list_groups():
+        for group_id in self._store.offsets.groups():
             listings.setdefault(group_id, GroupListing(group_id, "", GroupState.EMPTY.kafka_name, GROUP_TYPE))
         states = {state.casefold() for state in states_filter}
         types = {kind.casefold() for kind in types_filter}
@@ -154,7 +154,7 @@ class GroupService:
 
     def delete_groups(self, group_ids: Sequence[str]) -> list[tuple[str, ErrorCode]]:
         """DeleteGroups: each group's outcome (NON_EMPTY_GROUP while it has members)."""
-        with_offsets = set(self._store.list_groups())
+        with_offsets = set(self._store.offsets.groups())
         return [(group_id, self._delete_one(group_id, group_id in with_offsets)) for group_id in group_ids]
 
     def _delete_one(self, group_id: str, has_offsets: bool) -> ErrorCode:
@@ -167,7 +167,7 @@ class GroupService:
             if group.state is not GroupState.EMPTY:
                 return ErrorCode.NON_EMPTY_GROUP
             self.coordinator.remove_group(group)
-        self._store.delete_group(group_id)
-        self._store.delete_group_metadata(group_id)
+        self._store.offsets.delete_group(group_id)
+        self._store.group_metadata.delete(group_id)
         log.info("group %s deleted", group_id)
         return ErrorCode.NONE

@@ -110,7 +110,7 @@ def check_no_collision(ctx: RequestContext, name: str) -> None:
     if "." not in name and "_" not in name:
         return
     unified = name.replace(".", "_")
-    for existing in ctx.broker.store.list_topics():
+    for existing in ctx.broker.store.topics.list():
         if existing.name != name and existing.name.replace(".", "_") == unified:
             raise ApiError(
                 ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{name}' collides with existing topic: {existing.name}"
@@ -187,7 +187,7 @@ def write_topic_configs(ctx: RequestContext, name: str, overrides: Mapping[str, 
     if validate_only:
         return
     try:
-        ctx.broker.store.alter_topic_configs(name, checked, replace=True)
+        ctx.broker.store.topics.alter_configs(name, checked, replace=True)
     except StoreError as exc:
         raise store_failure(exc) from None
 

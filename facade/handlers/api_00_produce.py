@@ -171,13 +171,13 @@ def _produce_partition(
             refused = ctx.broker.transactions.check_produce(transactional_id, topic, partition, batches[0])
             if refused is not None:
                 raise _Refused(refused.error, refused.message)
-        _check_timestamps(ctx.broker.store.topic_settings(topic), records, batches[0], stamps)  # type: ignore[arg-type]
+        _check_timestamps(ctx.broker.store.topics.settings(topic), records, batches[0], stamps)  # type: ignore[arg-type]
         verdict = ctx.broker.producers.check(topic, partition, batches[0])
         if isinstance(verdict, Duplicate):
             return _duplicate(ctx, topic, partition, verdict)
         if isinstance(verdict, Refused):
             raise _Refused(_version_code(verdict.error, ctx.api_version), verdict.message)
-        result = ctx.broker.store.append(topic, partition, records, batches)  # type: ignore[arg-type]
+        result = ctx.broker.store.records.append(topic, partition, records, batches)  # type: ignore[arg-type]
         ctx.broker.producers.record(topic, partition, batches[0], result.base_offset)
     except _Refused as exc:
         return hot.ProducePartitionResponse(
@@ -209,7 +209,7 @@ def _has_transactional_batches(request: ProduceRequest) -> bool:
 
 def _duplicate(ctx: RequestContext, topic: str, partition: int, verdict: Duplicate) -> hot.ProducePartitionResponse:
     """A retried batch already written: success with its original base offset, as Kafka answers."""
-    log_start = ctx.broker.store.partition_offsets(topic, partition).log_start_offset
+    log_start = ctx.broker.store.records.partition_offsets(topic, partition).log_start_offset
     return hot.ProducePartitionResponse(partition, ErrorCode.NONE, verdict.base_offset, -1, log_start)
 
 

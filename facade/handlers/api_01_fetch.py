@@ -92,7 +92,7 @@ def _resolve(ctx: RequestContext, request: FetchRequest) -> list[_Target]:
         name: str | None = topic.topic
         if by_id:
             try:
-                name = ctx.broker.store.topic_name(topic.topic_id)
+                name = ctx.broker.store.topics.name_of(topic.topic_id)
             except UnknownTopicIdError:
                 name = None
         denied = name is not None and not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, name)
@@ -143,17 +143,17 @@ def _read_partition(
         denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
         return hot.FetchPartitionResponse(target.partition, denied, aborted_transactions=aborted), 0
     try:
-        bounds = store.partition_bounds(target.name, target.partition)
+        bounds = store.records.partition_bounds(target.name, target.partition)
         limit = max(min(target.max_bytes, budget), 0)
         no_room = limit == 0 and not first and bounds.log_start_offset <= target.fetch_offset <= bounds.high_watermark
         if no_room or target.fetch_offset == bounds.high_watermark:
             return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0  # no room (in range), or nothing new
         ceiling = bounds.last_stable_offset if committed else None
-        result = store.read(target.name, target.partition, target.fetch_offset, limit, max_offset=ceiling)
+        result = store.records.read(target.name, target.partition, target.fetch_offset, limit, max_offset=ceiling)
         if not result.size_bytes or (result.size_bytes > limit and not first):
             return _partition(target, ErrorCode.NONE, bounds, aborted, ()), 0  # its first batch waits to be first
         if committed:
-            found = store.aborted_transactions(target.name, target.partition, target.fetch_offset, result.next_offset)
+            found = store.transactions.aborted(target.name, target.partition, target.fetch_offset, result.next_offset)
             aborted = [hot.AbortedTransaction(t.producer_id, t.first_offset) for t in found]
     except OffsetOutOfRangeError as exc:
         bounds = PartitionBounds(exc.high_watermark, exc.high_watermark, exc.log_start_offset)

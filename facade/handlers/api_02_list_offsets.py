@@ -97,17 +97,17 @@ def _one(
 
 def _lookup(store: MessageStore, topic: str, partition: int, timestamp: int, committed: bool) -> TimestampOffset | None:
     if timestamp == LATEST and committed:
-        return TimestampOffset(store.last_stable_offset(topic, partition), -1)
+        return TimestampOffset(store.records.last_stable_offset(topic, partition), -1)
     if timestamp in (LATEST, EARLIEST, EARLIEST_LOCAL):
-        offsets = store.partition_offsets(topic, partition)
+        offsets = store.records.partition_offsets(topic, partition)
         offset = offsets.high_watermark if timestamp == LATEST else offsets.log_start_offset
         return TimestampOffset(offset, -1)
     if timestamp == LATEST_TIERED:
         return None
     if timestamp == MAX_TIMESTAMP:
-        found = store.max_timestamp(topic, partition)
+        found = store.records.max_timestamp(topic, partition)
     else:
-        found = store.offset_for_timestamp(topic, partition, timestamp)
-    if found is not None and committed and found.offset >= store.last_stable_offset(topic, partition):
+        found = store.records.offset_for_timestamp(topic, partition, timestamp)
+    if found is not None and committed and found.offset >= store.records.last_stable_offset(topic, partition):
         return None  # read_committed: a record a consumer could not fetch yet is not an answer (as Kafka)
     return found

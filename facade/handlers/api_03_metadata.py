@@ -92,7 +92,7 @@ def _lookup(
         if topic_id == ZERO_UUID:
             return hot.MetadataTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, None, topic_id)
         try:
-            name = store.topic_name(topic_id)
+            name = store.topics.name_of(topic_id)
         except UnknownTopicIdError:
             return hot.MetadataTopic(ErrorCode.UNKNOWN_TOPIC_ID, None, topic_id)
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name):

@@ -99,7 +99,7 @@ def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> 
     topic_id = None
     if not validate_only:
         try:
-            topic_id = broker.store.create_topic(topic.name, partitions, configs).topic_id
+            topic_id = broker.store.topics.create(topic.name, partitions, configs).topic_id
         except StoreError as exc:
             raise store_failure(exc) from None
     result = CreatableTopicResult(

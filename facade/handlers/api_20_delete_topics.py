@@ -87,13 +87,13 @@ def _delete(ctx: RequestContext, name: str | None, topic_id: uuid.UUID) -> Delet
             raise ApiError(ErrorCode.INVALID_REQUEST, "Neither topic name nor id were specified.")
         internal = [topic.name for topic in ctx.broker.groups.internal_topics() if topic.topic_id == topic_id]
         try:
-            name = internal[0] if internal else store.topic_name(topic_id)
+            name = internal[0] if internal else store.topics.name_of(topic_id)
         except UnknownTopicIdError:
             raise ApiError(ErrorCode.UNKNOWN_TOPIC_ID, f"Topic id {topic_id} does not exist.") from None
     ctx.check(AclOperation.DELETE, ResourceType.TOPIC, name)
     check_not_internal(name)
     try:
-        deleted = store.delete_topic(name)
+        deleted = store.topics.delete(name)
     except UnknownTopicOrPartitionError:
         raise ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic '{name}' does not exist.") from None
     except StoreError as exc:

@@ -72,7 +72,7 @@ def _delete(ctx: RequestContext, topic: DeleteRecordsTopic) -> DeleteRecordsTopi
     results = []
     for part in topic.partitions:
         try:
-            low_watermark = ctx.broker.store.delete_records(topic.name, part.partition_index, part.offset)
+            low_watermark = ctx.broker.store.records.delete_records(topic.name, part.partition_index, part.offset)
         except StoreError as exc:
             results.append(_failed(part.partition_index, store_error_code(exc)))
         else:

@@ -46,7 +46,7 @@ def handle(ctx: RequestContext, request: DescribeLogDirsRequest) -> DescribeLogD
         result = DescribeLogDirsResult(error_code=ErrorCode.KAFKA_STORAGE_ERROR, log_dir=path)
         return DescribeLogDirsResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, results=[result])
     wanted = None if request.topics is None else {(t.topic, p) for t in request.topics for p in t.partitions}
-    topics = [described for info in ctx.broker.store.list_topics() if (described := _topic(ctx, info, wanted))]
+    topics = [described for info in ctx.broker.store.topics.list() if (described := _topic(ctx, info, wanted))]
     result = DescribeLogDirsResult(
         error_code=ErrorCode.NONE,
         log_dir=path,
@@ -64,7 +64,7 @@ def _topic(ctx: RequestContext, info: TopicInfo, wanted: set[tuple[str, int]] | 
         if wanted is not None and (info.name, index) not in wanted:
             continue
         try:
-            size = ctx.broker.store.partition_offsets(info.name, index).size_bytes
+            size = ctx.broker.store.records.partition_offsets(info.name, index).size_bytes
         except StoreError:
             continue  # deleted meanwhile
         partitions.append(

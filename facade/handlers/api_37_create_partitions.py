@@ -92,7 +92,7 @@ def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool
             check_replicas(ctx, assignment.broker_ids)
     if not validate_only:
         try:
-            ctx.broker.store.create_partitions(topic.name, topic.count)
+            ctx.broker.store.topics.create_partitions(topic.name, topic.count)
         except StoreError as exc:
             raise store_failure(exc) from None
     return CreatePartitionsTopicResult(name=topic.name, error_code=ErrorCode.NONE, error_message=None)

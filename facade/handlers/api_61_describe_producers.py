@@ -59,8 +59,8 @@ def handle(ctx: RequestContext, request: DescribeProducersRequest) -> DescribePr
 def _partition(ctx: RequestContext, topic: str, partition: int) -> PartitionResponse:
     store = ctx.broker.store
     try:
-        open_transactions = {t.producer_id: t for t in store.open_transactions(topic, partition)}
-        coordinator_epochs = store.coordinator_epochs(topic, partition)
+        open_transactions = {t.producer_id: t for t in store.transactions.open(topic, partition)}
+        coordinator_epochs = store.transactions.coordinator_epochs(topic, partition)
     except StoreError as exc:
         return PartitionResponse(partition_index=partition, error_code=store_error_code(exc))
     producers = _idempotence_state(ctx.broker.producers, topic, partition)

@@ -16,7 +16,7 @@ from .context import RequestContext
 
 def all_topics(ctx: RequestContext) -> tuple[TopicInfo, ...]:
     """Every topic Metadata lists: the store's and ``__consumer_offsets`` once Kafka would have created it."""
-    return (*ctx.broker.store.list_topics(), *ctx.broker.groups.internal_topics())
+    return (*ctx.broker.store.topics.list(), *ctx.broker.groups.internal_topics())
 
 
 def known_topic(ctx: RequestContext, name: str) -> TopicInfo | None:

@@ -75,7 +75,7 @@ class ProducerService:
 
     def load(self) -> RebuildReport:
         """Read the saved documents and rebuild every partition's producers (see ``state.py``)."""
-        documents = self._store.producer_documents()
+        documents = self._store.producer_state.documents()
         report = self._rebuild_all(documents)
         self._allocator = ProducerIdAllocator(self._block_start(documents), self._save_block)
         self.expire()
@@ -132,7 +132,7 @@ class ProducerService:
 
     def _save_block(self, next_block_start: int) -> Future[None] | None:
         document = {"version": DOCUMENT_VERSION, "next_block_start": next_block_start}
-        return self._store.save_producer_document(BLOCK_KEY, document, durable=True)
+        return self._store.producer_state.save(BLOCK_KEY, document, durable=True)
 
     # --- Produce ---
 
@@ -158,7 +158,7 @@ class ProducerService:
     def _table(self, topic: str, partition: int) -> PartitionProducers | None:
         """The partition's table, reset when the topic was deleted and created again; None for unknown topics."""
         try:
-            topic_id = self._store.describe_topic(topic).topic_id.hex
+            topic_id = self._store.topics.describe(topic).topic_id.hex
         except UnknownTopicOrPartitionError:
             return None
         table = self._partitions.get((topic, partition))
@@ -175,12 +175,12 @@ class ProducerService:
             if not table.dirty:
                 continue
             try:
-                offset = self._store.partition_offsets(topic, partition).high_watermark
+                offset = self._store.records.partition_offsets(topic, partition).high_watermark
             except UnknownTopicOrPartitionError:
                 del self._partitions[(topic, partition)]
-                self._store.delete_producer_document(snapshot_key(topic, partition))
+                self._store.producer_state.delete(snapshot_key(topic, partition))
                 continue
-            self._store.save_producer_document(snapshot_key(topic, partition), table.document(offset))
+            self._store.producer_state.save(snapshot_key(topic, partition), table.document(offset))
             table.dirty = False
             saved += 1
         return saved
@@ -192,7 +192,7 @@ class ProducerService:
 
     def _rebuild_all(self, documents: Mapping[str, Mapping[str, Any]]) -> RebuildReport:
         from_snapshot = replayed = 0
-        for topic in self._store.list_topics():
+        for topic in self._store.topics.list():
             for partition in range(topic.partitions):
                 table, batches, used = self._rebuild(
                     topic, partition, documents.get(snapshot_key(topic.name, partition))
@@ -207,7 +207,7 @@ class ProducerService:
     def _rebuild(
         self, topic: TopicInfo, partition: int, document: Mapping[str, Any] | None
     ) -> tuple[PartitionProducers, int, int]:
-        offsets = self._store.partition_offsets(topic.name, partition)
+        offsets = self._store.records.partition_offsets(topic.name, partition)
         table, position, used = PartitionProducers(topic.topic_id.hex), offsets.log_start_offset, 0
         if document is not None:
             try:
@@ -224,7 +224,7 @@ class ProducerService:
     def _replay(self, topic: str, partition: int, table: PartitionProducers, position: int, end: int) -> int:
         replayed = 0
         while position < end:
-            result = self._store.read(topic, partition, position, REPLAY_READ_BYTES)
+            result = self._store.records.read(topic, partition, position, REPLAY_READ_BYTES)
             for batch in result.batches:
                 try:
                     header = read_batch_header(batch)

@@ -136,7 +136,7 @@ class TransactionCoordinator:
     def load(self) -> LoadReport:
         """Read every transactional id, then complete the transactions a stop left prepared."""
         unreadable = 0
-        for key, document in self._store.producer_documents().items():
+        for key, document in self._store.producer_state.documents().items():
             if not key.startswith(TXN_PREFIX):
                 continue
             name = key.removeprefix(TXN_PREFIX)
@@ -159,14 +159,14 @@ class TransactionCoordinator:
             for tp in metadata.partitions
         }
         aborted = 0
-        for topic in self._store.list_topics():
+        for topic in self._store.topics.list():
             for partition in range(topic.partitions):
-                for orphan in self._store.open_transactions(topic.name, partition):
+                for orphan in self._store.transactions.open(topic.name, partition):
                     if (orphan.producer_id, TopicPartition(topic.name, partition)) in held:
                         continue
                     log.warning("%s-%d: transaction of producer %d (from offset %d) has no coordinator state: aborted",
                                 topic.name, partition, orphan.producer_id, orphan.first_offset)  # fmt: skip
-                    self._store.write_transaction_marker(
+                    self._store.records.write_transaction_marker(
                         topic.name, partition, producer_id=orphan.producer_id, producer_epoch=orphan.producer_epoch,
                         coordinator_epoch=COORDINATOR_EPOCH, commit=False,
                     )  # fmt: skip
@@ -431,7 +431,7 @@ class TransactionCoordinator:
         for name in expired:
             self._txns[name].to(TxnState.DEAD, now)
             del self._txns[name]
-            self._store.delete_producer_document(TXN_PREFIX + name)
+            self._store.producer_state.delete(TXN_PREFIX + name)
             log.info("transactional id %r expired", name)
         return len(expired)
 
@@ -440,7 +440,7 @@ class TransactionCoordinator:
     async def _persist(self, metadata: TransactionMetadata, *also: Future[None] | None) -> ErrorCode:
         """Save ``metadata``'s document and wait for it (and ``also``) to be fsynced."""
         try:
-            saved = self._store.save_producer_document(
+            saved = self._store.producer_state.save(
                 TXN_PREFIX + metadata.transactional_id, metadata.document(), durable=True
             )
         except StoreError as exc:
@@ -475,14 +475,14 @@ class TransactionCoordinator:
             if commit:
                 for group, commits in metadata.offsets.items():
                     if commits:
-                        self._store.commit_offsets(group, list(commits.values()))
+                        self._store.offsets.commit(group, list(commits.values()))
         except StoreError as exc:
             _store_errors.refused(f"transactional id {name!r}: markers not written, will retry", exc)
             return False
         done = complete(metadata, self._clock())
         self._txns[name] = done
         try:
-            self._store.save_producer_document(TXN_PREFIX + name, done.document())
+            self._store.producer_state.save(TXN_PREFIX + name, done.document())
         except StoreError as exc:  # the markers are written: a restart finds it prepared and writes them again
             log.error("transactional id %r: completion not saved: %s", name, exc)
         return True
@@ -490,7 +490,7 @@ class TransactionCoordinator:
     def _write_markers(self, metadata: TransactionMetadata, commit: bool) -> None:
         for tp in sorted(metadata.partitions, key=lambda tp: (tp.topic, tp.partition)):
             try:
-                self._store.write_transaction_marker(
+                self._store.records.write_transaction_marker(
                     tp.topic, tp.partition, producer_id=metadata.producer_id, producer_epoch=metadata.epoch,
                     coordinator_epoch=COORDINATOR_EPOCH, commit=commit,
                 )  # fmt: skip

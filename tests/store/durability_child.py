@@ -22,22 +22,22 @@ def main() -> None:
         flush_interval_ms=20, checkpoint_interval_ms=50, index_slot_count=64, index_entry_count=256,
     )  # fmt: skip
     store = MessageStore.open(config)
-    if not store.list_topics():
-        store.create_topic("d", 2)
-    number = sum(store.partition_offsets("d", p).high_watermark for p in range(2))
-    committed = store.fetch_offsets("g").get(TopicPartition("d", 0))
+    if not store.topics.list():
+        store.topics.create("d", 2)
+    number = sum(store.records.partition_offsets("d", p).high_watermark for p in range(2))
+    committed = store.offsets.fetch("g").get(TopicPartition("d", 0))
     print("READY", flush=True)
     commit = committed.offset if committed else 0
     while True:
         batch = build_batch([(b"k%d" % (number % 7), b"%d" % number)], timestamps=[number])
-        result = store.append("d", number % 2, batch, validate_batches(batch))
+        result = store.records.append("d", number % 2, batch, validate_batches(batch))
         if result.durable is not None:
             result.durable.result()
         print(f"A {number}", flush=True)
         number += 1
         if number % 5 == 0:
             commit += 1
-            waiter = store.commit_offsets("g", [OffsetCommit("d", 0, commit, None, "meta")])
+            waiter = store.offsets.commit("g", [OffsetCommit("d", 0, commit, None, "meta")])
             if waiter is not None:
                 waiter.result()
             print(f"C {commit}", flush=True)

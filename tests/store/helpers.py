@@ -41,7 +41,7 @@ def build_batch(
 
 def append(store: MessageStore, topic: str, partition: int, *batches: bytes) -> Any:
     buffer = b"".join(batches)
-    return store.append(topic, partition, buffer, validate_batches(buffer))
+    return store.records.append(topic, partition, buffer, validate_batches(buffer))
 
 
 def small_config(root: Path, **overrides: Any) -> StoreConfig:

@@ -17,7 +17,7 @@ from .helpers import append, build_batch, small_config
 def test_inspect_goes_past_damage_and_counts_the_ledger(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "store"
     with MessageStore.open(small_config(root)) as store:
-        store.create_topic("orders", 2)
+        store.topics.create("orders", 2)
         for number in range(30):
             append(store, "orders", number % 2, build_batch([(b"k", b"value %d" % number + b"x" * 100)]))
     segment = root / "commitlog" / "00000000000000000000"

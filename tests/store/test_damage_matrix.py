@@ -78,8 +78,8 @@ def build(root: Path, partitions: int, batches: int) -> Pristine:
     """A store of one topic with ``partitions`` partitions and ``batches`` batches of 1-3 records, spread over them."""
     next_offsets = [0] * partitions
     with MessageStore.open(_config(root)) as store:
-        store.create_topic(TOPIC, partitions)
-        topic_id = store.describe_topic(TOPIC).topic_id.bytes
+        store.topics.create(TOPIC, partitions)
+        topic_id = store.topics.describe(TOPIC).topic_id.bytes
         for i in range(batches):
             partition = (i * 7 + i // 5) % partitions
             base = next_offsets[partition]
@@ -191,18 +191,18 @@ def intact(pristine: Pristine, original: Path, damaged: Path) -> set[int]:
 def _consume(store: MessageStore, partition: int) -> list[bytes]:
     """Every batch a consumer reading from the log start gets, checking that it never stalls."""
     served: list[bytes] = []
-    bounds = store.partition_bounds(TOPIC, partition)
+    bounds = store.records.partition_bounds(TOPIC, partition)
     offset = bounds.log_start_offset
     while offset < bounds.high_watermark:
-        read = store.read(TOPIC, partition, offset, 1 << 12)
+        read = store.records.read(TOPIC, partition, offset, 1 << 12)
         progress = [r.offset for view in read.batches for r in read_records(view) if r.offset >= offset]
         if not progress:  # a repair during the read may have found the partition's last batches lost
-            bounds = store.partition_bounds(TOPIC, partition)
+            bounds = store.records.partition_bounds(TOPIC, partition)
             assert offset >= bounds.high_watermark, f"partition {partition}: a fetch at {offset} returns nothing"
             break
         served.extend(bytes(view) for view in read.batches)
         offset = progress[-1] + 1
-        bounds = store.partition_bounds(TOPIC, partition)
+        bounds = store.records.partition_bounds(TOPIC, partition)
     return served
 
 
@@ -237,7 +237,7 @@ def check(
     by_bytes = {_covered_bytes(b.batch): b for b in pristine.batches}
     with MessageStore.open(_config(root)) as store:
         served = {p: _consume(store, p) for p in range(pristine.partitions)}
-        for record in store.query_by_key(TOPIC, b"k1", limit=1000):
+        for record in store.keys.query(TOPIC, b"k1", limit=1000):
             assert record.value == _value(record.partition, record.offset)
     losses = read_losses(root / "quarantine")
     got = set()
@@ -265,13 +265,13 @@ def check(
 def append_and_reopen(pristine: Pristine, root: Path) -> None:
     ledger = len(read_losses(root / "quarantine"))
     with MessageStore.open(_config(root)) as store:
-        ends = {p: store.partition_bounds(TOPIC, p).high_watermark for p in range(pristine.partitions)}
+        ends = {p: store.records.partition_bounds(TOPIC, p).high_watermark for p in range(pristine.partitions)}
         for p in range(pristine.partitions):
             result = append(store, TOPIC, p, build_batch([(b"after", _value(p, 10_000))]))
             assert result.base_offset == ends[p]
     with MessageStore.open(_config(root)) as store:
         for p in range(pristine.partitions):
-            read = store.read(TOPIC, p, ends[p], 1 << 20)
+            read = store.records.read(TOPIC, p, ends[p], 1 << 20)
             assert [r.value for view in read.batches for r in read_records(view)] == [_value(p, 10_000)]
     assert len(read_losses(root / "quarantine")) == ledger, "a loss was recorded twice"
 

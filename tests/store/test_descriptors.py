@@ -23,11 +23,11 @@ def test_thousands_of_partitions_hold_no_descriptor_each(tmp_path: Path) -> None
     allowance = PARTITIONS if NO_EXTENSIONS else 0
     with MessageStore.open(small_config(tmp_path)) as store:
         before = open_descriptors()
-        store.create_topic("wide", PARTITIONS)
+        store.topics.create("wide", PARTITIONS)
         for partition in range(0, PARTITIONS, 97):
             append(store, "wide", partition, build_batch([(b"k", b"v")]))
         assert open_descriptors() - before <= allowance + 8
-        assert store.partition_offsets("wide", 97).high_watermark == 1
+        assert store.records.partition_offsets("wide", 97).high_watermark == 1
     with MessageStore.open(small_config(tmp_path)) as reopened:
         assert open_descriptors() - before <= allowance + 8
-        assert [reopened.partition_offsets("wide", p).high_watermark for p in (0, 1, 97)] == [1, 0, 1]
+        assert [reopened.records.partition_offsets("wide", p).high_watermark for p in (0, 1, 97)] == [1, 0, 1]

@@ -51,11 +51,11 @@ def test_acknowledged_appends_and_commits_survive_sigkill(tmp_path: Path, mode: 
             values = sorted(
                 int(value)
                 for partition in range(2)
-                for _, _, _, value in decoded(store.read("d", partition, 0, 1 << 30).batches)
+                for _, _, _, value in decoded(store.records.read("d", partition, 0, 1 << 30).batches)
                 if value is not None
             )
             assert values == list(range(len(values))), "a gap or a duplicate"
             assert len(values) > last_append
-            committed = store.fetch_offsets("g").get(TopicPartition("d", 0))
+            committed = store.offsets.fetch("g").get(TopicPartition("d", 0))
             assert (committed.offset if committed else -1) >= last_commit
     assert last_append > 0, "the child never got to append"

@@ -66,9 +66,9 @@ def _produce_until_full(store: MessageStore, topic: str, limit: int = 100_000, f
 def _read_all(store: MessageStore, topic: str) -> list[bytes | None]:
     """Every record key of partition 0, read back batch by batch (each batch's CRC checked)."""
     keys: list[bytes | None] = []
-    offset = store.partition_offsets(topic, 0).log_start_offset
+    offset = store.records.partition_offsets(topic, 0).log_start_offset
     while True:
-        result = store.read(topic, 0, offset, 1 << 20)
+        result = store.records.read(topic, 0, offset, 1 << 20)
         if not result.batches:
             return keys
         keys.extend(record[2] for record in decoded(result.batches))
@@ -83,7 +83,7 @@ def test_full_store_refuses_appends_serves_the_rest_and_resumes(mount: Path, cap
     data = mount / "data"
     store = MessageStore.open(_config(data))
     try:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         filler = fill(mount, leave=RESERVE + 4 * MIB)
         with caplog.at_level(logging.WARNING, logger="rockafka.store"):
             acked = _produce_until_full(store, "t")
@@ -92,11 +92,11 @@ def test_full_store_refuses_appends_serves_the_rest_and_resumes(mount: Path, cap
                 append(store, "t", 0, build_batch([(b"x", b"x")]))
             # everything else goes on
             assert _read_all(store, "t") == _keys(len(acked))
-            assert store.partition_offsets("t", 0).high_watermark == len(acked)
-            store.commit_offsets("g", [OffsetCommit("t", 0, len(acked))])
-            assert store.fetch_offsets("g")[TopicPartition("t", 0)].offset == len(acked)
-            store.create_topic("other", 1)
-            assert {t.name for t in store.list_topics()} == {"t", "other"}
+            assert store.records.partition_offsets("t", 0).high_watermark == len(acked)
+            store.offsets.commit("g", [OffsetCommit("t", 0, len(acked))])
+            assert store.offsets.fetch("g")[TopicPartition("t", 0)].offset == len(acked)
+            store.topics.create("other", 1)
+            assert {t.name for t in store.topics.list()} == {"t", "other"}
             store.flush()
             # space returns: appends resume by themselves
             filler.unlink()
@@ -117,11 +117,11 @@ def test_enospc_without_a_reserve_is_a_full_store_not_an_offline_one(mount: Path
     """No reserve: the real ENOSPC of a segment allocation (or a write) refuses the append; reads go on."""
     data = mount / "data"
     with MessageStore.open(_config(data, free_space_reserve_bytes=0)) as store:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         filler = fill(mount, leave=3 * MIB)
         acked = _produce_until_full(store, "t")
         assert _read_all(store, "t") == _keys(len(acked))
-        assert store.partition_offsets("t", 0).high_watermark == len(acked)
+        assert store.records.partition_offsets("t", 0).high_watermark == len(acked)
         filler.unlink()
         time.sleep(RECHECK_S * 1.5)
         assert append(store, "t", 0, build_batch([(str(len(acked)).encode(), VALUE)])).base_offset == len(acked)
@@ -157,7 +157,7 @@ _REOPEN = textwrap.dedent(
     except StorageError as exc:
         print("refused:", exc)
         sys.exit(3)
-    high = store.partition_offsets("t", 0).high_watermark
+    high = store.records.partition_offsets("t", 0).high_watermark
     store.close()
     print("recovered:", high)
     """
@@ -174,14 +174,14 @@ def _reopen(data: Path, reserve: int) -> subprocess.CompletedProcess[str]:
 def test_reopen_on_a_full_file_system_refuses_or_recovers_never_sigbus(mount: Path, crash: bool) -> None:
     data = mount / "data"
     store = MessageStore.open(_config(data, consume_queue_units_per_file=300_000))  # 19 MB files, mostly holes
-    store.create_topic("t", 4)
+    store.topics.create("t", 4)
     for number in range(200):
         append(store, "t", 0, build_batch([(str(number).encode(), VALUE)]))
         append(store, "t", 1 + number % 3, build_batch([(b"x", VALUE)]))
     store.flush()
     if crash:  # no clean shutdown: the abort marker stays and recovery scans from the checkpoint
         store._flusher.stop()
-        store._index.stop()
+        store._files.index.stop()  # type: ignore[union-attr]
         store._lock.release()
     else:
         store.close()
@@ -210,12 +210,12 @@ def test_a_record_whose_unit_cannot_be_written_is_taken_back(mount: Path) -> Non
     config = _config(data, free_space_reserve_bytes=0, commitlog_segment_bytes=4 * MIB, index_enabled=False)
     store = MessageStore.open(config)
     try:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         append(store, "t", 0, build_batch([(b"0", VALUE)]))  # the first segment, and the next, are allocated
         filler = fill(mount)
         acked = [0, *_produce_until_full(store, "t", first=1)]
         assert len(acked) >= 1024  # the queue's first 64 KiB of units were allocated before the disk filled
-        assert store.partition_offsets("t", 0).high_watermark == len(acked)
+        assert store.records.partition_offsets("t", 0).high_watermark == len(acked)
         filler.unlink()
         time.sleep(RECHECK_S * 1.5)
         assert append(store, "t", 0, build_batch([(b"after", VALUE)])).base_offset == len(acked)
@@ -237,9 +237,9 @@ _INDEX_ON_A_FULL_DISK = textwrap.dedent(
     config = StoreConfig(mount / "data", commitlog_segment_bytes=4 << 20, consume_queue_units_per_file=1024,
                          index_slot_count=1024, index_entry_count=int(sys.argv[2]), free_space_reserve_bytes=0)
     store = MessageStore.open(config)
-    store.create_topic("t", 1)
+    store.topics.create("t", 1)
     append(store, "t", 0, build_batch([(b"first", b"")]))
-    while not store.query_by_key("t", b"first"):
+    while not store.keys.query("t", b"first"):
         time.sleep(0.01)
     store.flush()  # the checkpoint file has its block before the disk fills
     filler = fill(mount)
@@ -249,9 +249,9 @@ _INDEX_ON_A_FULL_DISK = textwrap.dedent(
     print("alive")
     filler.unlink()
     deadline = time.monotonic() + 30
-    while not store.query_by_key("t", b"59-999") and time.monotonic() < deadline:
+    while not store.keys.query("t", b"59-999") and time.monotonic() < deadline:
         time.sleep(0.05)
-    print("indexed", len(store.query_by_key("t", b"59-999")), len(store.query_by_key("t", b"0-0")))
+    print("indexed", len(store.keys.query("t", b"59-999")), len(store.keys.query("t", b"0-0")))
     store.close()
     """
 )
@@ -275,7 +275,7 @@ def test_other_io_errors_still_take_the_store_offline(mount: Path) -> None:
     CommitLog directory: EPERM for the next segment) takes the store offline."""
     data = mount / "data"
     with MessageStore.open(_config(data)) as store:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         append(store, "t", 0, build_batch([(b"0", VALUE)]))
         subprocess.run(["chattr", "+i", str(data / "commitlog")], check=True, capture_output=True, timeout=60)
         try:
@@ -284,6 +284,6 @@ def test_other_io_errors_still_take_the_store_offline(mount: Path) -> None:
                     append(store, "t", 0, build_batch([(str(number).encode(), VALUE)]))
             assert not isinstance(refused.value, StorageFullError), refused.value
             with pytest.raises(StorageError, match="offline"):
-                store.read("t", 0, 0, 1 << 20)
+                store.records.read("t", 0, 0, 1 << 20)
         finally:
             subprocess.run(["chattr", "-i", str(data / "commitlog")], check=True, capture_output=True, timeout=60)

@@ -17,13 +17,13 @@ DOC_B = {"generation": 1, "members": [], "protocol": None}
 
 def test_documents_survive_a_clean_reopen(tmp_path: Path) -> None:
     with MessageStore.open(small_config(tmp_path)) as store:
-        store.save_group_metadata("a", DOC_A)
-        store.save_group_metadata("b", DOC_B)
-        store.save_group_metadata("a", {**DOC_A, "generation": 4})
-        assert store.delete_group_metadata("b") is True
-        assert store.delete_group_metadata("b") is False
+        store.group_metadata.save("a", DOC_A)
+        store.group_metadata.save("b", DOC_B)
+        store.group_metadata.save("a", {**DOC_A, "generation": 4})
+        assert store.group_metadata.delete("b") is True
+        assert store.group_metadata.delete("b") is False
     with MessageStore.open(small_config(tmp_path)) as store:
-        assert store.group_metadata() == {"a": {**DOC_A, "generation": 4}}
+        assert store.group_metadata.documents() == {"a": {**DOC_A, "generation": 4}}
 
 
 def test_documents_survive_a_crash_without_close(tmp_path: Path) -> None:
@@ -79,9 +79,9 @@ def test_compaction_folds_the_log_into_the_snapshot(tmp_path: Path) -> None:
 
 def test_sync_flush_hands_out_a_future_completed_once_fsynced(tmp_path: Path) -> None:
     with MessageStore.open(small_config(tmp_path, flush_mode="sync")) as store:
-        durable = store.save_group_metadata("g", DOC_A)
+        durable = store.group_metadata.save("g", DOC_A)
         assert durable is not None
         assert durable.result(timeout=10) is None
-        assert store.group_metadata() == {"g": DOC_A}
+        assert store.group_metadata.documents() == {"g": DOC_A}
     with MessageStore.open(small_config(tmp_path)) as store:
-        assert store.save_group_metadata("g", DOC_B) is None
+        assert store.group_metadata.save("g", DOC_B) is None

@@ -67,7 +67,7 @@ def test_query_by_key_matches_a_dictionary_model_with_every_key_in_one_slot(tmp_
     config = small_config(tmp_path, index_slot_count=1, index_entry_count=16)
     expected: dict[bytes, list[tuple[int, int]]] = {}
     with MessageStore.open(config) as store:
-        store.create_topic("t", 3)
+        store.topics.create("t", 3)
         for number in range(40):
             keys = [b"key-%d" % (number * 7 % 5), b"key-%d" % (number % 3), None]
             batch = build_batch([(key, b"%d" % number) for key in keys])
@@ -76,11 +76,11 @@ def test_query_by_key_matches_a_dictionary_model_with_every_key_in_one_slot(tmp_
                 if key is not None:
                     expected.setdefault(key, []).append((number % 3, result.base_offset + delta))
         deadline = time.monotonic() + 10
-        while len(store.query_by_key("t", b"key-0", limit=1000)) < len(expected[b"key-0"]):
+        while len(store.keys.query("t", b"key-0", limit=1000)) < len(expected[b"key-0"]):
             assert time.monotonic() < deadline, "the index thread did not catch up"
             time.sleep(0.01)
         for key, hits in expected.items():
-            found = store.query_by_key("t", key, limit=1000)
+            found = store.keys.query("t", key, limit=1000)
             assert [(r.partition, r.offset) for r in found] == _newest_first(hits)
             assert all(r.key == key for r in found)
     assert len(list((tmp_path / "index").iterdir())) > 3  # small files: the index rolled
@@ -120,27 +120,27 @@ def test_the_index_thread_writes_what_the_put_path_writes(tmp_path: Path) -> Non
     config = small_config(tmp_path / "store", index_slot_count=4, index_entry_count=12)
     many_keys = [(b"many-%d" % i, b"v") for i in range(20)]  # more distinct keys than a file holds (11)
     with MessageStore.open(config) as store:
-        store.create_topic("t", 2)
-        store.create_topic("u", 1)
+        store.topics.create("t", 2)
+        store.topics.create("u", 1)
         for number in range(30):
             keys = [b"key-%d" % (number % 7), b"key-%d" % (number % 3), None, b"key-%d" % (number % 7)]
             codec = CODECS["gzip"] if number % 4 == 1 else 0
             append(store, "t", number % 2, build_batch([(key, b"value" * 30) for key in keys], codec=codec))
             if number % 5 == 0:
                 put(store, "u", 0, txn_batch(9, epoch=0, sequence=number // 5))
-                store.write_transaction_marker("u", 0, producer_id=9, producer_epoch=0, coordinator_epoch=0,
+                store.records.write_transaction_marker("u", 0, producer_id=9, producer_epoch=0, coordinator_epoch=0,
                                                commit=True)  # fmt: skip
             if number == 20:
                 append(store, "t", 0, build_batch(many_keys))
         append(store, "u", 0, build_batch([(b"last", b"v")]))
         deadline = time.monotonic() + 10
-        while not store.query_by_key("u", b"last"):
+        while not store.keys.query("u", b"last"):
             assert time.monotonic() < deadline, "the index thread did not catch up"
             time.sleep(0.01)
-        assert [r.value for r in store.query_by_key("t", b"many-0")] == [b"v"]
-        assert store.query_by_key("t", b"many-19") == []  # past what one file holds: not indexed
+        assert [r.value for r in store.keys.query("t", b"many-0")] == [b"v"]
+        assert store.keys.query("t", b"many-19") == []  # past what one file holds: not indexed
         hits = 2 * len(range(1, 30, 7)) + len(range(1, 30, 3))  # key-1: twice in 5 batches, once in 10
-        assert len(store.query_by_key("t", b"key-1", limit=100)) == hits
+        assert len(store.keys.query("t", b"key-1", limit=100)) == hits
     built = [path.read_bytes() for path in sorted((tmp_path / "store" / "index").iterdir())]
     assert len(built) > 3 and built == _put_path_files(tmp_path / "store", 4, 12, tmp_path / "reference")
 

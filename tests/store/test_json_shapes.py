@@ -52,8 +52,8 @@ BAD_MANIFESTS = {
 def made_store(root: Path) -> Path:
     """A store with one topic, closed: every JSON document of it has been written."""
     with MessageStore.open(small_config(root)) as store:
-        store.create_topic("orders", 2)
-        store.create_topic("audit", 1)
+        store.topics.create("orders", 2)
+        store.topics.create("audit", 1)
     return root
 
 
@@ -106,7 +106,7 @@ def test_a_wrong_shape_falls_back_to_the_bak(tmp_path: Path) -> None:
     write_json(topics, good)  # the good document is now the .bak too
     topics.write_text(json.dumps({"version": 1, "topics": {"orders": [1]}}))
     with MessageStore.open(small_config(root)) as store:
-        assert sorted(topic.name for topic in store.list_topics()) == ["audit", "orders"]
+        assert sorted(topic.name for topic in store.topics.list()) == ["audit", "orders"]
 
 
 def test_both_unreadable_says_why(tmp_path: Path) -> None:

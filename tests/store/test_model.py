@@ -54,7 +54,7 @@ class StoreMachine(RuleBasedStateMachine):
 
     def create_topic(self, name: str, count: int) -> None:
         if name not in self.topics:
-            self.store.create_topic(name, count)
+            self.store.topics.create(name, count)
             self.topics[name] = [PartitionModel() for _ in range(count)]
 
     @rule(action=st.sampled_from(["create", "delete", "grow"]), name=st.sampled_from(NAMES), count=st.integers(1, 3))
@@ -62,13 +62,13 @@ class StoreMachine(RuleBasedStateMachine):
         if action == "create":
             self.create_topic(name, count)
         elif name in self.topics and action == "delete":
-            self.store.delete_topic(name)
+            self.store.topics.delete(name)
             del self.topics[name]
             for group in self.offsets.values():
                 for key in [k for k in group if k.topic == name]:
                     del group[key]
         elif name in self.topics and len(self._partitions()) < 6:
-            self.store.create_partitions(name, len(self.topics[name]) + 1)
+            self.store.topics.create_partitions(name, len(self.topics[name]) + 1)
             self.topics[name].append(PartitionModel())
 
     @precondition(lambda self: self.topics)
@@ -91,19 +91,19 @@ class StoreMachine(RuleBasedStateMachine):
         name, number = data.draw(st.sampled_from(self._partitions()))
         model = self.topics[name][number]
         offset = data.draw(st.integers(model.log_start, model.next_offset))
-        result = self.store.read(name, number, offset, max_bytes)
+        result = self.store.records.read(name, number, offset, max_bytes)
         assert [bytes(view) for view in result.batches] == model.expected_read(offset, max_bytes)
         assert (result.high_watermark, result.log_start_offset) == (model.next_offset, model.log_start)
         last = max(model.next_offset - 1, model.log_start)
         for follow_up in (result.next_offset, last, data.draw(st.integers(model.log_start, model.next_offset))):
-            again = self.store.read(name, number, follow_up, max_bytes)  # sequential, last, anywhere
+            again = self.store.records.read(name, number, follow_up, max_bytes)  # sequential, last, anywhere
             assert [bytes(view) for view in again.batches] == model.expected_read(follow_up, max_bytes)
 
     @precondition(lambda self: any(self.topics.values()))
     @rule(data=st.data(), timestamp=st.integers(-1, 10_001))
     def offset_for_timestamp(self, data: st.DataObject, timestamp: int) -> None:
         name, number = data.draw(st.sampled_from(self._partitions()))
-        found = self.store.offset_for_timestamp(name, number, timestamp)
+        found = self.store.records.offset_for_timestamp(name, number, timestamp)
         expected = self.topics[name][number].first_at_or_after(timestamp)
         assert (found.offset, found.timestamp) == expected if found else expected is None
 
@@ -113,17 +113,17 @@ class StoreMachine(RuleBasedStateMachine):
         name, number = data.draw(st.sampled_from(self._partitions()))
         model = self.topics[name][number]
         target = data.draw(st.integers(model.log_start, model.next_offset))
-        assert self.store.delete_records(name, number, target) == max(target, model.log_start)
+        assert self.store.records.delete_records(name, number, target) == max(target, model.log_start)
         model.log_start = max(target, model.log_start)
 
     @precondition(lambda self: any(self.topics.values()))
     @rule(data=st.data(), group=st.sampled_from(["g1", "g2"]), offset=st.integers(0, 100), delete=st.booleans())
     def offsets_change(self, data: st.DataObject, group: str, offset: int, delete: bool) -> None:
         if delete:
-            assert self.store.delete_group(group) == bool(self.offsets.pop(group, None))
+            assert self.store.offsets.delete_group(group) == bool(self.offsets.pop(group, None))
             return
         name, number = data.draw(st.sampled_from(self._partitions()))
-        self.store.commit_offsets(group, [OffsetCommit(name, number, offset, None, f"m{offset}")])
+        self.store.offsets.commit(group, [OffsetCommit(name, number, offset, None, f"m{offset}")])
         self.offsets.setdefault(group, {})[TopicPartition(name, number)] = offset
 
     @rule()
@@ -134,19 +134,19 @@ class StoreMachine(RuleBasedStateMachine):
     @invariant()
     def offsets_and_groups_match(self) -> None:
         for group, expected in self.offsets.items():
-            fetched = self.store.fetch_offsets(group)
+            fetched = self.store.offsets.fetch(group)
             assert {key: value.offset for key, value in fetched.items()} == expected
             assert all(isinstance(value, CommittedOffset) for value in fetched.values())
-        assert self.store.list_groups() == sorted(group for group, offsets in self.offsets.items() if offsets)
+        assert self.store.offsets.groups() == sorted(group for group, offsets in self.offsets.items() if offsets)
 
     @invariant()
     def partitions_match(self) -> None:
-        assert [t.name for t in self.store.list_topics()] == sorted(self.topics)
+        assert [t.name for t in self.store.topics.list()] == sorted(self.topics)
         for name, models in self.topics.items():
             for number, model in enumerate(models):
-                offsets = self.store.partition_offsets(name, number)
+                offsets = self.store.records.partition_offsets(name, number)
                 assert (offsets.log_start_offset, offsets.high_watermark) == (model.log_start, model.next_offset)
-                everything = decoded(self.store.read(name, number, model.log_start, 1 << 30).batches)
+                everything = decoded(self.store.records.read(name, number, model.log_start, 1 << 30).batches)
                 assert [r for r in everything if r[0] >= model.log_start] == model.records()
 
 

@@ -67,7 +67,7 @@ def wait_until_released(root: Path, count: int, deadline_s: float = 10.0) -> lis
 def test_fsynced_data_past_the_window_leaves_the_page_cache_and_still_reads_back(tmp_path: Path) -> None:
     store = MessageStore.open(small_config(tmp_path, commitlog_segment_bytes=SEGMENT, commitlog_cache_bytes=8 * MIB))
     try:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         values = fill(store, 36)  # 4.5 segments; the window keeps the newest 8 MiB
         store.flush()
         fractions = wait_until_released(tmp_path, 2)
@@ -75,7 +75,7 @@ def test_fsynced_data_past_the_window_leaves_the_page_cache_and_still_reads_back
         assert fractions[-1] > 0.5, fractions  # the newest data stays in memory
         offset, read_back = 0, []
         while offset < len(values):
-            result = store.read("t", 0, offset, 1 << 20)
+            result = store.records.read("t", 0, offset, 1 << 20)
             read_back += [value for _, _, _, value in decoded(result.batches)]
             offset = result.next_offset
         assert read_back == values
@@ -86,7 +86,7 @@ def test_fsynced_data_past_the_window_leaves_the_page_cache_and_still_reads_back
 def test_without_a_window_the_page_cache_is_left_to_the_kernel(tmp_path: Path) -> None:
     store = MessageStore.open(small_config(tmp_path, commitlog_segment_bytes=SEGMENT, commitlog_cache_bytes=None))
     try:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         fill(store, 36)
         store.flush()
         time.sleep(0.3)  # several flush rounds (50 ms apart) have run
@@ -109,7 +109,7 @@ def test_async_flush_writes_behind_between_its_rounds(tmp_path: Path) -> None:
     config = small_config(tmp_path, commitlog_segment_bytes=64 * MIB, flush_interval_ms=60_000)
     store = MessageStore.open(config)
     try:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         before = dirty_kib()
         fill(store, 48)  # without write-behind, the kernel would keep it dirty for 30 s (dirty_expire_centisecs)
         deadline = time.monotonic() + 10

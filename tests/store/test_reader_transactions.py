@@ -14,7 +14,7 @@ from .txn_helpers import model_of_log, put, txn_batch
 
 
 def _marker(store: MessageStore, pid: int, partition: int, *, commit: bool) -> int:
-    result = store.write_transaction_marker(
+    result = store.records.write_transaction_marker(
         "t", partition, producer_id=pid, producer_epoch=0, coordinator_epoch=1, commit=commit
     )
     return result.base_offset
@@ -37,17 +37,17 @@ def test_a_reader_of_a_live_store_sees_the_brokers_lso_and_aborted_ranges(tmp_pa
     config = small_config(tmp_path / "s", offsets_compact_bytes=1024)
     log = tmp_path / "s" / "config" / "transactions.log"
     with MessageStore.open(config) as store:
-        store.create_topic("t", 2)
+        store.topics.create("t", 2)
         _transactions(store, 12)
         assert log.stat().st_size < 12 * 5 * 50  # compacted on the way (some 5 frames of 50+ bytes a round)
         with StoreReader(tmp_path / "s") as reader:
             for partition in (0, 1):
                 model = model_of_log(store, "t", partition)
                 seen = reader.transactions("t", partition)
-                assert seen.last_stable_offset == store.last_stable_offset("t", partition) == model.lso()
+                assert seen.last_stable_offset == store.records.last_stable_offset("t", partition) == model.lso()
                 assert [(r.producer_id, r.first_offset, r.last_offset) for r in seen.aborted] == model.aborted
-        assert store.open_transactions("t", 1)  # the open one holds partition 1's LSO below its high watermark
-        assert seen.last_stable_offset < store.partition_offsets("t", 1).high_watermark
+        assert store.transactions.open("t", 1)  # the open one holds partition 1's LSO below its high watermark
+        assert seen.last_stable_offset < store.records.partition_offsets("t", 1).high_watermark
 
     first, last = model.aborted[0][1:]
     assert seen.aborted[0] == AbortedRange(1, first, last)
@@ -59,12 +59,12 @@ def test_a_reader_of_a_live_store_sees_the_brokers_lso_and_aborted_ranges(tmp_pa
 def test_a_transactional_unit_whose_frame_is_not_written_yet_holds_the_lso(tmp_path: Path) -> None:
     config = small_config(tmp_path / "s")
     with MessageStore.open(config) as store:
-        store.create_topic("t", 2)
+        store.topics.create("t", 2)
         put(store, "t", 0, txn_batch(7, 2))
         _marker(store, 7, 0, commit=True)
         append(store, "t", 0, build_batch([(b"plain", b"x")]))
         begun = put(store, "t", 0, txn_batch(8, 3)).base_offset  # the last record: its BEGIN frame is the log's last
-        high_watermark = store.partition_offsets("t", 0).high_watermark
+        high_watermark = store.records.partition_offsets("t", 0).high_watermark
     # The moment between the unit's write and its frame's: the same files without the last frame.
     copy = tmp_path / "copy"
     shutil.copytree(tmp_path / "s", copy)

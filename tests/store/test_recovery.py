@@ -53,7 +53,7 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Pristine:
     positions = []
     with MessageStore.open(config) as store:
         for name, count in TOPICS.items():
-            store.create_topic(name, count)
+            store.topics.create(name, count)
         for i, (topic, partition, batch) in enumerate(plan):
             positions.append(_next_position(root))
             append(store, topic, partition, batch)
@@ -84,7 +84,7 @@ def _next_position(root: Path) -> int:
 
 def _settle_index(store: MessageStore) -> None:
     deadline = time.monotonic() + 10
-    while not store.query_by_key("alpha", b"k"):
+    while not store.keys.query("alpha", b"k"):
         assert time.monotonic() < deadline
         time.sleep(0.01)
 
@@ -120,7 +120,7 @@ def assert_matches(store: MessageStore, appends: list[tuple[str, int, bytes]], l
         gone = _expected(appends[: lost + 1])[(topic, partition)][-1]
         expected[(topic, partition)].remove(gone)
     for (topic, partition), batches in expected.items():
-        read = store.read(topic, partition, 0, 1 << 30)
+        read = store.records.read(topic, partition, 0, 1 << 30)
         assert [bytes(view) for view in read.batches] == batches, (topic, partition)
         assert read.high_watermark == read.next_offset
 
@@ -213,7 +213,7 @@ def _queue_dir(root: Path, topic_id: bytes, partition: int) -> Path:
 def test_a_damaged_consume_queue_is_rebuilt(pristine: Pristine, tmp_path: Path, damage: str) -> None:
     config = _copy(pristine, tmp_path / "s", crashed=False)
     with MessageStore.open(config) as store:
-        topic_id = store.describe_topic("alpha").topic_id.bytes
+        topic_id = store.topics.describe("alpha").topic_id.bytes
     queue = _queue_dir(config.root_dir, topic_id, 1)
     files = sorted(queue.iterdir())
     assert len(files) >= 3, "the fixture must give alpha-1 several queue files"
@@ -250,10 +250,10 @@ def test_deleted_index_files_are_rebuilt(pristine: Pristine, tmp_path: Path) -> 
     with MessageStore.open(config) as store:
         _settle_index(store)
         deadline = time.monotonic() + 10
-        while len(store.query_by_key("alpha", b"key-1")) < 4:
+        while len(store.keys.query("alpha", b"key-1")) < 4:
             assert time.monotonic() < deadline
             time.sleep(0.01)
-        found = [(r.partition, r.offset, r.value) for r in store.query_by_key("alpha", b"key-1", limit=100)]
+        found = [(r.partition, r.offset, r.value) for r in store.keys.query("alpha", b"key-1", limit=100)]
         assert found == _newest_first_with_key(pristine.appends, "alpha", b"key-1")
 
 
@@ -276,7 +276,7 @@ def test_an_abort_marker_with_a_stale_checkpoint_rebuilds_index_files(pristine: 
         report = store.recovery_report
         assert report is not None and not report.clean_shutdown and report.removed_index_files >= 1
         _settle_index(store)
-        assert [r.value for r in store.query_by_key("alpha", b"k")] == [b"tail"]
+        assert [r.value for r in store.keys.query("alpha", b"k")] == [b"tail"]
     assert not (config.root_dir / "abort").exists()
 
 
@@ -295,8 +295,8 @@ def test_a_partition_written_only_after_a_bad_batch_keeps_its_offsets(tmp_path: 
     (it came back empty with its old high watermark)."""
     config = _config(tmp_path / "s")
     with MessageStore.open(config) as store:
-        store.create_topic("early", 1)
-        store.create_topic("late", 1)
+        store.topics.create("early", 1)
+        store.topics.create("late", 1)
         for i in range(6):
             append(store, "early", 0, build_batch([(b"e", b"early-%d" % i + b"x" * 200)]))
         store.flush()
@@ -314,10 +314,10 @@ def test_a_partition_written_only_after_a_bad_batch_keeps_its_offsets(tmp_path: 
         file.seek(victim - int(segment.name) + HEADER + 100)
         file.write(bytes([byte[0] ^ 1]))
     with MessageStore.open(config) as store:
-        read = store.read("late", 0, 0, 1 << 20)
+        read = store.records.read("late", 0, 0, 1 << 20)
         assert [bytes(view) for view in read.batches] == [with_base_offset(b, 2 * i) for i, b in enumerate(late)]
         assert read.high_watermark == 12
-        assert store.read("early", 0, 0, 1 << 20).high_watermark == 6
+        assert store.records.read("early", 0, 0, 1 << 20).high_watermark == 6
     assert [(loss.topic, loss.first_offset) for loss in read_losses(config.root_dir / "quarantine")] == [("early", 6)]
 
 
@@ -344,6 +344,6 @@ def test_a_damaged_index_file_is_rebuilt(
             assert report.removed_index_files == len(files) and "rebuilt from the CommitLog" in caplog.text
         expected = _newest_first_with_key(pristine.appends, "alpha", b"key-1")
         deadline = time.monotonic() + 10
-        while [(r.partition, r.offset, r.value) for r in store.query_by_key("alpha", b"key-1", limit=100)] != expected:
+        while [(r.partition, r.offset, r.value) for r in store.keys.query("alpha", b"key-1", limit=100)] != expected:
             assert time.monotonic() < deadline
             time.sleep(0.01)

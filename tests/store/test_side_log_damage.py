@@ -22,6 +22,7 @@ import pytest
 
 from rockafka.store import MessageStore, OffsetCommit, StoreConfig, TopicPartition
 from rockafka.store.framedlog import HEADER, scan
+from rockafka.store.groups import Documents
 from rockafka.store.quarantine import Loss, Quarantine, read_losses
 
 from .helpers import small_config
@@ -67,9 +68,9 @@ def _history(root: Path, changes: list[Change]) -> History:
         for group, topic, partition, offset in changes:
             before = log.stat().st_size
             if offset is None:
-                store.delete_offsets(group, [TopicPartition(topic, partition)])
+                store.offsets.delete(group, [TopicPartition(topic, partition)])
             else:
-                store.commit_offsets(group, [OffsetCommit(topic, partition, offset, None, f"m{offset}")])
+                store.offsets.commit(group, [OffsetCommit(topic, partition, offset, None, f"m{offset}")])
             bounds.append((before, log.stat().st_size))
     return History(config, log, changes, bounds)
 
@@ -88,7 +89,7 @@ def _changes() -> list[Change]:
 
 
 def _state(store: MessageStore) -> dict[str, dict[TopicPartition, int]]:
-    return {g: {tp: c.offset for tp, c in store.fetch_offsets(g).items()} for g in store.list_groups()}
+    return {g: {tp: c.offset for tp, c in store.offsets.fetch(g).items()} for g in store.offsets.groups()}
 
 
 def _reopen_and_check(history: History, damaged: set[int], losses: int, root: Path) -> None:
@@ -96,7 +97,7 @@ def _reopen_and_check(history: History, damaged: set[int], losses: int, root: Pa
     meets no damage."""
     with MessageStore.open(history.config) as store:
         assert _state(store) == history.expected(damaged)
-        store.commit_offsets("g2", [OffsetCommit("u", 0, 9_999)])
+        store.offsets.commit("g2", [OffsetCommit("u", 0, 9_999)])
     assert len(read_losses(root / "quarantine")) == losses
     with MessageStore.open(history.config) as store:
         expected = history.expected(damaged)
@@ -124,8 +125,8 @@ def test_the_issue_one_flipped_byte_keeps_both_groups_at_their_latest_values(
     damaged = history.log.read_bytes()
     caplog.set_level(logging.INFO, logger="rockafka.store")
     with MessageStore.open(history.config) as store:
-        assert store.fetch_offsets("g1")[TopicPartition("t", 0)].offset == 500
-        assert store.fetch_offsets("g2")[TopicPartition("u", 0)].offset == 500
+        assert store.offsets.fetch("g1")[TopicPartition("t", 0)].offset == 500
+        assert store.offsets.fetch("g2")[TopicPartition("u", 0)].offset == 500
         assert _state(store) == history.expected({victim})
     (loss,) = read_losses(tmp_path / "quarantine")
     assert (loss.source, loss.file, loss.start, loss.end) == (
@@ -198,24 +199,24 @@ def test_a_whole_last_frame_failing_its_crc_is_damage_not_a_torn_tail(tmp_path: 
 def test_the_log_deleted_leaves_the_snapshot(tmp_path: Path) -> None:
     config = small_config(tmp_path)
     with MessageStore.open(config) as store:
-        store.commit_offsets("g1", [OffsetCommit("t", 0, 500)])
-        store.commit_offsets("g2", [OffsetCommit("t", 0, 300)])
-        store._offsets.compact()
-        store.commit_offsets("g1", [OffsetCommit("t", 0, 600)])
+        store.offsets.commit("g1", [OffsetCommit("t", 0, 500)])
+        store.offsets.commit("g2", [OffsetCommit("t", 0, 300)])
+        store.offsets._log.compact()
+        store.offsets.commit("g1", [OffsetCommit("t", 0, 600)])
     (tmp_path / OFFSETS_LOG).unlink()
     with MessageStore.open(config) as store:
         assert _state(store) == {"g1": {TopicPartition("t", 0): 500}, "g2": {TopicPartition("t", 0): 300}}
-        store.commit_offsets("g2", [OffsetCommit("t", 0, 301)])
+        store.offsets.commit("g2", [OffsetCommit("t", 0, 301)])
     with MessageStore.open(config) as store:
-        assert store.fetch_offsets("g2")[TopicPartition("t", 0)].offset == 301
+        assert store.offsets.fetch("g2")[TopicPartition("t", 0)].offset == 301
 
 
 def test_a_log_of_garbage_leaves_the_snapshot_and_is_quarantined(tmp_path: Path) -> None:
     config = small_config(tmp_path)
     with MessageStore.open(config) as store:
-        store.commit_offsets("g1", [OffsetCommit("t", 0, 500)])
-        store._offsets.compact()
-        store.commit_offsets("g1", [OffsetCommit("t", 0, 600)])
+        store.offsets.commit("g1", [OffsetCommit("t", 0, 500)])
+        store.offsets._log.compact()
+        store.offsets.commit("g1", [OffsetCommit("t", 0, 600)])
     (tmp_path / OFFSETS_LOG).write_bytes(os.urandom(1000).replace(b"\0", b"\1"))
     with MessageStore.open(config) as store:
         assert _state(store) == {"g1": {TopicPartition("t", 0): 500}}
@@ -227,19 +228,19 @@ def test_a_damaged_snapshot_falls_back_to_its_bak_and_is_logged(tmp_path: Path, 
     config = small_config(tmp_path)
     snapshot = tmp_path / "config" / "consumerOffset.json"
     with MessageStore.open(config) as store:
-        store.commit_offsets("g1", [OffsetCommit("t", 0, 100)])
-        store._offsets.compact()  # the .bak-to-be
-        store.commit_offsets("g1", [OffsetCommit("t", 0, 200)])
-        store.commit_offsets("g2", [OffsetCommit("t", 0, 5)])
-        store._offsets.compact()  # the snapshot that will be damaged (its changes have left the log)
-        store.commit_offsets("g2", [OffsetCommit("t", 0, 6)])
+        store.offsets.commit("g1", [OffsetCommit("t", 0, 100)])
+        store.offsets._log.compact()  # the .bak-to-be
+        store.offsets.commit("g1", [OffsetCommit("t", 0, 200)])
+        store.offsets.commit("g2", [OffsetCommit("t", 0, 5)])
+        store.offsets._log.compact()  # the snapshot that will be damaged (its changes have left the log)
+        store.offsets.commit("g2", [OffsetCommit("t", 0, 6)])
     if damage == "not json":
         snapshot.write_bytes(snapshot.read_bytes()[:-7])
     else:
         snapshot.write_text(json.dumps({"version": 1, "groups": {"g1": {"t": {"0": "x"}}}}))
     with MessageStore.open(config) as store:  # the .bak, then the log replayed over it
         assert _state(store) == {"g1": {TopicPartition("t", 0): 100}, "g2": {TopicPartition("t", 0): 6}}
-        store.commit_offsets("g1", [OffsetCommit("t", 0, 300)])
+        store.offsets.commit("g1", [OffsetCommit("t", 0, 300)])
     (loss,) = read_losses(tmp_path / "quarantine")
     assert loss.file == "consumerOffset.json" and "last compaction are lost" in loss.reason
     with MessageStore.open(config) as store:  # a good snapshot was written: the damage is not met again
@@ -250,10 +251,10 @@ def test_a_damaged_snapshot_falls_back_to_its_bak_and_is_logged(tmp_path: Path, 
 def test_a_snapshot_and_bak_both_damaged_leave_the_log(tmp_path: Path) -> None:
     config = small_config(tmp_path)
     with MessageStore.open(config) as store:
-        store.commit_offsets("g1", [OffsetCommit("t", 0, 100)])
-        store._offsets.compact()
-        store._offsets.compact()
-        store.commit_offsets("g2", [OffsetCommit("t", 0, 6)])
+        store.offsets.commit("g1", [OffsetCommit("t", 0, 100)])
+        store.offsets._log.compact()
+        store.offsets._log.compact()
+        store.offsets.commit("g2", [OffsetCommit("t", 0, 6)])
     for name in ("consumerOffset.json", "consumerOffset.json.bak"):
         (tmp_path / "config" / name).write_text("{")
     with MessageStore.open(config) as store:
@@ -266,42 +267,27 @@ def test_a_snapshot_and_bak_both_damaged_leave_the_log(tmp_path: Path) -> None:
 
 # --- the group metadata and producer documents' logs ---
 
-DocumentStore = tuple[
-    Callable[[MessageStore, str, dict[str, object]], object],
-    Callable[[MessageStore, str], bool],
-    Callable[[MessageStore], dict[str, object]],
-    str,
-]
-DOCUMENT_LOGS: dict[str, DocumentStore] = {
-    "groupMetadata": (
-        MessageStore.save_group_metadata,
-        MessageStore.delete_group_metadata,
-        MessageStore.group_metadata,
-        "groupMetadata.log",
-    ),
-    "producerState": (
-        MessageStore.save_producer_document,
-        MessageStore.delete_producer_document,
-        MessageStore.producer_documents,
-        "producerState.log",
-    ),
+#: The store's document service (``store.group_metadata``, ``store.producer_state``) and its log's file name.
+DOCUMENT_LOGS: dict[str, tuple[Callable[[MessageStore], Documents], str]] = {
+    "groupMetadata": (lambda store: store.group_metadata, "groupMetadata.log"),
+    "producerState": (lambda store: store.producer_state, "producerState.log"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(DOCUMENT_LOGS))
 @pytest.mark.parametrize("damage", ["flip", "zero-fill", "garbage", "cut"])
 def test_document_logs_keep_every_intact_frame(tmp_path: Path, name: str, damage: str) -> None:
-    save, delete, documents, file_name = DOCUMENT_LOGS[name]
+    service, file_name = DOCUMENT_LOGS[name]
     config, log = small_config(tmp_path), tmp_path / "config" / file_name
     bounds, changes = [], []
     with MessageStore.open(config) as store:
         for step in range(12):
             key, before = f"k{step % 4}", log.stat().st_size
             if step == 9:
-                delete(store, "k1")
+                service(store).delete("k1")
                 changes.append(("k1", None))
             else:
-                save(store, key, {"generation": step, "members": ["m"] * step})
+                service(store).save(key, {"generation": step, "members": ["m"] * step})
                 changes.append((key, {"generation": step, "members": ["m"] * step}))
             bounds.append((before, log.stat().st_size))
     data = bytearray(log.read_bytes())
@@ -323,11 +309,11 @@ def test_document_logs_keep_every_intact_frame(tmp_path: Path, name: str, damage
         if index not in lost:
             expected.pop(key, None) if document is None else expected.__setitem__(key, document)
     with MessageStore.open(config) as store:
-        assert documents(store) == expected
-        save(store, "new", {"after": True})
+        assert service(store).documents() == expected
+        service(store).save("new", {"after": True})
     assert [loss.source for loss in read_losses(tmp_path / "quarantine")] == [name] * losses
     with MessageStore.open(config) as store:
-        assert documents(store) == {**expected, "new": {"after": True}}
+        assert service(store).documents() == {**expected, "new": {"after": True}}
     assert len(read_losses(tmp_path / "quarantine")) == losses
 
 
@@ -395,7 +381,7 @@ COMPACTED_STEPS = 52  # the last rewrite (16 state frames and COVERS) is followe
 def compacted(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("compacted")
     with MessageStore.open(small_config(root, offsets_compact_bytes=1024)) as store:
-        store.create_topic("t", 2)
+        store.topics.create("t", 2)
         for step in range(COMPACTED_STEPS):
             _operate(store, step)
     return root
@@ -420,9 +406,9 @@ def _tracker_state(config: StoreConfig) -> list[object]:
     with MessageStore.open(config) as store:
         return [
             (
-                store.open_transactions("t", p),
-                store.aborted_transactions("t", p, 0, 1 << 40),
-                store.last_stable_offset("t", p),
+                store.transactions.open("t", p),
+                store.transactions.aborted("t", p, 0, 1 << 40),
+                store.records.last_stable_offset("t", p),
             )
             for p in (0, 1)
         ]
@@ -459,27 +445,25 @@ def test_damage_inside_a_rewritten_state_keeps_every_other_frame(compacted: Path
     assert len(read_losses(damaged.root_dir / "quarantine")) == 1
 
 
-@pytest.mark.parametrize(
-    ("name", "attribute"), [("groupMetadata", "_group_metadata"), ("producerState", "_producer_state")]
-)
-def test_document_snapshot_damage_falls_back_to_the_bak(tmp_path: Path, name: str, attribute: str) -> None:
-    save, _, documents, _ = DOCUMENT_LOGS[name]
+@pytest.mark.parametrize("name", sorted(DOCUMENT_LOGS))
+def test_document_snapshot_damage_falls_back_to_the_bak(tmp_path: Path, name: str) -> None:
+    service, _ = DOCUMENT_LOGS[name]
     config = small_config(tmp_path)
     with MessageStore.open(config) as store:
-        save(store, "a", {"v": 1})
-        getattr(store, attribute).compact()  # becomes the .bak
-        save(store, "a", {"v": 2})
-        save(store, "b", {"v": 1})
-        getattr(store, attribute).compact()  # the snapshot to damage
-        save(store, "c", {"v": 1})
+        service(store).save("a", {"v": 1})
+        service(store)._log.compact()  # becomes the .bak
+        service(store).save("a", {"v": 2})
+        service(store).save("b", {"v": 1})
+        service(store)._log.compact()  # the snapshot to damage
+        service(store).save("c", {"v": 1})
     snapshot = tmp_path / "config" / f"{name}.json"
     snapshot.write_bytes(snapshot.read_bytes().replace(b'"groups"', b'"gr\xffups"'))
     with MessageStore.open(config) as store:
-        assert documents(store) == {"a": {"v": 1}, "c": {"v": 1}}
+        assert service(store).documents() == {"a": {"v": 1}, "c": {"v": 1}}
     (loss,) = read_losses(tmp_path / "quarantine")
     assert (loss.source, loss.file) == (name, f"{name}.json")
     with MessageStore.open(config) as store:
-        assert documents(store) == {"a": {"v": 1}, "c": {"v": 1}}
+        assert service(store).documents() == {"a": {"v": 1}, "c": {"v": 1}}
     assert len(read_losses(tmp_path / "quarantine")) == 1
 
 
@@ -516,11 +500,11 @@ def test_a_lost_producer_id_block_hands_out_no_id_twice(tmp_path: Path) -> None:
         batch = bytes(builder.build())
         header = validate_batches(batch)[0]
         assert isinstance(service.check("t", 0, header), Accepted)
-        service.record("t", 0, header, store.append("t", 0, batch, [header]).base_offset)
+        service.record("t", 0, header, store.records.append("t", 0, batch, [header]).base_offset)
 
     config = small_config(tmp_path)
     with MessageStore.open(config) as store:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         service = producers_of(store)
         ids = [service.allocate_producer_id().producer_id for _ in range(1001)]
         assert ids[-1] == 1000  # the second block was taken: its document is the latest PUT of the key
@@ -533,7 +517,7 @@ def test_a_lost_producer_id_block_hands_out_no_id_twice(tmp_path: Path) -> None:
     data[result.ends[last_block] - 3] ^= 0x01  # inside {"next_block_start":2000,...}
     log.write_bytes(bytes(data))
     with MessageStore.open(config) as store:
-        assert store.producer_documents()["producer-id-block"]["next_block_start"] == 1000  # the older PUT
+        assert store.producer_state.documents()["producer-id-block"]["next_block_start"] == 1000  # the older PUT
         assert producers_of(store).allocate_producer_id().producer_id == 2000  # not 1000 again
     assert [loss.source for loss in read_losses(tmp_path / "quarantine")] == ["producerState"]
 

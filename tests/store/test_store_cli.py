@@ -18,11 +18,11 @@ from .helpers import append, build_batch, small_config
 def store_dir(tmp_path: Path) -> Path:
     root = tmp_path / "store"
     with MessageStore.open(small_config(root), clock=iter(range(10**12, 2 * 10**12, 1000)).__next__) as store:
-        store.create_topic("orders", 2, {"retention.ms": "-1"})
+        store.topics.create("orders", 2, {"retention.ms": "-1"})
         for number in range(30):
             append(store, "orders", number % 2, build_batch([(b"k%d" % (number % 3), b"value %d" % number)]))
         deadline = time.monotonic() + 10
-        while len(store.query_by_key("orders", b"k0", limit=100)) < 10:
+        while len(store.keys.query("orders", b"k0", limit=100)) < 10:
             assert time.monotonic() < deadline
             time.sleep(0.01)
     return root

@@ -46,7 +46,7 @@ def _operate(store: MessageStore, step: int) -> None:
     elif kind == 1:
         append(store, "t", partition, build_batch([(b"plain", b"%d" % step)]))
     else:
-        store.write_transaction_marker(
+        store.records.write_transaction_marker(
             "t", partition, producer_id=pid, producer_epoch=step // 10, coordinator_epoch=step, commit=kind == 2
         )
 
@@ -56,15 +56,15 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Pristine:
     root = tmp_path_factory.mktemp("pristine")
     positions, sizes, early = [], [], b""
     with MessageStore.open(small_config(root)) as store:
-        store.create_topic("t", 2)
+        store.topics.create("t", 2)
         for step in range(40):
             if step == EARLY:
                 store.flush()
                 early = (root / "checkpoint").read_bytes()
-            positions.append(store._commitlog.write_offset)
+            positions.append(store.records._commitlog.write_offset)
             sizes.append((root / TXN_LOG).stat().st_size)
             _operate(store, step)
-        positions.append(store._commitlog.write_offset)
+        positions.append(store.records._commitlog.write_offset)
         sizes.append((root / TXN_LOG).stat().st_size)
     return Pristine(root, positions, sizes, early)
 
@@ -93,13 +93,13 @@ def _check(config: StoreConfig, operations: int | None = None) -> None:
     """Reopen: the tracker matches the surviving batches; it still works after one more marker and a reopen."""
     with MessageStore.open(config) as store:
         if operations is not None:
-            high_watermarks = sum(store.partition_offsets("t", p).high_watermark for p in (0, 1))
+            high_watermarks = sum(store.records.partition_offsets("t", p).high_watermark for p in (0, 1))
             assert high_watermarks == _offsets_used(operations)
         for partition in (0, 1):
             assert_tracker_matches(store, "t", partition, model_of_log(store, "t", partition))
-        opened = store.open_transactions("t", 0)
+        opened = store.transactions.open("t", 0)
         if opened:
-            store.write_transaction_marker(
+            store.records.write_transaction_marker(
                 "t", 0, producer_id=opened[0].producer_id, producer_epoch=9, coordinator_epoch=99, commit=False
             )
         put(store, "t", 1, txn_batch(777, 2))
@@ -156,8 +156,8 @@ def test_a_lost_transaction_log_starts_empty_and_learns_the_tail(pristine: Prist
     with MessageStore.open(config) as store:  # only the re-dispatched tail (past the checkpoint) is learnt
         assert store.recovery_report is not None and store.recovery_report.redispatched_batches > 0
         tail = model_of_log(store, "t", 0)
-        assert store.open_transactions("t", 0)
-        assert {t.producer_id for t in store.open_transactions("t", 0)} <= set(tail.open)
+        assert store.transactions.open("t", 0)
+        assert {t.producer_id for t in store.transactions.open("t", 0)} <= set(tail.open)
 
 
 # --- kill -9 of a process writing transactions ---
@@ -190,7 +190,7 @@ def test_transaction_state_is_rebuilt_after_kill_9(tmp_path: Path) -> None:
         with MessageStore.open(small_config(tmp_path)) as store:
             report = store.recovery_report
             assert report is not None and not report.clean_shutdown
-            high_watermark = sum(store.partition_offsets("t", p).high_watermark for p in (0, 1))
+            high_watermark = sum(store.records.partition_offsets("t", p).high_watermark for p in (0, 1))
             assert high_watermark >= acknowledged + 1 and high_watermark >= written
             written = high_watermark
             for partition in (0, 1):

@@ -25,7 +25,7 @@ from .txn_helpers import assert_tracker_matches, model_of_log, put, txn_batch
 @pytest.fixture
 def store(tmp_path: Path) -> MessageStore:
     opened = MessageStore.open(small_config(tmp_path / "s"))
-    opened.create_topic("t", 2)
+    opened.topics.create("t", 2)
     yield opened
     opened.close()
 
@@ -33,7 +33,7 @@ def store(tmp_path: Path) -> MessageStore:
 def marker(
     store: MessageStore, pid: int, *, commit: bool, partition: int = 0, epoch: int = 0, coordinator: int = 7
 ) -> int:
-    result = store.write_transaction_marker(
+    result = store.records.write_transaction_marker(
         "t", partition, producer_id=pid, producer_epoch=epoch, coordinator_epoch=coordinator, commit=commit
     )
     assert result.base_offset == result.last_offset
@@ -62,51 +62,55 @@ def test_a_control_batch_without_a_marker_key_is_not_a_marker() -> None:
 
 def test_the_first_transactional_batch_opens_a_transaction_and_holds_the_lso(store: MessageStore) -> None:
     append(store, "t", 0, build_batch([(b"a", b"1"), (b"b", b"2")]))
-    assert store.last_stable_offset("t", 0) == 2
+    assert store.records.last_stable_offset("t", 0) == 2
     put(store, "t", 0, txn_batch(5, 3))
     put(store, "t", 0, txn_batch(5, 1, sequence=3))
     append(store, "t", 0, build_batch([(b"c", b"3")]))
-    assert store.open_transactions("t", 0) == (OpenTransaction(5, 0, 2),)
-    assert store.last_stable_offset("t", 0) == 2
-    assert store.partition_offsets("t", 0).high_watermark == 7
-    assert store.partition_bounds("t", 0) == PartitionBounds(high_watermark=7, last_stable_offset=2, log_start_offset=0)
-    assert store.last_stable_offset("t", 1) == 0 and store.open_transactions("t", 1) == ()
+    assert store.transactions.open("t", 0) == (OpenTransaction(5, 0, 2),)
+    assert store.records.last_stable_offset("t", 0) == 2
+    assert store.records.partition_offsets("t", 0).high_watermark == 7
+    assert store.records.partition_bounds("t", 0) == PartitionBounds(
+        high_watermark=7, last_stable_offset=2, log_start_offset=0
+    )
+    assert store.records.last_stable_offset("t", 1) == 0 and store.transactions.open("t", 1) == ()
     assert marker(store, 5, commit=True) == 7
-    assert store.open_transactions("t", 0) == ()
-    assert store.last_stable_offset("t", 0) == 8
-    store.delete_records("t", 0, 3)
-    assert store.partition_bounds("t", 0) == PartitionBounds(high_watermark=8, last_stable_offset=8, log_start_offset=3)
-    assert store.aborted_transactions("t", 0, 0, 8) == ()
+    assert store.transactions.open("t", 0) == ()
+    assert store.records.last_stable_offset("t", 0) == 8
+    store.records.delete_records("t", 0, 3)
+    assert store.records.partition_bounds("t", 0) == PartitionBounds(
+        high_watermark=8, last_stable_offset=8, log_start_offset=3
+    )
+    assert store.transactions.aborted("t", 0, 0, 8) == ()
 
 
 def test_an_abort_adds_a_range_ending_at_its_marker(store: MessageStore) -> None:
     put(store, "t", 0, txn_batch(5, 2))  # 0-1
     put(store, "t", 0, txn_batch(6, 2))  # 2-3
     put(store, "t", 0, txn_batch(5, 1, sequence=2))  # 4
-    assert store.last_stable_offset("t", 0) == 0
+    assert store.records.last_stable_offset("t", 0) == 0
     assert marker(store, 5, commit=False) == 5
-    assert store.last_stable_offset("t", 0) == 2  # producer 6 still open
+    assert store.records.last_stable_offset("t", 0) == 2  # producer 6 still open
     assert marker(store, 6, commit=True) == 6
-    assert store.last_stable_offset("t", 0) == 7
-    assert store.aborted_transactions("t", 0, 0, 7) == (AbortedTransaction(5, 0),)
-    assert store.aborted_transactions("t", 0, 5, 7) == (AbortedTransaction(5, 0),)  # the marker is in the range
-    assert store.aborted_transactions("t", 0, 6, 7) == ()
-    assert store.aborted_transactions("t", 0, 0, 0) == ()
-    assert store.coordinator_epochs("t", 0) == {5: 7, 6: 7}
+    assert store.records.last_stable_offset("t", 0) == 7
+    assert store.transactions.aborted("t", 0, 0, 7) == (AbortedTransaction(5, 0),)
+    assert store.transactions.aborted("t", 0, 5, 7) == (AbortedTransaction(5, 0),)  # the marker is in the range
+    assert store.transactions.aborted("t", 0, 6, 7) == ()
+    assert store.transactions.aborted("t", 0, 0, 0) == ()
+    assert store.transactions.coordinator_epochs("t", 0) == {5: 7, 6: 7}
 
 
 def test_a_marker_without_an_open_transaction_aborts_nothing(store: MessageStore) -> None:
     append(store, "t", 0, build_batch([(b"a", b"1")]))
     assert marker(store, 9, commit=False) == 1
-    assert store.aborted_transactions("t", 0, 0, 2) == ()
-    assert store.last_stable_offset("t", 0) == 2
+    assert store.transactions.aborted("t", 0, 0, 2) == ()
+    assert store.records.last_stable_offset("t", 0) == 2
     put(store, "t", 0, txn_batch(9, 1, epoch=1))  # the producer's next transaction opens normally
-    assert store.open_transactions("t", 0) == (OpenTransaction(9, 1, 2),)
+    assert store.transactions.open("t", 0) == (OpenTransaction(9, 1, 2),)
 
 
 def test_idempotent_non_transactional_batches_open_nothing(store: MessageStore) -> None:
     put(store, "t", 0, txn_batch(5, 2, transactional=False))
-    assert store.open_transactions("t", 0) == () and store.last_stable_offset("t", 0) == 2
+    assert store.transactions.open("t", 0) == () and store.records.last_stable_offset("t", 0) == 2
 
 
 def test_aborted_ranges_are_found_by_overlap_however_long(store: MessageStore) -> None:
@@ -122,22 +126,24 @@ def test_aborted_ranges_are_found_by_overlap_however_long(store: MessageStore) -
 
 def test_partitions_and_the_wakeup_listener_see_markers(store: MessageStore) -> None:
     seen = []
-    store.add_append_listener(seen.append)
+    store.records.add_append_listener(seen.append)
     put(store, "t", 1, txn_batch(5, 1))
     marker(store, 5, commit=True, partition=1)
     assert [(r.partition, r.base_offset) for r in seen] == [(1, 0), (1, 1)]
-    assert store.last_stable_offset("t", 0) == 0 and store.last_stable_offset("t", 1) == 2
+    assert store.records.last_stable_offset("t", 0) == 0 and store.records.last_stable_offset("t", 1) == 2
 
 
 def test_unknown_partitions_raise(store: MessageStore) -> None:
     with pytest.raises(UnknownTopicOrPartitionError):
-        store.write_transaction_marker("t", 5, producer_id=1, producer_epoch=0, coordinator_epoch=0, commit=True)
+        store.records.write_transaction_marker(
+            "t", 5, producer_id=1, producer_epoch=0, coordinator_epoch=0, commit=True
+        )
     with pytest.raises(UnknownTopicOrPartitionError):
-        store.last_stable_offset("nope", 0)
+        store.records.last_stable_offset("nope", 0)
     with pytest.raises(UnknownTopicOrPartitionError):
-        store.aborted_transactions("t", 2, 0, 1)
+        store.transactions.aborted("t", 2, 0, 1)
     with pytest.raises(UnknownTopicOrPartitionError):
-        store.open_transactions("nope", 0)
+        store.transactions.open("nope", 0)
 
 
 def _scenario(store: MessageStore) -> None:
@@ -153,91 +159,91 @@ def _scenario(store: MessageStore) -> None:
 def test_everything_survives_a_clean_restart(tmp_path: Path) -> None:
     config = small_config(tmp_path / "s")
     with MessageStore.open(config) as store:
-        store.create_topic("t", 2)
+        store.topics.create("t", 2)
         _scenario(store)
         before = {p: model_of_log(store, "t", p) for p in (0, 1)}
         for p in (0, 1):
             assert_tracker_matches(store, "t", p, before[p])
-        epochs = store.coordinator_epochs("t", 0)
+        epochs = store.transactions.coordinator_epochs("t", 0)
     with MessageStore.open(config) as store:
         report = store.recovery_report
         assert report is not None and report.redispatched_batches == 0
         for p in (0, 1):
             assert_tracker_matches(store, "t", p, before[p])
-        assert store.coordinator_epochs("t", 0) == epochs
-        assert store.open_transactions("t", 1) == (OpenTransaction(3, 0, 2),)
+        assert store.transactions.coordinator_epochs("t", 0) == epochs
+        assert store.transactions.open("t", 1) == (OpenTransaction(3, 0, 2),)
 
 
 def test_the_log_compacts_and_still_rebuilds_the_state(tmp_path: Path) -> None:
     config = small_config(tmp_path / "s", offsets_compact_bytes=1024)
     log = tmp_path / "s" / "config" / "transactions.log"
     with MessageStore.open(config) as store:
-        store.create_topic("t", 2)
+        store.topics.create("t", 2)
         sizes = []
         for _ in range(6):
             _scenario(store)
             sizes.append(log.stat().st_size)
         assert sizes != sorted(sizes)  # compacted on the way
         models = {p: model_of_log(store, "t", p) for p in (0, 1)}
-        epochs = store.coordinator_epochs("t", 0)
+        epochs = store.transactions.coordinator_epochs("t", 0)
     with MessageStore.open(config) as store:
         for p in (0, 1):
             assert_tracker_matches(store, "t", p, models[p])
-        assert store.coordinator_epochs("t", 0) == epochs
+        assert store.transactions.coordinator_epochs("t", 0) == epochs
 
 
 def test_delete_records_drops_aborted_ranges_wholly_below_the_log_start(tmp_path: Path) -> None:
     config = small_config(tmp_path / "s")
     with MessageStore.open(config) as store:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         put(store, "t", 0, txn_batch(1, 2))  # 0-1
         marker(store, 1, commit=False)  # 2
         put(store, "t", 0, txn_batch(2, 2))  # 3-4
         marker(store, 2, commit=False)  # 5
-        assert store.aborted_transactions("t", 0, 0, 6) == (AbortedTransaction(1, 0), AbortedTransaction(2, 3))
-        store.delete_records("t", 0, 3)
-        assert store.aborted_transactions("t", 0, 0, 6) == (AbortedTransaction(2, 3),)
-        store.delete_records("t", 0, 5)  # the range [3, 5] ends at the log start: kept
-        assert store.aborted_transactions("t", 0, 5, 6) == (AbortedTransaction(2, 3),)
+        assert store.transactions.aborted("t", 0, 0, 6) == (AbortedTransaction(1, 0), AbortedTransaction(2, 3))
+        store.records.delete_records("t", 0, 3)
+        assert store.transactions.aborted("t", 0, 0, 6) == (AbortedTransaction(2, 3),)
+        store.records.delete_records("t", 0, 5)  # the range [3, 5] ends at the log start: kept
+        assert store.transactions.aborted("t", 0, 5, 6) == (AbortedTransaction(2, 3),)
     with MessageStore.open(config) as store:
-        assert store.aborted_transactions("t", 0, 0, 6) == (AbortedTransaction(2, 3),)
+        assert store.transactions.aborted("t", 0, 0, 6) == (AbortedTransaction(2, 3),)
 
 
 def test_retention_drops_aborted_ranges_and_clamps_the_lso(tmp_path: Path) -> None:
     config = small_config(tmp_path / "s")
     with MessageStore.open(config) as store:
-        store.create_topic("t", 1, {"retention.bytes": "1"})
+        store.topics.create("t", 1, {"retention.bytes": "1"})
         put(store, "t", 0, txn_batch(1, 2))
         marker(store, 1, commit=False)
         put(store, "t", 0, txn_batch(2, 1))  # open at 3
         append(store, "t", 0, build_batch([(b"x", b"y")]))
-        assert store.last_stable_offset("t", 0) == 3
-        store.enforce_retention()
-        assert store.partition_offsets("t", 0).log_start_offset == 5  # retention.bytes 1: nothing kept
-        assert store.aborted_transactions("t", 0, 0, 5) == ()
-        assert store.last_stable_offset("t", 0) == 5  # never below the log start
+        assert store.records.last_stable_offset("t", 0) == 3
+        store.retention.enforce()
+        assert store.records.partition_offsets("t", 0).log_start_offset == 5  # retention.bytes 1: nothing kept
+        assert store.transactions.aborted("t", 0, 0, 5) == ()
+        assert store.records.last_stable_offset("t", 0) == 5  # never below the log start
     with MessageStore.open(config) as store:
-        assert store.aborted_transactions("t", 0, 0, 5) == ()
-        assert store.open_transactions("t", 0) == (OpenTransaction(2, 0, 3),)
+        assert store.transactions.aborted("t", 0, 0, 5) == ()
+        assert store.transactions.open("t", 0) == (OpenTransaction(2, 0, 3),)
 
 
 def test_a_deleted_topic_takes_its_transactions_along(store: MessageStore) -> None:
     put(store, "t", 0, txn_batch(1, 1))
-    store.delete_topic("t")
-    store.create_topic("t", 1)
-    assert store.open_transactions("t", 0) == () and store.last_stable_offset("t", 0) == 0
+    store.topics.delete("t")
+    store.topics.create("t", 1)
+    assert store.transactions.open("t", 0) == () and store.records.last_stable_offset("t", 0) == 0
 
 
 def test_a_marker_on_a_log_append_time_topic_is_restamped_and_still_read(tmp_path: Path) -> None:
     with MessageStore.open(small_config(tmp_path / "s"), clock=lambda: 777_000) as store:
-        store.create_topic("lat", 1, {"message.timestamp.type": "LogAppendTime"})
+        store.topics.create("lat", 1, {"message.timestamp.type": "LogAppendTime"})
         put(store, "lat", 0, txn_batch(4, 1))
-        result = store.write_transaction_marker(
+        result = store.records.write_transaction_marker(
             "lat", 0, producer_id=4, producer_epoch=0, coordinator_epoch=2, commit=False
         )
         assert result.log_append_time_ms == 777_000
-        (stored,) = store.read("lat", 0, 1, 1 << 20).batches
+        (stored,) = store.records.read("lat", 0, 1, 1 << 20).batches
         header = validate_batch(stored)  # the CRC was recomputed
         assert header.max_timestamp == 777_000 and header.attributes == 0x30 | 0x08
         assert read_marker(stored) == Marker(False, 2)
-        assert store.aborted_transactions("lat", 0, 0, 2) == (AbortedTransaction(4, 0),)
+        assert store.transactions.aborted("lat", 0, 0, 2) == (AbortedTransaction(4, 0),)

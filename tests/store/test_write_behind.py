@@ -22,21 +22,21 @@ def fill(store: MessageStore, megabytes: int) -> None:
 def unwritten_after(store: MessageStore, deadline_s: float) -> int:
     """Bytes appended but not yet handed to the disk, once below the write-behind step's minimum or at the deadline."""
     deadline = time.monotonic() + deadline_s
-    while store._commitlog.unwritten_bytes >= WRITE_BEHIND_MIN_BYTES and time.monotonic() < deadline:
+    while store.records._commitlog.unwritten_bytes >= WRITE_BEHIND_MIN_BYTES and time.monotonic() < deadline:
         time.sleep(0.01)
-    return store._commitlog.unwritten_bytes
+    return store.records._commitlog.unwritten_bytes
 
 
 def test_appends_after_a_pause_are_written_behind_before_the_next_round(tmp_path: Path) -> None:
     store = MessageStore.open(small_config(tmp_path, commitlog_segment_bytes=16 * MIB, flush_interval_ms=600_000))
     try:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         fill(store, 2)
         assert unwritten_after(store, 5.0) < WRITE_BEHIND_MIN_BYTES
         store.flush()
         time.sleep(0.2)  # write-behind steps find nothing new and stop; the next round is ten minutes away
         fill(store, 3)
-        assert store._commitlog.unwritten_bytes > 0
+        assert store.records._commitlog.unwritten_bytes > 0
         assert unwritten_after(store, 5.0) < WRITE_BEHIND_MIN_BYTES
     finally:
         store.close()

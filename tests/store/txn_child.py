@@ -19,9 +19,9 @@ from tests.store.txn_helpers import put, txn_batch
 def main() -> None:
     root, rng = Path(sys.argv[1]), random.Random(int(sys.argv[2]))
     store = MessageStore.open(small_config(root, commitlog_segment_bytes=64 * 1024, checkpoint_interval_ms=30))
-    if not store.list_topics():
-        store.create_topic("t", 2)
-    written = sum(store.partition_offsets("t", p).high_watermark for p in (0, 1))
+    if not store.topics.list():
+        store.topics.create("t", 2)
+    written = sum(store.records.partition_offsets("t", p).high_watermark for p in (0, 1))
     print("READY", flush=True)
     while True:
         partition, pid, roll = rng.randrange(2), rng.randrange(1, 6), rng.random()
@@ -30,7 +30,7 @@ def main() -> None:
         elif roll < 0.6:
             result = append(store, "t", partition, build_batch([(b"plain", b"x")]))
         else:
-            result = store.write_transaction_marker(
+            result = store.records.write_transaction_marker(
                 "t", partition, producer_id=pid, producer_epoch=0, coordinator_epoch=1, commit=roll < 0.8
             )
         written += result.last_offset - result.base_offset + 1

@@ -32,7 +32,7 @@ def txn_batch(
 
 
 def put(store: MessageStore, topic: str, partition: int, batch: bytes) -> AppendResult:
-    return store.append(topic, partition, batch, validate_batches(batch))
+    return store.records.append(topic, partition, batch, validate_batches(batch))
 
 
 @dataclass
@@ -53,7 +53,9 @@ class PartitionModel:
 def model_of_log(store: MessageStore, topic: str, partition: int) -> PartitionModel:
     """Read every stored batch of the partition and apply Kafka's transaction rules to them."""
     model = PartitionModel()
-    read = store.read(topic, partition, store.partition_offsets(topic, partition).log_start_offset, 1 << 30)
+    read = store.records.read(
+        topic, partition, store.records.partition_offsets(topic, partition).log_start_offset, 1 << 30
+    )
     for view in read.batches:
         batch = DefaultRecordBatch(bytes(view))
         base, count = struct.unpack_from(">q", view)[0], struct.unpack_from(">i", view, 23)[0] + 1
@@ -72,9 +74,9 @@ def model_of_log(store: MessageStore, topic: str, partition: int) -> PartitionMo
 
 
 def assert_tracker_matches(store: MessageStore, topic: str, partition: int, model: PartitionModel) -> None:
-    log_start = store.partition_offsets(topic, partition).log_start_offset
-    assert store.open_transactions(topic, partition) == tuple(sorted(model.open.values(), key=lambda t: t.first_offset))
-    assert store.last_stable_offset(topic, partition) == model.lso(log_start)
+    log_start = store.records.partition_offsets(topic, partition).log_start_offset
+    assert store.transactions.open(topic, partition) == tuple(sorted(model.open.values(), key=lambda t: t.first_offset))
+    assert store.records.last_stable_offset(topic, partition) == model.lso(log_start)
     end = model.next_offset + 1
     for start in range(log_start, end):
-        assert set(store.aborted_transactions(topic, partition, start, end)) == model.overlapping(start, end), start
+        assert set(store.transactions.aborted(topic, partition, start, end)) == model.overlapping(start, end), start

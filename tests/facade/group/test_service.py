@@ -31,8 +31,8 @@ def run(root: Path, scenario: Callable[[GroupService], Awaitable[T]], *, flush: 
 
     async def main() -> T:
         store = open_store(root / "store", flush_mode=flush)
-        store.create_topic("t", 2)
-        store.create_topic("other", 1)
+        store.topics.create("t", 2)
+        store.topics.create("other", 1)
         service = GroupService(config, store, "cluster-1")
         service.start()
         try:

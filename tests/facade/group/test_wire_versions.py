@@ -182,7 +182,7 @@ def test_a_group_lives_and_dies_at_every_version_level(tmp_path: Path, level: in
     async def main() -> None:
         config = load_broker_config(overrides=[f"log.dirs={tmp_path}", "group.initial.rebalance.delay.ms=0"])
         store = open_store(tmp_path / "store")
-        store.create_topic("t", 2)
+        store.topics.create("t", 2)
         broker = Broker(config, store, "cluster")
         broker.groups.start()
         try:

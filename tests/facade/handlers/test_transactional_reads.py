@@ -76,7 +76,7 @@ def run(tmp_path: Path, scenario: Scenario, settings: dict[str, str] | None = No
         await app.start()
         try:
             assert app.broker is not None
-            topic_id = app.broker.store.create_topic("t", 2).topic_id
+            topic_id = app.broker.store.topics.create("t", 2).topic_id
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             try:
                 await asyncio.wait_for(scenario(app.broker, Connection(reader, writer, topic_id, port)), 60)
@@ -89,11 +89,11 @@ def run(tmp_path: Path, scenario: Scenario, settings: dict[str, str] | None = No
 
 
 def put(store: MessageStore, batch: bytes, partition: int = 0) -> int:
-    return store.append("t", partition, batch, validate_batches(batch)).base_offset
+    return store.records.append("t", partition, batch, validate_batches(batch)).base_offset
 
 
 def marker(store: MessageStore, pid: int, *, commit: bool, partition: int = 0, coordinator_epoch: int = 0) -> int:
-    return store.write_transaction_marker(
+    return store.records.write_transaction_marker(
         "t", partition, producer_id=pid, producer_epoch=0, coordinator_epoch=coordinator_epoch, commit=commit
     ).base_offset
 

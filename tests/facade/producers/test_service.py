@@ -42,7 +42,7 @@ def produce(store: MessageStore, producers: ProducerService, batch: bytes, topic
     verdict = producers.check(topic, 0, header)
     if not isinstance(verdict, Accepted):
         return verdict
-    result = store.append(topic, 0, batch, [header])
+    result = store.records.append(topic, 0, batch, [header])
     producers.record(topic, 0, header, result.base_offset)
     return result.base_offset
 
@@ -72,19 +72,19 @@ def test_producer_ids_never_repeat_across_reopen_and_crash(tmp_path: Path) -> No
 
 def test_a_duplicate_is_answered_with_its_original_offset_and_not_written(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         producers = service(store)
         assert produce(store, producers, idempotent_batch(1, 0, 0, 3)) == 0
         assert produce(store, producers, idempotent_batch(2, 0, 0, 2)) == 3
         assert produce(store, producers, idempotent_batch(1, 0, 3, 1)) == 5
         assert produce(store, producers, idempotent_batch(1, 0, 0, 3)) == Duplicate(0, 2)
-        assert store.partition_offsets("t", 0).high_watermark == 6
+        assert store.records.partition_offsets("t", 0).high_watermark == 6
         gap = produce(store, producers, idempotent_batch(1, 0, 9, 1))
         assert isinstance(gap, Refused) and gap.error == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
 
 
 def fill(store: MessageStore, producers: ProducerService) -> None:
-    store.create_topic("t", 1)
+    store.topics.create("t", 1)
     for sequence in range(0, 12, 2):
         produce(store, producers, idempotent_batch(7, 0, sequence, 2))
 
@@ -94,7 +94,7 @@ def check_restored(store: MessageStore, producers: ProducerService) -> None:
     assert produce(store, producers, idempotent_batch(7, 0, 4, 2)) == Duplicate(4, 5)
     stale = produce(store, producers, idempotent_batch(7, 0, 13, 1))
     assert isinstance(stale, Refused) and stale.error == ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
-    high_watermark = store.partition_offsets("t", 0).high_watermark
+    high_watermark = store.records.partition_offsets("t", 0).high_watermark
     assert produce(store, producers, idempotent_batch(7, 0, 12, 1)) == high_watermark
 
 
@@ -136,8 +136,8 @@ def test_a_topic_made_again_starts_without_producers(tmp_path: Path) -> None:
         producers = service(store)
         fill(store, producers)
         producers.snapshot()
-        store.delete_topic("t")
-        store.create_topic("t", 1)
+        store.topics.delete("t")
+        store.topics.create("t", 1)
         assert produce(store, producers, idempotent_batch(7, 0, 10, 2)) == 0
         produce(store, producers, idempotent_batch(7, 0, 12, 1))
     with open_store(tmp_path) as store:

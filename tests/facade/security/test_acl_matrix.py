@@ -52,7 +52,7 @@ ACLS = [
 def setup(tmp_path: Path) -> Iterator[tuple[Broker, RequestDispatcher]]:
     with broker(tmp_path, *SETTINGS) as (instance, dispatcher):
         for name in ("app-orders", "app-locked", "secret"):
-            instance.store.create_topic(name, 1)
+            instance.store.topics.create(name, 1)
         assert dispatcher.security is not None
         dispatcher.security.acls.add([binding(k, n, p, who, "*", op, perm) for k, n, p, who, op, perm in ACLS])
         yield instance, dispatcher
@@ -204,7 +204,9 @@ def test_produce_fetch_and_list_offsets_need_their_topic_operation(setup: tuple[
         "app-locked": ErrorCode.TOPIC_AUTHORIZATION_FAILED,  # DENY WRITE over the prefixed ALLOW ALL
         "secret": ErrorCode.TOPIC_AUTHORIZATION_FAILED,
     }
-    assert [broker_.store.partition_offsets(n, 0).high_watermark for n in ("app-orders", "app-locked", "secret")] == [
+    assert [
+        broker_.store.records.partition_offsets(n, 0).high_watermark for n in ("app-orders", "app-locked", "secret")
+    ] == [
         1,
         0,
         0,

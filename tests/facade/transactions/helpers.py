@@ -82,7 +82,7 @@ def produce(setup: Setup, transactional_id: str | None, topic: str, partition: i
         refused = setup.coordinator.check_produce(transactional_id, topic, partition, header)
         if refused is not None:
             return refused
-    result = setup.store.append(topic, partition, batch, [header])
+    result = setup.store.records.append(topic, partition, batch, [header])
     setup.producers.record(topic, partition, header, result.base_offset)
     return result.base_offset
 

@@ -38,7 +38,7 @@ ACLS = [  # alice may run transaction "tx-alice" over topic "out", with the offs
 def dispatcher(tmp_path: Path) -> Iterator[RequestDispatcher]:
     with broker(tmp_path, *SETTINGS) as (instance, dispatcher):
         for name in ("out", "in", "secret"):
-            instance.store.create_topic(name, 1)
+            instance.store.topics.create(name, 1)
         assert dispatcher.security is not None
         dispatcher.security.acls.add(
             [

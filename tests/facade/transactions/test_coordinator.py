@@ -24,7 +24,7 @@ A, B = TopicPartition("t", 0), TopicPartition("t", 1)
 def markers(store: MessageStore, tp: TopicPartition) -> list[tuple[int, int, bool]]:
     """(offset, producer epoch, commit) of each control batch on the partition."""
     found = []
-    for view in store.read(tp.topic, tp.partition, 0, 1 << 24).batches:
+    for view in store.records.read(tp.topic, tp.partition, 0, 1 << 24).batches:
         batch = DefaultRecordBatch(bytes(view))
         if batch.is_control_batch:
             (record,) = list(batch)
@@ -44,13 +44,13 @@ async def begin(setup: Setup, name: str = "tx", *partitions: TopicPartition) -> 
 
 def test_commit_writes_a_commit_marker_everywhere_and_makes_the_records_stable(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 2)
+        setup.store.topics.create("t", 2)
         pid, epoch = await begin(setup, "tx", A, B)
-        assert [setup.store.last_stable_offset("t", p) for p in (0, 1)] == [0, 0]
+        assert [setup.store.records.last_stable_offset("t", p) for p in (0, 1)] == [0, 0]
         assert await setup.coordinator.end_transaction("tx", pid, epoch, True) is ErrorCode.NONE
         assert [markers(setup.store, tp) for tp in (A, B)] == [[(2, epoch, True)], [(2, epoch, True)]]
-        assert [setup.store.last_stable_offset("t", p) for p in (0, 1)] == [3, 3]
-        assert setup.store.aborted_transactions("t", 0, 0, 3) == ()
+        assert [setup.store.records.last_stable_offset("t", p) for p in (0, 1)] == [3, 3]
+        assert setup.store.transactions.aborted("t", 0, 0, 3) == ()
         metadata = setup.coordinator.metadata("tx")
         assert metadata is not None and (metadata.state, metadata.partitions) == (TxnState.COMPLETE_COMMIT, frozenset())
         # a retry of the same EndTxn is answered NONE and writes nothing more
@@ -63,23 +63,23 @@ def test_commit_writes_a_commit_marker_everywhere_and_makes_the_records_stable(t
 
 def test_abort_writes_abort_markers_and_an_aborted_range(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 1)
+        setup.store.topics.create("t", 1)
         pid, epoch = await begin(setup, "tx", A)
         assert await setup.coordinator.end_transaction("tx", pid, epoch, False) is ErrorCode.NONE
         assert markers(setup.store, A) == [(2, epoch, False)]
-        assert setup.store.aborted_transactions("t", 0, 0, 3) == (AbortedTransaction(pid, 0),)
-        assert setup.store.last_stable_offset("t", 0) == 3
+        assert setup.store.transactions.aborted("t", 0, 0, 3) == (AbortedTransaction(pid, 0),)
+        assert setup.store.records.last_stable_offset("t", 0) == 3
         # the next transaction of the same producer begins afresh, its sequence going on
         assert await setup.coordinator.add_partitions("tx", pid, epoch, [A]) is ErrorCode.NONE
         assert produce(setup, "tx", "t", 0, txn_batch(pid, epoch, 2)) == 3
-        assert setup.store.last_stable_offset("t", 0) == 3
+        assert setup.store.records.last_stable_offset("t", 0) == 3
 
     run(tmp_path, scenario)
 
 
 def test_a_produce_outside_the_transaction_is_refused(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 2)
+        setup.store.topics.create("t", 2)
         init = granted(await setup.coordinator.init_producer_id("tx", 60_000, -1, -1))
         pid, epoch = init.producer_id, init.epoch
         assert refused(produce(setup, "tx", "t", 0, txn_batch(pid, epoch, 0))).error is ErrorCode.INVALID_TXN_STATE
@@ -101,7 +101,7 @@ def test_a_produce_outside_the_transaction_is_refused(tmp_path: Path) -> None:
 
 def test_held_offsets_become_the_groups_on_commit_only(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 1)
+        setup.store.topics.create("t", 1)
         coordinator = setup.coordinator
         pid, epoch = await begin(setup, "tx", A)
         commit = [OffsetCommit("in", 0, 7, 3, "m")]
@@ -110,29 +110,29 @@ def test_held_offsets_become_the_groups_on_commit_only(tmp_path: Path) -> None:
         assert await coordinator.commit_offsets("tx", pid, epoch, "g", commit) is ErrorCode.NONE
         assert await coordinator.commit_offsets("tx", pid, epoch + 1, "g", commit) is ErrorCode.INVALID_PRODUCER_EPOCH
         assert coordinator.pending_offsets("g") == {TopicPartition("in", 0)}
-        assert setup.store.fetch_offsets("g") == {}
+        assert setup.store.offsets.fetch("g") == {}
         assert await coordinator.end_transaction("tx", pid, epoch, True) is ErrorCode.NONE
-        committed = setup.store.fetch_offsets("g")[TopicPartition("in", 0)]
+        committed = setup.store.offsets.fetch("g")[TopicPartition("in", 0)]
         assert (committed.offset, committed.leader_epoch, committed.metadata) == (7, 3, "m")
         assert coordinator.pending_offsets("g") == frozenset()
         # an aborted transaction's offsets are dropped
         assert await coordinator.add_offsets("tx", pid, epoch, "g") is ErrorCode.NONE
         assert await coordinator.commit_offsets("tx", pid, epoch, "g", [OffsetCommit("in", 0, 99)]) is ErrorCode.NONE
         assert await coordinator.end_transaction("tx", pid, epoch, False) is ErrorCode.NONE
-        assert setup.store.fetch_offsets("g")[TopicPartition("in", 0)].offset == 7
+        assert setup.store.offsets.fetch("g")[TopicPartition("in", 0)].offset == 7
 
     run(tmp_path, scenario)
 
 
 def test_a_new_producer_aborts_the_ongoing_transaction_and_fences_the_old(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 1)
+        setup.store.topics.create("t", 1)
         coordinator = setup.coordinator
         pid, epoch = await begin(setup, "tx", A)
         retry = await coordinator.init_producer_id("tx", 60_000, -1, -1)
         assert isinstance(retry, InitRefused) and retry.error is ErrorCode.CONCURRENT_TRANSACTIONS
         assert markers(setup.store, A) == [(2, epoch + 1, False)]
-        assert setup.store.aborted_transactions("t", 0, 0, 3) == (AbortedTransaction(pid, 0),)
+        assert setup.store.transactions.aborted("t", 0, 0, 3) == (AbortedTransaction(pid, 0),)
         new = granted(await coordinator.init_producer_id("tx", 60_000, -1, -1))
         assert (new.producer_id, new.epoch) == (pid, epoch + 2)
         # the zombie is fenced everywhere
@@ -147,7 +147,7 @@ def test_a_new_producer_aborts_the_ongoing_transaction_and_fences_the_old(tmp_pa
 
 def test_a_transaction_past_its_timeout_is_aborted_with_a_bumped_epoch(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 1)
+        setup.store.topics.create("t", 1)
         coordinator = setup.coordinator
         pid, epoch = await begin(setup, "tx", A)
         setup.clock.now_ms += 60_000
@@ -155,7 +155,7 @@ def test_a_transaction_past_its_timeout_is_aborted_with_a_bumped_epoch(tmp_path:
         setup.clock.now_ms += 1
         assert await coordinator.abort_timed_out() == 1
         assert markers(setup.store, A) == [(2, epoch + 1, False)]
-        assert setup.store.last_stable_offset("t", 0) == 3
+        assert setup.store.records.last_stable_offset("t", 0) == 3
         metadata = coordinator.metadata("tx")
         assert metadata is not None and (metadata.state, metadata.epoch) == (TxnState.COMPLETE_ABORT, epoch + 1)
         assert await coordinator.end_transaction("tx", pid, epoch, True) is ErrorCode.PRODUCER_FENCED
@@ -165,7 +165,7 @@ def test_a_transaction_past_its_timeout_is_aborted_with_a_bumped_epoch(tmp_path:
 
 def test_completing_is_answered_concurrent_transactions(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 1)
+        setup.store.topics.create("t", 1)
         coordinator = setup.coordinator
         pid, epoch = await begin(setup, "tx", A)
         ending = asyncio.ensure_future(coordinator.end_transaction("tx", pid, epoch, True))
@@ -184,7 +184,7 @@ def test_prepared_transactions_are_completed_at_load_after_a_crash(tmp_path: Pat
     setup = new_setup(store)
 
     async def prepared() -> tuple[int, int]:
-        setup.store.create_topic("t", 2)
+        setup.store.topics.create("t", 2)
         pid, epoch = await begin(setup, "tx", A, B)
         assert await setup.coordinator.add_offsets("tx", pid, epoch, "g") is ErrorCode.NONE
         assert (
@@ -197,31 +197,31 @@ def test_prepared_transactions_are_completed_at_load_after_a_crash(tmp_path: Pat
     assert current is not None
     # the PrepareCommit was saved, then the broker died before any marker
     prepare = current.to(TxnState.PREPARE_COMMIT, NOW)
-    store.save_producer_document("txn:tx", prepare.document(), durable=True).result(timeout=10)  # type: ignore[union-attr]
+    store.producer_state.save("txn:tx", prepare.document(), durable=True).result(timeout=10)  # type: ignore[union-attr]
     store._lock.release()  # no close: as after kill -9
     with open_store(tmp_path) as reopened:
         after = new_setup(reopened)
         report = after.coordinator.load()
         assert (report.transactional_ids, report.completed) == (1, 1)
         assert [markers(reopened, tp) for tp in (A, B)] == [[(2, epoch, True)], [(2, epoch, True)]]
-        assert reopened.last_stable_offset("t", 0) == 3
-        assert reopened.fetch_offsets("g")[TopicPartition("in", 0)].offset == 5
+        assert reopened.records.last_stable_offset("t", 0) == 3
+        assert reopened.offsets.fetch("g")[TopicPartition("in", 0)].offset == 5
         metadata = after.coordinator.metadata("tx")
         assert metadata is not None and (metadata.state, metadata.producer_id) == (TxnState.COMPLETE_COMMIT, pid)
 
 
 def test_a_transaction_open_in_the_store_that_no_id_holds_is_aborted_at_load(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
-        store.create_topic("t", 1)
+        store.topics.create("t", 1)
         setup = new_setup(store)
         assert produce(setup, None, "t", 0, txn_batch(77, 0, 0, transactional=False)) == 0
         header_only = txn_batch(77, 0, 2)  # transactional, but no coordinator ever saw it
-        store.append("t", 0, header_only, validate_batches(header_only))
-        assert store.last_stable_offset("t", 0) == 2
+        store.records.append("t", 0, header_only, validate_batches(header_only))
+        assert store.records.last_stable_offset("t", 0) == 2
         report = setup.coordinator.load()
         assert report.orphans_aborted == 1
         assert markers(store, A) == [(4, 0, False)]
-        assert (store.last_stable_offset("t", 0), store.aborted_transactions("t", 0, 0, 5)) == (
+        assert (store.records.last_stable_offset("t", 0), store.transactions.aborted("t", 0, 0, 5)) == (
             5, (AbortedTransaction(77, 2),),
         )  # fmt: skip
         assert new_setup(store).coordinator.load().orphans_aborted == 0
@@ -232,7 +232,7 @@ def test_an_ongoing_transaction_survives_a_crash_and_commits_after(tmp_path: Pat
     setup = new_setup(store)
 
     async def ongoing() -> tuple[int, int]:
-        setup.store.create_topic("t", 1)
+        setup.store.topics.create("t", 1)
         return await begin(setup, "tx", A)
 
     pid, epoch = asyncio.run(ongoing())
@@ -242,10 +242,10 @@ def test_an_ongoing_transaction_survives_a_crash_and_commits_after(tmp_path: Pat
         after.coordinator.load()
         metadata = after.coordinator.metadata("tx")
         assert metadata is not None and (metadata.state, metadata.partitions) == (TxnState.ONGOING, frozenset({A}))
-        assert reopened.last_stable_offset("t", 0) == 0
+        assert reopened.records.last_stable_offset("t", 0) == 0
         assert produce(after, "tx", "t", 0, txn_batch(pid, epoch, 2)) == 2
         assert asyncio.run(after.coordinator.end_transaction("tx", pid, epoch, True)) is ErrorCode.NONE
-        assert reopened.last_stable_offset("t", 0) == 5
+        assert reopened.records.last_stable_offset("t", 0) == 5
 
 
 def test_the_transactional_mapping_survives_reopen_and_fences(tmp_path: Path) -> None:
@@ -267,20 +267,20 @@ def test_the_transactional_mapping_survives_reopen_and_fences(tmp_path: Path) ->
 
 def test_idle_transactional_ids_expire_but_not_during_a_transaction(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 1)
+        setup.store.topics.create("t", 1)
         await begin(setup, "busy", A)
         granted(await setup.coordinator.init_producer_id("idle", 60_000, -1, -1))
         setup.clock.now_ms += 1000
         assert setup.coordinator.expire() == 1
         assert setup.coordinator.metadata("idle") is None and setup.coordinator.metadata("busy") is not None
-        assert "txn:idle" not in setup.store.producer_documents()
+        assert "txn:idle" not in setup.store.producer_state.documents()
 
     run(tmp_path, scenario, **{"transactional.id.expiration.ms": "1000"})
 
 
 def test_describe_and_list(tmp_path: Path) -> None:
     async def scenario(setup: Setup) -> None:
-        setup.store.create_topic("t", 2)
+        setup.store.topics.create("t", 2)
         coordinator = setup.coordinator
         pid, epoch = await begin(setup, "tx", B, A)
         assert await coordinator.add_offsets("tx", pid, epoch, "test") is ErrorCode.NONE

@@ -1,0 +1,102 @@
+"""``Topics``: creating, changing and deleting topics as the broker asks (``store.topics``).
+
+Owns the order of a topic change across the services it touches: the topic table (``topics.py``, written
+before the change is acknowledged), the partitions' queues (``Partitions``), and, on deletion, the topic's
+log start offsets, transaction state and committed offsets. Its CommitLog records stay until retention
+deletes their segments; nothing reaches them, as no topic has their topic id any more.
+
+Threads: the event loop thread only.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+
+from .config import TopicSettings
+from .errors import InvalidPartitionsError, UnknownTopicOrPartitionError
+from .health import StoreHealth, guarded
+from .offsets import OffsetStore
+from .partitions import Partitions
+from .results import TopicInfo
+from .topics import TopicTable
+from .transactions import TransactionTracker
+
+
+class Topics:
+    def __init__(
+        self,
+        health: StoreHealth,
+        table: TopicTable,
+        partitions: Partitions,
+        transactions: TransactionTracker,
+        offsets: OffsetStore,
+    ) -> None:
+        self._health = health
+        self._table = table
+        self._partitions = partitions
+        self._transactions = transactions
+        self._offsets = offsets
+
+    @guarded
+    def create(
+        self, name: str, partitions: int, configs: Mapping[str, str] | None = None, topic_id: uuid.UUID | None = None
+    ) -> TopicInfo:
+        configs = dict(configs or {})
+        self._table.check_new(name, partitions, configs, topic_id)
+        topic_id = topic_id or uuid.uuid4()
+        self._partitions.add(topic_id.bytes, range(partitions))
+        return self._table.create(name, partitions, configs, topic_id)
+
+    @guarded
+    def delete(self, name: str) -> TopicInfo:
+        """Delete a topic: its queues and offsets go; its CommitLog records become unreachable."""
+        topic = self._table.delete(name)
+        self._partitions.delete(topic.topic_id.bytes, topic.partitions)
+        self._partitions.log_starts.forget_topic(topic.topic_id.bytes)
+        self._transactions.forget_topic(topic.topic_id.bytes)
+        self._offsets.delete_topic(name)
+        return topic
+
+    @guarded
+    def create_partitions(self, name: str, total_count: int) -> TopicInfo:
+        topic = self._table.get(name)
+        if total_count <= topic.partitions:
+            raise InvalidPartitionsError(f"topic {name!r} has {topic.partitions} partitions; {total_count} is no more")
+        self._partitions.add(topic.topic_id.bytes, range(topic.partitions, total_count))
+        return self._table.replace(TopicInfo(name, topic.topic_id, total_count, topic.configs))
+
+    @guarded
+    def alter_configs(self, name: str, configs: Mapping[str, str | None], *, replace: bool = False) -> TopicInfo:
+        """Set configs (None removes a key, back to its default); ``replace`` drops every key not given."""
+        topic = self._table.get(name)
+        merged = {} if replace else dict(topic.configs)
+        for key, value in configs.items():
+            if value is None:
+                merged.pop(key, None)
+            else:
+                merged[key] = value
+        TopicSettings.parse(merged)
+        self._partitions.changed()
+        return self._table.replace(TopicInfo(name, topic.topic_id, topic.partitions, merged))
+
+    @guarded
+    def list(self) -> tuple[TopicInfo, ...]:
+        return self._table.all()
+
+    @guarded
+    def describe(self, name: str) -> TopicInfo:
+        return self._table.get(name)
+
+    @guarded
+    def settings(self, name: str) -> TopicSettings:
+        """The topic's configs the broker acts on, parsed (defaults filled in)."""
+        try:
+            return self._table.settings(name)
+        except KeyError:
+            raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist") from None
+
+    @guarded
+    def name_of(self, topic_id: uuid.UUID) -> str:
+        """The name of the topic with this id (Fetch v13+ addresses topics by id)."""
+        return self._table.name_of(topic_id)
