@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from rockafka.store import StoreError
+from rockafka.store.errors import StoreError
 from rockafka.store.reader import AbortedRange, StoreReader
 
 from .errors import PipelineError
