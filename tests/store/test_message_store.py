@@ -1,8 +1,8 @@
-"""The MessageStore facade: topics, appends, reads, time lookups, DeleteRecords, listeners, flush, locking."""
+"""The MessageStore and its records service: appends, reads, time lookups, DeleteRecords, listeners, flush, locking
+(topics: ``test_topics.py``)."""
 
 from __future__ import annotations
 
-import uuid
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -12,18 +12,13 @@ from rockafka.core_pyx.recordbatch import read_batch_header, validate_batch, val
 from rockafka.core_pyx.records import read_records
 from rockafka.store import (
     AppendResult,
-    InvalidConfigError,
-    InvalidPartitionsError,
     InvalidRecordsError,
-    InvalidTopicError,
     MessageStore,
     OffsetOutOfRangeError,
     RecordTooLargeError,
     StoreClosedError,
     StoreLockedError,
     TimestampOffset,
-    TopicAlreadyExistsError,
-    UnknownTopicIdError,
     UnknownTopicOrPartitionError,
 )
 
@@ -166,51 +161,6 @@ def test_delete_records_moves_the_log_start_and_it_persists(tmp_path: Path) -> N
         assert (offsets.log_start_offset, offsets.high_watermark) == (4, 10)
         assert store.records.delete_records("t", 0, -1) == 10
         assert store.records.read("t", 0, 10, 100).batches == ()
-
-
-def test_topics_create_describe_alter_grow_and_delete(store: MessageStore) -> None:
-    topic_id = uuid.uuid4()
-    info = store.topics.create("orders", 2, {"retention.ms": "1000"}, topic_id=topic_id)
-    assert (info.topic_id, info.partitions, dict(info.configs)) == (topic_id, 2, {"retention.ms": "1000"})
-    assert store.topics.name_of(topic_id) == "orders" and store.topics.describe("orders") == info
-    with pytest.raises(TopicAlreadyExistsError):
-        store.topics.create("orders", 1)
-    with pytest.raises(TopicAlreadyExistsError):
-        store.topics.create("other", 1, topic_id=topic_id)
-    with pytest.raises(InvalidTopicError):
-        store.topics.create("bad name!", 1)
-    with pytest.raises(InvalidPartitionsError):
-        store.topics.create("zero", 0)
-    with pytest.raises(InvalidConfigError):
-        store.topics.create("badcfg", 1, {"message.timestamp.type": "Sometimes"})
-    altered = store.topics.alter_configs("orders", {"retention.ms": None, "cleanup.policy": "compact"})
-    assert dict(altered.configs) == {"cleanup.policy": "compact"}
-    assert dict(store.topics.alter_configs("orders", {"retention.bytes": "5"}, replace=True).configs) == {
-        "retention.bytes": "5"
-    }
-    assert store.topics.create_partitions("orders", 3).partitions == 3
-    append(store, "orders", 2, build_batch([(None, b"x")]))
-    with pytest.raises(InvalidPartitionsError):
-        store.topics.create_partitions("orders", 3)
-    assert [t.name for t in store.topics.list()] == ["orders"]
-    store.topics.delete("orders")
-    assert store.topics.list() == ()
-    with pytest.raises(UnknownTopicIdError):
-        store.topics.name_of(topic_id)
-    with pytest.raises(UnknownTopicOrPartitionError):
-        store.records.read("orders", 0, 0, 1)
-
-
-def test_a_deleted_then_recreated_topic_starts_empty(tmp_path: Path) -> None:
-    config = small_config(tmp_path)
-    with MessageStore.open(config) as store:
-        store.topics.create("t", 1)
-        append(store, "t", 0, build_batch([(b"k", b"old")]))
-        store.topics.delete("t")
-        store.topics.create("t", 1)
-        append(store, "t", 0, build_batch([(b"k", b"new")]))
-    with MessageStore.open(config) as store:
-        assert [r[3] for r in decoded(store.records.read("t", 0, 0, 1 << 20).batches)] == [b"new"]
 
 
 def test_unknown_partitions_and_bad_batches_are_refused(store: MessageStore) -> None:
