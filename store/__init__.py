@@ -1,7 +1,9 @@
 """The message store: CommitLog, ConsumeQueue, IndexFile and broker-held offsets, behind ``MessageStore``.
 
-The public surface is re-exported here: the facade, its config, its typed results and its one error
-family. The modules behind it (one per file kind, each opening with its format) are the store's own.
+The public surface is re-exported here: the facade (whose services the broker calls: ``store.records``,
+``store.topics``, ``store.offsets``... see ``message_store.py``), its config, its typed results and its one error
+family. The modules behind it (one per file kind, each opening with its format) are the store's own; the
+pipeline and the store tools read a directory through ``reader.py`` alone.
 """
 
 from .config import FlushMode, StoreConfig, TopicSettings

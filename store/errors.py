@@ -1,11 +1,11 @@
-"""The one error family of the store. Every exception the ``MessageStore`` facade raises is a ``StoreError``.
+"""The one error family of the store. Every exception the store's services raise is a ``StoreError``.
 
-``OSError`` is wrapped exactly once, at the facade boundary, into ``StorageError``; after that the store is
-offline and every later call raises ``StorageError`` again (the broker answers KAFKA_STORAGE_ERROR). A full
-file system is the exception: ENOSPC or EDQUOT (or less free space than the reserve) is a ``StorageFullError``,
-which refuses appends until space returns and leaves everything else working (``space.py``). The
-other classes are user-level failures that leave the store healthy; the broker maps each onto one Kafka
-error code (named in the class docstrings).
+``OSError`` is wrapped exactly once, at the services' boundary (``health.guarded``), into ``StorageError``; after
+that the store is offline and every later call raises ``StorageError`` again (the broker answers
+KAFKA_STORAGE_ERROR). A full file system is the exception: ENOSPC or EDQUOT (or less free space than the reserve)
+is a ``StorageFullError``, which refuses appends until space returns and leaves everything else working
+(``space.py``). The other classes are user-level failures that leave the store healthy; the broker maps each onto
+one Kafka error code (named in the class docstrings).
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ class KeyedRecord:
 
 @dataclass(frozen=True, slots=True)
 class OffsetCommit:
-    """One committed position, as a group coordinator hands it to ``commit_offsets``."""
+    """One committed position, as a group coordinator hands it to ``store.offsets.commit``."""
 
     topic: str
     partition: int

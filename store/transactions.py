@@ -12,7 +12,7 @@ survived.
 
 Queries (all by partition key (topic id bytes, partition)):
 
-- ``first_unstable``: the first offset of the oldest open transaction (the facade clamps it to the log start
+- ``first_unstable``: the first offset of the oldest open transaction (``Records`` clamps it to the log start
   offset and the high watermark to make the last stable offset);
 - ``aborted``: the aborted ranges overlapping [start, end), found by a binary search on the ranges' last
   offsets (kept sorted) and a scan bounded by the longest range seen;

@@ -11,7 +11,8 @@ its free-space reserve. One that meets a full disk all the same leaves no record
 unit: a record whose dispatch failed is taken back (the write position returns to its start, so the next
 append overwrites it), and the batches of the append stored before it are published.
 
-The writer is handed what it uses; it never reaches back into the ``MessageStore`` facade.
+The writer is handed what it uses (the flusher's ``after_write`` for durability, ``Partitions.log_start``); it
+never reaches back into the ``MessageStore`` facade. It is the records service's (``records.py``).
 """
 
 from __future__ import annotations
