@@ -37,6 +37,9 @@ Threads: the broker loop thread changes and reads; the flusher thread calls ``sy
 The same format, under the name ``producerState`` (``producerState.log``/``.json``), holds the producer
 documents (producer id blocks, transactional ids, per-partition producer state snapshots): the key in
 place of the group id, the documents under ``"groups"`` all the same.
+
+Owners: each ``GroupMetadataLog`` owns its two files and its documents in memory; ``Documents`` is the broker's
+entry to one of them (``store.group_metadata``, ``store.producer_state``: guarded calls, the durability future).
 """
 
 from __future__ import annotations

@@ -37,6 +37,10 @@ harmless, since each frame sets or removes absolute values. Compaction (once the
 ``compact_bytes``): write the snapshot, then truncate the log to zero.
 
 Threads: the broker loop thread changes and reads; the flusher thread calls ``sync_to``.
+
+Owners: ``OffsetStore`` owns the two files and the committed offsets in memory; ``ConsumerOffsets`` is the
+broker's entry to it (``store.offsets``: guarded calls, the commit time, the durability future), and the topic
+service removes a deleted topic's offsets.
 """
 
 from __future__ import annotations
