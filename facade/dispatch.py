@@ -54,6 +54,7 @@ from .protocol.framing import (
     read_request_header,
     unsupported_api_versions_response,
 )
+from .protocol.message import ApiMessage
 from .protocol.messages import api_spec
 from .security.acl import ResourceType
 from .security.errors import IllegalSaslStateError, SaslAuthenticationError
@@ -259,7 +260,8 @@ def _encode(handler: ApiHandler, header: RequestHeader, body: Any, result: Any) 
 
 
 def _frame(handler: ApiHandler, header: RequestHeader, response: Any) -> Buffers:
-    """``response`` framed: by the handler's hot encoder if it has one, else by the generated codec."""
-    if handler.encode is not None:
+    """``response`` framed: by the handler's hot encoder if it has one, else by the generated codec, which also
+    frames the minimal response (a generated message: the last resort of every API, hot ones included)."""
+    if handler.encode is not None and not isinstance(response, ApiMessage):
         return handler.encode(header.api_version, response, header.correlation_id)
     return [encode_response(header, response)]
