@@ -22,7 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     except (SpecError, OSError) as exc:
         print(f"codegen: {exc}", file=sys.stderr)
         return 1
-    print(f"codegen: {len(changed)} file(s) written or removed in {args.out}")
+    places = f"{args.out}" + (f" and {args.hot_out}" if args.hot_out is not None else "")
+    print(f"codegen: {len(changed)} file(s) written or removed in {places}")
     return 0
 
 
