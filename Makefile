@@ -30,14 +30,19 @@ debug: install
 	ROCKAFKA_DEBUG_BUILD=1 $(PY) setup.py -q build_ext --inplace --force
 	@echo "annotated HTML: core_pyx/*.html"
 
+# The generic codec (facade/protocol/messages) and the hot-message codec (core_pyx: its list is HOT_FILES in
+# facade/protocol/codegen/hot.py), both from the specs.
+GENERATED := facade/protocol/messages core_pyx/_hotmessages.py core_pyx/_hotcodec.pxd core_pyx/_hotcodec.pyx \
+  core_pyx/_hotcodec.pyi core_pyx/_hotcodec_py.py core_pyx/hotcodec.py
+
 gen-protocol: install
-	$(PY) -m rockafka.facade.protocol.codegen --specs $(SPECS) --out facade/protocol/messages
+	$(PY) -m rockafka.facade.protocol.codegen --specs $(SPECS) --out facade/protocol/messages --hot-out core_pyx
 
 check-generated: gen-protocol
-	@git diff --exit-code --stat -- facade/protocol/messages || \
+	@git diff --exit-code --stat -- $(GENERATED) || \
 	  (echo "generated protocol code is stale: run 'make gen-protocol' and commit" && exit 1)
-	@test -z "$$(git status --porcelain -- facade/protocol/messages)" || \
-	  (echo "untracked generated files: run 'make gen-protocol' and commit" && git status --porcelain -- facade/protocol/messages && exit 1)
+	@test -z "$$(git status --porcelain -- $(GENERATED))" || \
+	  (echo "untracked generated files: run 'make gen-protocol' and commit" && git status --porcelain -- $(GENERATED) && exit 1)
 
 compat-deps: compat_tests/node/node_modules/.package-lock.json kcat
 

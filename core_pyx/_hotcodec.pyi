@@ -1,23 +1,11 @@
-from typing import Final
+# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 FetchResponse.json, MetadataResponse.json, ProduceRequest.json, ProduceResponse.json - DO NOT EDIT; make gen-protocol
+from typing_extensions import Buffer
 
-from ._hotmessages import (
-    ApiVersionsResponse,
-    FetchResponse,
-    MetadataResponse,
-    ProduceResponse,
-)
+from ._hotmessages import ProduceRequest, ProduceResponse, FetchResponse, MetadataResponse
 
-PRODUCE_VERSIONS: Final[tuple[int, int]]
-FETCH_VERSIONS: Final[tuple[int, int]]
-METADATA_VERSIONS: Final[tuple[int, int]]
-API_VERSIONS_VERSIONS: Final[tuple[int, int]]
-
+def decode_produce_request(body: Buffer, version: int) -> ProduceRequest: ...
 def encode_produce_response(version: int, response: ProduceResponse, correlation_id: int | None = None) -> bytes: ...
-def encode_fetch_response(version: int, response: FetchResponse, correlation_id: int | None = None) -> bytes: ...
 def encode_fetch_response_parts(
     version: int, response: FetchResponse, correlation_id: int | None = None, min_zero_copy: int = 0
 ) -> list[bytes | memoryview]: ...
 def encode_metadata_response(version: int, response: MetadataResponse, correlation_id: int | None = None) -> bytes: ...
-def encode_api_versions_response(
-    version: int, response: ApiVersionsResponse, correlation_id: int | None = None
-) -> bytes: ...

@@ -1,204 +1,226 @@
-"""The values the hot-message kernels read and write: plain named tuples, shared by both twins.
+# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 FetchResponse.json, MetadataResponse.json, ProduceRequest.json, ProduceResponse.json - DO NOT EDIT; make gen-protocol
+"""The values of the hot-message codec (``hotcodec``): plain named tuples, shared by both twins.
 
-They mirror Kafka's JSON message specs (``ProduceRequest.json``, ``ProduceResponse.json``,
-``FetchResponse.json``, ``MetadataResponse.json``, ``ApiVersionsResponse.json``) field for field: the specs'
-names in snake case (except Produce's ``Index``, named ``partition_index`` here as ``index`` would hide
-``tuple.index``) and the specs' defaults. Fields without a default come first, so the order is not always the
-wire order. A field that a version lacks is ignored when encoding that version. Tagged fields are written only
-when they differ from their default (``None``, an empty sequence, ``-1``, ``False``), as Kafka's generated code
-does. Sequences may be lists or tuples. The compiled encoders read the tuples by position: pass these types,
-not shorter tuples.
+Each is a struct of Kafka's JSON specs, field for field: the spec's names in snake case (Produce's ``Index``
+is ``partition_index``: ``index`` would hide ``tuple.index``), in the spec's order, with the spec's defaults
+(arrays ``()``, records no buffers, a tagged struct ``None``). A field that a version lacks is ignored when
+writing that version; a tagged field is written only when it differs from its default. Sequences may be
+lists or tuples; records are one buffer or several written back to back. The compiled kernel reads the
+tuples by position: pass these types.
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple, TypeAlias
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
 ZERO_UUID: Final = uuid.UUID(int=0)
-NO_AUTHORIZED_OPERATIONS: Final = -(2**31)
+Records: TypeAlias = "Buffer | Sequence[Buffer]"
 
-
-# --- Produce request (decoded) -----------------------------------------------------------------------------
-
-
-class ProducePartition(NamedTuple):
-    partition_index: int
-    records: memoryview | None  # a zero-copy slice of the request body
-
-
-class ProduceTopic(NamedTuple):
-    name: str
-    partition_data: list[ProducePartition]
+PRODUCE_VERSIONS: Final = (3, 11)
+FETCH_VERSIONS: Final = (4, 17)
+METADATA_VERSIONS: Final = (0, 12)
 
 
 class ProduceRequest(NamedTuple):
-    transactional_id: str | None
-    acks: int
-    timeout_ms: int
-    topic_data: list[ProduceTopic]
+    """ProduceRequest."""
+
+    transactional_id: str | None = None
+    acks: int = 0
+    timeout_ms: int = 0
+    topic_data: Sequence[TopicProduceData] = ()
 
 
-# --- shared response parts ---------------------------------------------------------------------------------
+class TopicProduceData(NamedTuple):
+    """TopicProduceData of ProduceRequest."""
+
+    name: str = ""
+    partition_data: Sequence[PartitionProduceData] = ()
+
+
+class PartitionProduceData(NamedTuple):
+    """PartitionProduceData of ProduceRequest."""
+
+    partition_index: int = 0
+    records: memoryview | None = None
+
+
+class ProduceResponse(NamedTuple):
+    """ProduceResponse."""
+
+    responses: Sequence[TopicProduceResponse] = ()
+    throttle_time_ms: int = 0
+    node_endpoints: Sequence[NodeEndpoint] = ()  # tagged (0)
+
+
+class TopicProduceResponse(NamedTuple):
+    """TopicProduceResponse of ProduceResponse."""
+
+    name: str = ""
+    partition_responses: Sequence[PartitionProduceResponse] = ()
+
+
+class PartitionProduceResponse(NamedTuple):
+    """PartitionProduceResponse of ProduceResponse."""
+
+    partition_index: int = 0
+    error_code: int = 0
+    base_offset: int = 0
+    log_append_time_ms: int = -1
+    log_start_offset: int = -1
+    record_errors: Sequence[BatchIndexAndErrorMessage] = ()
+    error_message: str | None = None
+    current_leader: LeaderIdAndEpoch | None = None  # tagged (0)
+
+
+class BatchIndexAndErrorMessage(NamedTuple):
+    """BatchIndexAndErrorMessage of ProduceResponse."""
+
+    batch_index: int = 0
+    batch_index_error_message: str | None = None
 
 
 class LeaderIdAndEpoch(NamedTuple):
+    """LeaderIdAndEpoch of ProduceResponse."""
+
     leader_id: int = -1
     leader_epoch: int = -1
 
 
 class NodeEndpoint(NamedTuple):
-    node_id: int
-    host: str
-    port: int
+    """NodeEndpoint of ProduceResponse."""
+
+    node_id: int = 0
+    host: str = ""
+    port: int = 0
     rack: str | None = None
 
 
-# --- Produce response --------------------------------------------------------------------------------------
+class FetchResponse(NamedTuple):
+    """FetchResponse."""
 
-
-class RecordError(NamedTuple):
-    batch_index: int
-    batch_index_error_message: str | None = None
-
-
-class ProducePartitionResponse(NamedTuple):
-    partition_index: int
-    error_code: int = 0
-    base_offset: int = -1
-    log_append_time_ms: int = -1
-    log_start_offset: int = -1
-    record_errors: Sequence[RecordError] = ()
-    error_message: str | None = None
-    current_leader: LeaderIdAndEpoch | None = None  # tagged (0), v10+
-
-
-class ProduceTopicResponse(NamedTuple):
-    name: str
-    partition_responses: Sequence[ProducePartitionResponse]
-
-
-class ProduceResponse(NamedTuple):
-    responses: Sequence[ProduceTopicResponse]
     throttle_time_ms: int = 0
-    node_endpoints: Sequence[NodeEndpoint] = ()  # tagged (0), v10+
-
-
-# --- Fetch response ----------------------------------------------------------------------------------------
-
-
-class EpochEndOffset(NamedTuple):
-    epoch: int = -1
-    end_offset: int = -1
-
-
-class SnapshotId(NamedTuple):
-    end_offset: int = -1
-    epoch: int = -1
-
-
-class AbortedTransaction(NamedTuple):
-    producer_id: int
-    first_offset: int
-
-
-class FetchPartitionResponse(NamedTuple):
-    partition_index: int
     error_code: int = 0
-    high_watermark: int = -1
+    session_id: int = 0
+    responses: Sequence[FetchableTopicResponse] = ()
+    node_endpoints: Sequence[NodeEndpoint] = ()  # tagged (0)
+
+
+class FetchableTopicResponse(NamedTuple):
+    """FetchableTopicResponse of FetchResponse."""
+
+    topic: str = ""
+    topic_id: uuid.UUID = ZERO_UUID
+    partitions: Sequence[PartitionData] = ()
+
+
+class PartitionData(NamedTuple):
+    """PartitionData of FetchResponse."""
+
+    partition_index: int = 0
+    error_code: int = 0
+    high_watermark: int = 0
     last_stable_offset: int = -1
     log_start_offset: int = -1
     diverging_epoch: EpochEndOffset | None = None  # tagged (0)
     current_leader: LeaderIdAndEpoch | None = None  # tagged (1)
     snapshot_id: SnapshotId | None = None  # tagged (2)
-    aborted_transactions: Sequence[AbortedTransaction] | None = None
+    aborted_transactions: Sequence[AbortedTransaction] | None = ()
     preferred_read_replica: int = -1
-    # One buffer, or several (e.g. slices of mapped store files) written back to back; None is null records.
-    records: Buffer | Sequence[Buffer] | None = ()
+    records: Records | None = ()
 
 
-class FetchTopicResponse(NamedTuple):
-    topic: str  # v4-12
-    partitions: Sequence[FetchPartitionResponse]
-    topic_id: uuid.UUID = ZERO_UUID  # v13+
+class EpochEndOffset(NamedTuple):
+    """EpochEndOffset of FetchResponse."""
+
+    epoch: int = -1
+    end_offset: int = -1
 
 
-class FetchResponse(NamedTuple):
-    responses: Sequence[FetchTopicResponse]
+class SnapshotId(NamedTuple):
+    """SnapshotId of FetchResponse."""
+
+    end_offset: int = -1
+    epoch: int = -1
+
+
+class AbortedTransaction(NamedTuple):
+    """AbortedTransaction of FetchResponse."""
+
+    producer_id: int = 0
+    first_offset: int = 0
+
+
+class MetadataResponse(NamedTuple):
+    """MetadataResponse."""
+
     throttle_time_ms: int = 0
-    error_code: int = 0
-    session_id: int = 0
-    node_endpoints: Sequence[NodeEndpoint] = ()  # tagged (0), v16+
+    brokers: Sequence[MetadataResponseBroker] = ()
+    cluster_id: str | None = None
+    controller_id: int = -1
+    topics: Sequence[MetadataResponseTopic] = ()
+    cluster_authorized_operations: int = -2147483648
 
 
-# --- Metadata response -------------------------------------------------------------------------------------
+class MetadataResponseBroker(NamedTuple):
+    """MetadataResponseBroker of MetadataResponse."""
 
-
-class MetadataBroker(NamedTuple):
-    node_id: int
-    host: str
-    port: int
+    node_id: int = 0
+    host: str = ""
+    port: int = 0
     rack: str | None = None
 
 
-class MetadataPartition(NamedTuple):
-    error_code: int
-    partition_index: int
-    leader_id: int
+class MetadataResponseTopic(NamedTuple):
+    """MetadataResponseTopic of MetadataResponse."""
+
+    error_code: int = 0
+    name: str | None = ""
+    topic_id: uuid.UUID = ZERO_UUID
+    is_internal: bool = False
+    partitions: Sequence[MetadataResponsePartition] = ()
+    topic_authorized_operations: int = -2147483648
+
+
+class MetadataResponsePartition(NamedTuple):
+    """MetadataResponsePartition of MetadataResponse."""
+
+    error_code: int = 0
+    partition_index: int = 0
+    leader_id: int = 0
     leader_epoch: int = -1
     replica_nodes: Sequence[int] = ()
     isr_nodes: Sequence[int] = ()
     offline_replicas: Sequence[int] = ()
 
 
-class MetadataTopic(NamedTuple):
-    error_code: int
-    name: str | None  # null only from v12, for topics asked by id
-    topic_id: uuid.UUID = ZERO_UUID
-    is_internal: bool = False
-    partitions: Sequence[MetadataPartition] = ()
-    topic_authorized_operations: int = NO_AUTHORIZED_OPERATIONS
-
-
-class MetadataResponse(NamedTuple):
-    brokers: Sequence[MetadataBroker]
-    topics: Sequence[MetadataTopic]
-    throttle_time_ms: int = 0
-    cluster_id: str | None = None
-    controller_id: int = -1
-    cluster_authorized_operations: int = NO_AUTHORIZED_OPERATIONS  # v8-10
-
-
-# --- ApiVersions response ----------------------------------------------------------------------------------
-
-
-class ApiVersion(NamedTuple):
-    api_key: int
-    min_version: int
-    max_version: int
-
-
-class SupportedFeature(NamedTuple):
-    name: str
-    min_version: int
-    max_version: int
-
-
-class FinalizedFeature(NamedTuple):
-    name: str
-    max_version_level: int
-    min_version_level: int
-
-
-class ApiVersionsResponse(NamedTuple):
-    error_code: int
-    api_keys: Sequence[ApiVersion]
-    throttle_time_ms: int = 0
-    supported_features: Sequence[SupportedFeature] = ()  # tagged (0), v3+
-    finalized_features_epoch: int = -1  # tagged (1), v3+
-    finalized_features: Sequence[FinalizedFeature] = ()  # tagged (2), v3+
-    zk_migration_ready: bool = False  # tagged (3), v3+
+__all__ = [
+    "AbortedTransaction",
+    "BatchIndexAndErrorMessage",
+    "EpochEndOffset",
+    "FETCH_VERSIONS",
+    "FetchResponse",
+    "FetchableTopicResponse",
+    "LeaderIdAndEpoch",
+    "METADATA_VERSIONS",
+    "MetadataResponse",
+    "MetadataResponseBroker",
+    "MetadataResponsePartition",
+    "MetadataResponseTopic",
+    "NodeEndpoint",
+    "PRODUCE_VERSIONS",
+    "PartitionData",
+    "PartitionProduceData",
+    "PartitionProduceResponse",
+    "ProduceRequest",
+    "ProduceResponse",
+    "Records",
+    "SnapshotId",
+    "TopicProduceData",
+    "TopicProduceResponse",
+    "ZERO_UUID",
+]

@@ -54,6 +54,7 @@ from .protocol.framing import (
     read_request_header,
     unsupported_api_versions_response,
 )
+from .protocol.message import ApiMessage
 from .protocol.messages import api_spec
 from .security.acl import ResourceType
 from .security.errors import IllegalSaslStateError, SaslAuthenticationError
@@ -241,15 +242,13 @@ def _minimal_response(api_key: int, code: ErrorCode, version: int | None = None)
 
 def _encode(handler: ApiHandler, header: RequestHeader, body: Any, result: Any) -> Buffers:
     """The response's frame; the API's error response, or the minimal response, when it does not encode."""
-    if isinstance(result, list):
-        return result  # already-encoded buffers (zero-copy fetch responses)
     try:
-        return [encode_response(header, result)]
+        return _frame(handler, header, result)
     except _ENCODE_FAILURES as exc:
         _log_failure(header, "response does not encode", exc)
     code = ErrorCode.UNKNOWN_SERVER_ERROR
     try:
-        return [encode_response(header, _error_response(handler, body, code))]
+        return _frame(handler, header, _error_response(handler, body, code))
     except _ENCODE_FAILURES as exc:
         log.warning(
             "API %d v%d: its error response does not encode either (%s)", header.api_key, header.api_version, exc
@@ -258,3 +257,11 @@ def _encode(handler: ApiHandler, header: RequestHeader, body: Any, result: Any) 
         return [encode_response(header, _minimal_response(header.api_key, code, header.api_version))]
     except _ENCODE_FAILURES as exc:
         raise BrokenRequestError(f"API {header.api_key} v{header.api_version}: no response encodes: {exc}") from None
+
+
+def _frame(handler: ApiHandler, header: RequestHeader, response: Any) -> Buffers:
+    """``response`` framed: by the handler's hot encoder if it has one, else by the generated codec, which also
+    frames the minimal response (a generated message: the last resort of every API, hot ones included)."""
+    if handler.encode is not None and not isinstance(response, ApiMessage):
+        return handler.encode(header.api_version, response, header.correlation_id)
+    return [encode_response(header, response)]

@@ -14,7 +14,7 @@ COMPILED_KERNELS = [
     "_recordbatch",
     "_records",
     "_hotcodec",
-    "_hotrequest",
+    "_wire",
     "_varint",
     "_framing",
     "_reqheader",

@@ -133,8 +133,8 @@ class _Answers:
                     count = int.from_bytes(records[RECORD_COUNT_AT : RECORD_COUNT_AT + 4]) if records else 0
                     base = self._offsets[(topic.name, data.partition_index)]
                     self._offsets[(topic.name, data.partition_index)] = base + count
-                    partitions.append(hot.ProducePartitionResponse(data.partition_index, 0, base, -1, 0))
-                topics.append(hot.ProduceTopicResponse(topic.name, partitions))
+                    partitions.append(hot.PartitionProduceResponse(data.partition_index, 0, base, -1, 0))
+                topics.append(hot.TopicProduceResponse(topic.name, partitions))
         if request.acks == 0:
             return None
         return hot.encode_produce_response(version, hot.ProduceResponse(topics), correlation_id)
@@ -147,10 +147,10 @@ class _Answers:
         if not isinstance(decoded, DecodedRequest):
             raise ValueError(f"unreadable Metadata request: {decoded.error}")
         asked = decoded.body.topics or []  # type: ignore[attr-defined]
-        partitions = [hot.MetadataPartition(0, index, 0, 0, [0], [0]) for index in range(PARTITIONS)]
-        topics = [hot.MetadataTopic(0, t.name, partitions=partitions) for t in asked]
-        brokers = [hot.MetadataBroker(0, "127.0.0.1", self._port)]
-        response = hot.MetadataResponse(brokers, topics, cluster_id="ceiling", controller_id=0)
+        partitions = [hot.MetadataResponsePartition(0, index, 0, 0, [0], [0]) for index in range(PARTITIONS)]
+        topics = [hot.MetadataResponseTopic(0, t.name, partitions=partitions) for t in asked]
+        brokers = [hot.MetadataResponseBroker(0, "127.0.0.1", self._port)]
+        response = hot.MetadataResponse(brokers=brokers, topics=topics, cluster_id="ceiling", controller_id=0)
         return hot.encode_metadata_response(version, response, correlation_id)
 
 

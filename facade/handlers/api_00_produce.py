@@ -27,10 +27,10 @@ the transactional id's answers INVALID_PRODUCER_ID_MAPPING, another epoch INVALI
 was fenced), a partition not in the ongoing transaction (or no transaction ongoing) INVALID_TXN_STATE, and a
 transaction being completed NOT_ENOUGH_REPLICAS (retriable, as Kafka maps CONCURRENT_TRANSACTIONS for Produce).
 Clients may not write control batches (INVALID_RECORD). Idempotent, non-transactional batches are not affected.
-The request body is read by the compiled hot decoder (``rockafka.core_pyx.hotcodec``): each partition's
-records stay a zero-copy view of the request frame until the store copies them into the CommitLog; the
-answer is built from the hot codec's tuples and encoded by it too (a refused request's whole-request error
-goes through the generic codec).
+The request body is read by the hot codec (``rockafka.core_pyx.hotcodec``, generated from the specs): each
+partition's records stay a zero-copy view of the request frame until the store copies them into the CommitLog;
+every answer, a refused request's whole-request error included, is the hot codec's ``ProduceResponse``, which
+it encodes.
 Authorization: WRITE on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions; nothing is appended).
 Timestamps, as Kafka's LogValidator checks them (after the transaction check, before the duplicate check): on a
 CreateTime topic each record's timestamp must lie within ``message.timestamp.before.max.ms`` before and
@@ -55,11 +55,10 @@ from typing import TYPE_CHECKING
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.core_pyx.compression import ReusableDecompressor
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
-from rockafka.core_pyx.hotcodec import ProduceRequest, decode_produce_request
+from rockafka.core_pyx.hotcodec import ProduceRequest, ProduceResponse, decode_produce_request
 from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
 from rockafka.core_pyx.records import Record, decode_records, walk_records
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.protocol.messages.produce import PartitionProduceResponse, ProduceResponse, TopicProduceResponse
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, TopicSettings
 
@@ -86,33 +85,32 @@ class _Refused(Exception):
         code: ErrorCode,
         message: str,
         batch_index: int | None = None,
-        record_errors: Sequence[hot.RecordError] = (),
+        record_errors: Sequence[hot.BatchIndexAndErrorMessage] = (),
     ) -> None:
         super().__init__(message)
         self.code = code
-        self.record_errors = tuple(record_errors) or (() if batch_index is None else (hot.RecordError(batch_index),))
+        self.record_errors = tuple(record_errors) or (
+            () if batch_index is None else (hot.BatchIndexAndErrorMessage(batch_index),)
+        )
 
 
 def _error(request: ProduceRequest, code: ErrorCode) -> ProduceResponse:
     return ProduceResponse(
-        responses=[
-            TopicProduceResponse(
-                name=topic.name,
-                partition_responses=[
-                    PartitionProduceResponse(index=p.partition_index, error_code=code, base_offset=-1)
-                    for p in topic.partition_data
-                ],
+        [
+            hot.TopicProduceResponse(
+                topic.name, [hot.PartitionProduceResponse(p.partition_index, code, -1) for p in topic.partition_data]
             )
             for topic in request.topic_data
         ]
     )
 
 
-Encoded = list[bytes]
+def _encode(version: int, response: ProduceResponse, correlation_id: int) -> list[bytes]:
+    return [hot.encode_produce_response(version, response, correlation_id)]
 
 
-@register(0, 3, 11, _error, decode=decode_produce_request)
-def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Encoded | Awaitable[Encoded] | None:
+@register(0, *hot.PRODUCE_VERSIONS, _error, decode=decode_produce_request, encode=_encode)
+def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Awaitable[ProduceResponse] | None:
     if request.acks not in (-1, 0, 1):
         return _error(request, ErrorCode.INVALID_REQUIRED_ACKS)
     if _has_transactional_batches(request) and not (
@@ -121,10 +119,10 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | En
     ):
         return _error(request, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
     waits: list[asyncio.Future[None]] = []
-    responses: list[hot.ProduceTopicResponse] = []
+    responses: list[hot.TopicProduceResponse] = []
     failed = False
     for topic in request.topic_data:
-        partitions: list[hot.ProducePartitionResponse] = []
+        partitions: list[hot.PartitionProduceResponse] = []
         writable = ctx.authorize(AclOperation.WRITE, ResourceType.TOPIC, topic.name)
         for data in topic.partition_data:
             response = (
@@ -134,19 +132,19 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | En
             )
             failed = failed or response.error_code != ErrorCode.NONE
             partitions.append(response)
-        responses.append(hot.ProduceTopicResponse(topic.name, partitions))
+        responses.append(hot.TopicProduceResponse(topic.name, partitions))
     if request.acks == 0:
         if failed:
             raise BrokenRequestError("a produce with acks=0 failed; closing the connection as Kafka does")
         return None
     if waits:
-        return _after_durable(ctx, waits, responses)
-    return [hot.encode_produce_response(ctx.api_version, hot.ProduceResponse(responses), ctx.correlation_id)]
+        return _after_durable(waits, responses)
+    return ProduceResponse(responses)
 
 
 async def _after_durable(
-    ctx: RequestContext, waits: Sequence[asyncio.Future[None]], responses: list[hot.ProduceTopicResponse]
-) -> Encoded:
+    waits: Sequence[asyncio.Future[None]], responses: list[hot.TopicProduceResponse]
+) -> ProduceResponse:
     results = await asyncio.gather(*waits, return_exceptions=True)
     if any(isinstance(result, BaseException) for result in results):
         storage_error = ErrorCode.KAFKA_STORAGE_ERROR
@@ -156,13 +154,13 @@ async def _after_durable(
             )
             for topic in responses
         ]
-    return [hot.encode_produce_response(ctx.api_version, hot.ProduceResponse(responses), ctx.correlation_id)]
+    return ProduceResponse(responses)
 
 
 def _produce_partition(
     ctx: RequestContext, transactional_id: str | None, topic: str, partition: int, records: object,
     waits: list[asyncio.Future[None]],
-) -> hot.ProducePartitionResponse:  # fmt: skip
+) -> hot.PartitionProduceResponse:  # fmt: skip
     try:
         if records is None:
             raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried no records")
@@ -180,22 +178,22 @@ def _produce_partition(
         result = ctx.broker.store.records.append(topic, partition, records, batches)  # type: ignore[arg-type]
         ctx.broker.producers.record(topic, partition, batches[0], result.base_offset)
     except _Refused as exc:
-        return hot.ProducePartitionResponse(
+        return hot.PartitionProduceResponse(
             partition, exc.code, -1, record_errors=exc.record_errors, error_message=str(exc)
         )
     except StoreError as exc:
-        return hot.ProducePartitionResponse(partition, store_error_code(exc), -1, error_message=str(exc))
+        return hot.PartitionProduceResponse(partition, store_error_code(exc), -1, error_message=str(exc))
     if result.durable is not None:
         waits.append(asyncio.wrap_future(result.durable))
     append_time = -1 if result.log_append_time_ms is None else result.log_append_time_ms
-    return hot.ProducePartitionResponse(
+    return hot.PartitionProduceResponse(
         partition, ErrorCode.NONE, result.base_offset, append_time, result.log_start_offset
     )
 
 
-def _refused_topic(partition: int) -> hot.ProducePartitionResponse:
+def _refused_topic(partition: int) -> hot.PartitionProduceResponse:
     """A partition of a topic the principal may not WRITE: nothing is appended."""
-    return hot.ProducePartitionResponse(partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED)
+    return hot.PartitionProduceResponse(partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED, -1)
 
 
 def _has_transactional_batches(request: ProduceRequest) -> bool:
@@ -207,10 +205,10 @@ def _has_transactional_batches(request: ProduceRequest) -> bool:
     return False
 
 
-def _duplicate(ctx: RequestContext, topic: str, partition: int, verdict: Duplicate) -> hot.ProducePartitionResponse:
+def _duplicate(ctx: RequestContext, topic: str, partition: int, verdict: Duplicate) -> hot.PartitionProduceResponse:
     """A retried batch already written: success with its original base offset, as Kafka answers."""
     log_start = ctx.broker.store.records.partition_offsets(topic, partition).log_start_offset
-    return hot.ProducePartitionResponse(partition, ErrorCode.NONE, verdict.base_offset, -1, log_start)
+    return hot.PartitionProduceResponse(partition, ErrorCode.NONE, verdict.base_offset, -1, log_start)
 
 
 def _version_code(code: ErrorCode, version: int) -> ErrorCode:
@@ -245,7 +243,7 @@ def _check_timestamps(
     offending record named in the record errors."""
     if header.is_log_append_time:
         message = "Producer should not set timestamp type to LogAppendTime"
-        errors = [hot.RecordError(index, message) for index in range(header.record_count)]
+        errors = [hot.BatchIndexAndErrorMessage(index, message) for index in range(header.record_count)]
         raise _Refused(ErrorCode.INVALID_TIMESTAMP, message, record_errors=errors)
     before, after = settings.timestamp_before_max_ms, settings.timestamp_after_max_ms
     if settings.log_append_time or (before is None and after is None):
@@ -256,8 +254,8 @@ def _check_timestamps(
     if lowest <= header.base_timestamp + deltas[0] and header.base_timestamp + deltas[1] <= highest:
         return
     errors = [
-        hot.RecordError(index, f"Timestamp {record.timestamp} of message with offset {record.offset} is out of range. "
-                        f"The timestamp should be within [{lowest}, {highest}]")
+        hot.BatchIndexAndErrorMessage(index, f"Timestamp {record.timestamp} of message with offset {record.offset} "
+                                      f"is out of range. The timestamp should be within [{lowest}, {highest}]")
         for index, record in enumerate(_records_of(records, header))
         if record.timestamp != NO_TIMESTAMP and not lowest <= record.timestamp <= highest
     ]  # fmt: skip

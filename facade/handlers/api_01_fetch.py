@@ -19,7 +19,8 @@ with buffered records), so a full response does not starve later partitions; fet
 so the broker keeps no partition order of its own. Offsets outside [log start, high watermark] get
 OFFSET_OUT_OF_RANGE with both bounds filled in, also in a full response. A fetch parked for more data
 wakes on the first append to any of its partitions; it is answered within the same limits.
-Batches of ``ZERO_COPY_MIN_BYTES`` or more are written to the socket straight from the mapped CommitLog.
+The answer is the hot codec's ``FetchResponse`` (``rockafka.core_pyx.hotcodec``, generated from the specs), encoded
+as parts: batches of ``ZERO_COPY_MIN_BYTES`` or more are written to the socket straight from the mapped CommitLog.
 Authorization: READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions, which are not read).
 Not implemented: preferred read replicas (always -1), diverging epochs, quotas.
 """
@@ -31,8 +32,9 @@ from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 
 from rockafka.core_pyx import hotcodec as hot
+from rockafka.core_pyx.hotcodec import FetchResponse
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.protocol.messages.fetch import FetchRequest, FetchResponse
+from rockafka.facade.protocol.messages.fetch import FetchRequest
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import MessageStore, OffsetOutOfRangeError, PartitionBounds, StoreError, UnknownTopicIdError
 
@@ -43,7 +45,6 @@ from .registry import register
 READ_COMMITTED = 1
 #: Stored batches this large go out as slices of the mapped CommitLog, uncopied; smaller ones are copied.
 ZERO_COPY_MIN_BYTES = 8192
-Parts = list[bytes | memoryview]
 
 
 @dataclass(slots=True)
@@ -63,8 +64,12 @@ def _error(request: FetchRequest, code: ErrorCode) -> FetchResponse:
     return FetchResponse(error_code=code)
 
 
-@register(1, 4, 17, _error, parks=True)
-def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | Parts | Awaitable[Parts]:
+def _encode(version: int, response: FetchResponse, correlation_id: int) -> list[bytes | memoryview]:
+    return hot.encode_fetch_response_parts(version, response, correlation_id, ZERO_COPY_MIN_BYTES)
+
+
+@register(1, *hot.FETCH_VERSIONS, _error, encode=_encode, parks=True)
+def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | Awaitable[FetchResponse]:
     if request.session_id != 0:
         return FetchResponse(error_code=ErrorCode.FETCH_SESSION_ID_NOT_FOUND, session_id=0)
     targets = _resolve(ctx, request)
@@ -74,7 +79,7 @@ def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | Parts 
     return _long_poll(ctx, request, targets)
 
 
-async def _long_poll(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) -> Parts:
+async def _long_poll(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) -> FetchResponse:
     deadline = time.monotonic() + request.max_wait_ms / 1000
     keys = [(t.name, t.partition) for t in targets if t.name is not None]
     while True:
@@ -101,16 +106,16 @@ def _resolve(ctx: RequestContext, request: FetchRequest) -> list[_Target]:
     return targets
 
 
-def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) -> tuple[Parts, int, bool]:
-    """Read every target once: the encoded response frame, its records' size, and whether a partition failed.
+def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) -> tuple[FetchResponse, int, bool]:
+    """Read every target once: the response, its records' size, and whether a partition failed.
 
-    The stored batches go from the mapped CommitLog into the frame in one copy (the hot encoder's)."""
+    The records are slices of the mapped CommitLog, which the hot encoder writes uncopied or copies once."""
     store = ctx.broker.store
     committed = request.isolation_level == READ_COMMITTED
     budget = request.max_bytes
     total = 0
     failed = False
-    by_topic: dict[int, list[hot.FetchPartitionResponse]] = {}
+    by_topic: dict[int, list[hot.PartitionData]] = {}
     for target in targets:
         partition, size = _read_partition(store, target, committed, budget, first=total == 0)
         failed = failed or partition.error_code != ErrorCode.NONE
@@ -118,30 +123,26 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
         budget -= size
         by_topic.setdefault(target.topic_index, []).append(partition)
     topics = [
-        hot.FetchTopicResponse(
+        hot.FetchableTopicResponse(
             topic=request.topics[index].topic,
             partitions=partitions,
             topic_id=request.topics[index].topic_id if ctx.api_version >= 13 else hot.ZERO_UUID,
         )
         for index, partitions in by_topic.items()
     ]
-    parts = hot.encode_fetch_response_parts(
-        ctx.api_version, hot.FetchResponse(responses=topics), ctx.correlation_id, ZERO_COPY_MIN_BYTES
-    )
-    return parts, total, failed
+    return FetchResponse(responses=topics), total, failed
 
 
 def _read_partition(
     store: MessageStore, target: _Target, committed: bool, budget: int, *, first: bool
-) -> tuple[hot.FetchPartitionResponse, int]:
+) -> tuple[hot.PartitionData, int]:
     """One partition's answer and its records' size, within its own limit and ``budget`` (what remains of
     the request's max_bytes). Only the ``first`` partition with data may exceed them, by its first batch."""
     aborted: list[hot.AbortedTransaction] | None = [] if committed else None
     if target.name is None:
-        return hot.FetchPartitionResponse(target.partition, ErrorCode.UNKNOWN_TOPIC_ID, aborted_transactions=aborted), 0
+        return _failed(target, ErrorCode.UNKNOWN_TOPIC_ID, aborted), 0
     if target.denied:
-        denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
-        return hot.FetchPartitionResponse(target.partition, denied, aborted_transactions=aborted), 0
+        return _failed(target, ErrorCode.TOPIC_AUTHORIZATION_FAILED, aborted), 0
     try:
         bounds = store.records.partition_bounds(target.name, target.partition)
         limit = max(min(target.max_bytes, budget), 0)
@@ -159,8 +160,13 @@ def _read_partition(
         bounds = PartitionBounds(exc.high_watermark, exc.high_watermark, exc.log_start_offset)
         return _partition(target, ErrorCode.OFFSET_OUT_OF_RANGE, bounds, aborted, ()), 0
     except StoreError as exc:
-        return hot.FetchPartitionResponse(target.partition, store_error_code(exc), aborted_transactions=aborted), 0
+        return _failed(target, store_error_code(exc), aborted), 0
     return _partition(target, ErrorCode.NONE, bounds, aborted, result.batches), result.size_bytes
+
+
+def _failed(target: _Target, code: ErrorCode, aborted: list[hot.AbortedTransaction] | None) -> hot.PartitionData:
+    """A partition that was not read: no offsets known (-1), no records."""
+    return hot.PartitionData(target.partition, code, -1, aborted_transactions=aborted)
 
 
 def _partition(
@@ -169,9 +175,9 @@ def _partition(
     bounds: tuple[int, int, int],
     aborted: list[hot.AbortedTransaction] | None,
     records: Sequence[memoryview],
-) -> hot.FetchPartitionResponse:
+) -> hot.PartitionData:
     high_watermark, last_stable_offset, log_start_offset = bounds
-    return hot.FetchPartitionResponse(
+    return hot.PartitionData(
         partition_index=target.partition,
         error_code=code,
         high_watermark=high_watermark,

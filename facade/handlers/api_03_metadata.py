@@ -13,9 +13,10 @@ The advertised address is that of the listener the request came in on. ``__consu
 listed as an internal topic once group coordination has been used (see ``facade/group/service.py``).
 Not implemented: racks (always null), offline replicas (never any on one node).
 
-The answer is encoded by the hot codec (``core_pyx/hotcodec``); every topic of N partitions shares one
-tuple of N partition entries (they differ only by index on this one-node cluster), so a topic of ten
-thousand partitions costs no per-partition Python work after the first request.
+The answer is the hot codec's ``MetadataResponse`` (``core_pyx/hotcodec``, generated from the specs);
+every topic of N partitions shares one tuple of N partition entries (they differ only by index on this
+one-node cluster), so a topic of ten thousand partitions costs no per-partition Python work after the
+first request.
 
 Authorization, as Kafka: a list of every topic shows only the topics the principal may DESCRIBE; a topic
 asked for by name (or id) without DESCRIBE is answered TOPIC_AUTHORIZATION_FAILED (no name for an id);
@@ -29,8 +30,9 @@ import functools
 import uuid
 
 from rockafka.core_pyx import hotcodec as hot
+from rockafka.core_pyx.hotcodec import MetadataResponse
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataResponse, MetadataResponseTopic
+from rockafka.facade.protocol.messages.metadata import MetadataRequest
 from rockafka.facade.protocol.primitives import ZERO_UUID
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import InvalidTopicError, StoreError, TopicInfo, UnknownTopicIdError
@@ -45,14 +47,16 @@ from .registry import register
 
 def _error(request: MetadataRequest, code: ErrorCode) -> MetadataResponse:
     """Every topic asked for, answered with ``code``; a null name becomes "" (not nullable before v12)."""
-    topics = [
-        MetadataResponseTopic(error_code=code, name=t.name or "", topic_id=t.topic_id) for t in request.topics or []
-    ]
+    topics = [hot.MetadataResponseTopic(code, t.name or "", t.topic_id) for t in request.topics or []]
     return MetadataResponse(topics=topics)
 
 
-@register(3, 0, 12, _error)
-def handle(ctx: RequestContext, request: MetadataRequest) -> list[bytes]:
+def _encode(version: int, response: MetadataResponse, correlation_id: int) -> list[bytes]:
+    return [hot.encode_metadata_response(version, response, correlation_id)]
+
+
+@register(3, *hot.METADATA_VERSIONS, _error, encode=_encode)
+def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
     broker = ctx.broker
     listener = advertised_listener(ctx)
     wants_all = request.topics is None or (ctx.api_version == 0 and not request.topics)
@@ -66,8 +70,8 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> list[bytes]:
             ctx.api_version < 4 or request.allow_auto_topic_creation
         )
         topics = [_lookup(ctx, item.name, item.topic_id, may_create, topic_ops) for item in request.topics or []]
-    response = hot.MetadataResponse(
-        brokers=[hot.MetadataBroker(broker.node_id, listener.host, listener.port)],
+    return MetadataResponse(
+        brokers=[hot.MetadataResponseBroker(broker.node_id, listener.host, listener.port)],
         topics=topics,
         cluster_id=broker.cluster_id,
         controller_id=broker.node_id,
@@ -75,7 +79,6 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> list[bytes]:
             ctx, request.include_cluster_authorized_operations, ResourceType.CLUSTER
         ),
     )
-    return [hot.encode_metadata_response(ctx.api_version, response, ctx.correlation_id)]
 
 
 def _names_by_id(request: MetadataRequest) -> bool:
@@ -85,38 +88,38 @@ def _names_by_id(request: MetadataRequest) -> bool:
 
 def _lookup(
     ctx: RequestContext, name: str | None, topic_id: uuid.UUID, may_create: bool, topic_ops: bool
-) -> hot.MetadataTopic:
+) -> hot.MetadataResponseTopic:
     store = ctx.broker.store
     by_id = name is None
     if name is None:
         if topic_id == ZERO_UUID:
-            return hot.MetadataTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, None, topic_id)
+            return hot.MetadataResponseTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, None, topic_id)
         try:
             name = store.topics.name_of(topic_id)
         except UnknownTopicIdError:
-            return hot.MetadataTopic(ErrorCode.UNKNOWN_TOPIC_ID, None, topic_id)
+            return hot.MetadataResponseTopic(ErrorCode.UNKNOWN_TOPIC_ID, None, topic_id)
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name):
         denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
-        return hot.MetadataTopic(denied, None if by_id else name, topic_id)
+        return hot.MetadataResponseTopic(denied, None if by_id else name, topic_id)
     info = ctx.broker.groups.internal_topic(name) or ctx.broker.topic_or_none(name)
     if info is not None:
         return _describe(ctx, info, topic_ops)
     if not may_create:
-        return hot.MetadataTopic(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name)
+        return hot.MetadataResponseTopic(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name)
     try:
         check_create_topic(ctx, name)
         created = ctx.broker.auto_create_topic(name)
     except ApiError as exc:
-        return hot.MetadataTopic(exc.error_code, name)
+        return hot.MetadataResponseTopic(exc.error_code, name)
     except InvalidTopicError:
-        return hot.MetadataTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, name)
+        return hot.MetadataResponseTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, name)
     except StoreError as exc:
-        return hot.MetadataTopic(store_error_code(exc), name)
-    return hot.MetadataTopic(ErrorCode.LEADER_NOT_AVAILABLE, name, created.topic_id)
+        return hot.MetadataResponseTopic(store_error_code(exc), name)
+    return hot.MetadataResponseTopic(ErrorCode.LEADER_NOT_AVAILABLE, name, created.topic_id)
 
 
-def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> hot.MetadataTopic:
-    return hot.MetadataTopic(
+def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> hot.MetadataResponseTopic:
+    return hot.MetadataResponseTopic(
         ErrorCode.NONE,
         info.name,
         info.topic_id,
@@ -127,8 +130,8 @@ def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> hot.Meta
 
 
 @functools.lru_cache(maxsize=256)
-def _partitions(count: int, node: int) -> tuple[hot.MetadataPartition, ...]:
+def _partitions(count: int, node: int) -> tuple[hot.MetadataResponsePartition, ...]:
     """Partitions 0..count-1, each led by ``node``, its only replica and whole ISR (see ``partitions.py``)."""
     replicas = (node,)
-    entry = hot.MetadataPartition
+    entry = hot.MetadataResponsePartition
     return tuple(entry(ErrorCode.NONE, index, node, LEADER_EPOCH, replicas, replicas, ()) for index in range(count))

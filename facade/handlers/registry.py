@@ -14,6 +14,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 
 HandleFunc = Callable[[Any, Any], Any]
 DecodeFunc = Callable[[memoryview, int], Any]
+EncodeFunc = Callable[[int, Any, int], list[Any]]
 ErrorResponseFunc = Callable[[Any, ErrorCode], Any]
 
 
@@ -22,8 +23,11 @@ class ApiHandler:
     """One API's handler: ``handle(ctx, request)`` returns a response, an awaitable of one, or None (no reply).
 
     ``error_response(request, error_code)`` builds the response Kafka sends when the whole request fails.
-    ``decode(body, version)``, when given, replaces the generated codec for the request body (a compiled hot
+    ``decode(body, version)``, when given, replaces the generated codec for the request body (the hot codec's
     decoder); it raises a :class:`~rockafka.core_pyx.errors.KernelError` for a body that does not parse.
+    ``encode(version, response, correlation_id)``, when given, replaces it for the response: the handler then
+    answers the hot codec's values (``rockafka.core_pyx.hotcodec``), its error response too, and ``encode``
+    returns the whole frame as buffers to write back to back.
 
     ``parks``: the handler's awaitable only waits (a long-poll fetch, a group join or sync) and may be cancelled
     when its client leaves. Any other awaitable runs to its end when its client leaves (the answer is dropped):
@@ -37,6 +41,7 @@ class ApiHandler:
     handle: HandleFunc
     error_response: ErrorResponseFunc | None
     decode: DecodeFunc | None = None
+    encode: EncodeFunc | None = None
     parks: bool = False
 
 
@@ -50,6 +55,7 @@ def register(
     error_response: ErrorResponseFunc | None = None,
     *,
     decode: DecodeFunc | None = None,
+    encode: EncodeFunc | None = None,
     parks: bool = False,
 ) -> Callable[[HandleFunc], HandleFunc]:
     """Class the decorated function as the handler of ``api_key`` for versions ``min_version..max_version``."""
@@ -59,7 +65,7 @@ def register(
             raise RuntimeError(f"API key {api_key} already has a handler ({HANDLERS[api_key].handle.__module__})")
         if min_version > max_version:
             raise RuntimeError(f"API key {api_key}: empty version range {min_version}..{max_version}")
-        HANDLERS[api_key] = ApiHandler(api_key, min_version, max_version, handle, error_response, decode, parks)
+        HANDLERS[api_key] = ApiHandler(api_key, min_version, max_version, handle, error_response, decode, encode, parks)
         return handle
 
     return decorate

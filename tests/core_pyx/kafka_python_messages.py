@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from kafka.protocol.consumer import FetchResponse as KpFetchResponse
-from kafka.protocol.metadata import ApiVersionsResponse as KpApiVersionsResponse
 from kafka.protocol.metadata import MetadataResponse as KpMetadataResponse
 from kafka.protocol.producer import ProduceRequest as KpProduceRequest
 from kafka.protocol.producer import ProduceResponse as KpProduceResponse
@@ -17,14 +16,13 @@ KAFKA_PYTHON_CLASSES: dict[type, Any] = {
     hotcodec.ProduceResponse: KpProduceResponse,
     hotcodec.FetchResponse: KpFetchResponse,
     hotcodec.MetadataResponse: KpMetadataResponse,
-    hotcodec.ApiVersionsResponse: KpApiVersionsResponse,
 }
 # kafka-python renames Metadata's authorized-operations fields and reads them as a set of bit positions.
 _BITFIELDS = {"topic_authorized_operations", "cluster_authorized_operations"}
 _RENAMED = {name: "authorized_operations" for name in _BITFIELDS}
 # Produce's partition field is "Index" in the spec (hotcodec calls it partition_index).
 _PRODUCE_RENAMED = _RENAMED | {"partition_index": "index"}
-_PRODUCE_PARTS = (hotcodec.ProducePartition, hotcodec.ProducePartitionResponse)
+_PRODUCE_PARTS = (hotcodec.PartitionProduceData, hotcodec.PartitionProduceResponse)
 
 
 def _plain(value: Any, key: str | None = None) -> Any:
@@ -78,10 +76,10 @@ def kafka_python_decode_produce_request(version: int, body: bytes) -> hotcodec.P
         decoded.acks,
         decoded.timeout_ms,
         [
-            hotcodec.ProduceTopic(
+            hotcodec.TopicProduceData(
                 topic.name,
                 [
-                    hotcodec.ProducePartition(p.index, None if p.records is None else memoryview(bytes(p.records)))
+                    hotcodec.PartitionProduceData(p.index, None if p.records is None else memoryview(bytes(p.records)))
                     for p in topic.partition_data
                 ],
             )

@@ -1,4 +1,4 @@
-"""Hot-message kernel against the project's generated codec (``rockafka.facade.protocol.messages``).
+"""The generated hot-message kernel against the project's generated codec (``rockafka.facade.protocol.messages``).
 
 Both are written from the same JSON specs, so this is a consistency check rather than an independent one
 (kafka-python is the independent encoder, in ``test_hotcodec.py``): the generated codec must read the hot
@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from rockafka.core_pyx import hotcodec as hc
 from rockafka.core_pyx import twins
-from rockafka.facade.protocol.messages.api_versions import ApiVersionsResponse
 from rockafka.facade.protocol.messages.fetch import FetchResponse
 from rockafka.facade.protocol.messages.metadata import MetadataResponse
 from rockafka.facade.protocol.messages.produce import ProduceRequest, ProduceResponse
@@ -26,7 +25,6 @@ from .test_hotcodec import (
     MINIMAL,
     PRODUCE_REQUEST,
     SAMPLES,
-    api_versions_responses,
     encode,
     fetch_responses,
     metadata_responses,
@@ -36,12 +34,11 @@ from .test_hotcodec import (
 )
 
 TWINS = twins("_hotcodec")
-DECODERS = twins("_hotrequest")
+DECODERS = TWINS
 GENERATED: dict[type, Any] = {
     hc.ProduceResponse: ProduceResponse,
     hc.FetchResponse: FetchResponse,
     hc.MetadataResponse: MetadataResponse,
-    hc.ApiVersionsResponse: ApiVersionsResponse,
 }
 
 
@@ -76,7 +73,7 @@ def _as_hot(version: int, body: bytes) -> hc.ProduceRequest:
         decoded.acks,
         decoded.timeout_ms,
         [
-            hc.ProduceTopic(t.name, [hc.ProducePartition(p.index, p.records) for p in t.partition_data])
+            hc.TopicProduceData(t.name, [hc.PartitionProduceData(p.index, p.records) for p in t.partition_data])
             for t in decoded.topic_data
         ],
     )
@@ -90,7 +87,7 @@ def test_produce_requests_read_alike(version: int) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.one_of(produce_responses, fetch_responses, metadata_responses, api_versions_responses), st.data())
+@given(st.one_of(produce_responses, fetch_responses, metadata_responses), st.data())
 def test_random_responses_round_trip_through_the_generated_codec(message: Any, data: st.DataObject) -> None:
     assert_generated_round_trip(message, data.draw(st.sampled_from(versions(message))))
 

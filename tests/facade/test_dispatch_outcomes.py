@@ -12,6 +12,7 @@ line in the log, its traceback only at DEBUG.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -29,9 +30,11 @@ from rockafka.facade.protocol.messages.list_offsets import (
     ListOffsetsTopic,
     ListOffsetsTopicResponse,
 )
+from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataResponse
 from rockafka.facade.server import BrokenRequestError, ConnectionInfo
 
 LIST_OFFSETS = 2
+METADATA = 3
 VERSION = 2  # no leader_epoch in the response before v4
 
 
@@ -98,6 +101,30 @@ def test_a_failing_handler_is_one_error_line_without_a_traceback(
     errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
     assert len(errors) == 1 and "ValueError: a bug" in errors[0].getMessage()
     assert all(record.exc_info is None for record in caplog.records)
+
+
+def test_a_hot_api_whose_error_builder_fails_gets_the_generated_minimal_response(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Metadata answers through the hot encoder; its last resort is still the generated minimal response."""
+
+    def handle(ctx: Any, request: Any) -> Any:
+        raise ValueError("a bug")
+
+    def error_response(request: Any, code: ErrorCode) -> Any:
+        raise TypeError("another bug")
+
+    metadata = HANDLERS[METADATA]
+    assert metadata.encode is not None
+    monkeypatch.setitem(HANDLERS, METADATA, dataclasses.replace(metadata, handle=handle, error_response=error_response))
+    frame = encode_request(MetadataRequest(topics=None), 12, 42)[4:]
+    dispatcher = RequestDispatcher(broker=None)  # type: ignore[arg-type]  # the fake handler ignores it
+    with caplog.at_level(logging.INFO, logger="rockafka.facade.dispatch"):
+        buffers = dispatcher.dispatch(frame, ConnectionInfo("127.0.0.1:1", "PLAINTEXT"))
+    correlation_id, decoded = decode_response(b"".join(buffers)[4:], MetadataResponse, 12)
+    assert (correlation_id, decoded.topics, decoded.brokers) == (42, [], [])
+    errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "ValueError: a bug" in errors[0].getMessage()
 
 
 def test_the_minimal_response_of_every_api_encodes_at_every_version() -> None:
