@@ -67,7 +67,6 @@ class IndexService:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.durable_offset = 0
-        self.failure: BaseException | None = None
         self._seeds: dict[bytes, int] = {}
 
     def load(self, durable_offset: int, commitlog_end: int) -> int:
@@ -154,7 +153,11 @@ class IndexService:
                 if caught_up:
                     self._stop.wait(_PAUSE_SECONDS)
         except BaseException as exc:  # an I/O failure: indexing stops; reads and appends go on
-            self.failure = exc
+            log.error(
+                "the index thread stopped: %s; key queries miss records appended from now on, until a restart"
+                " rebuilds the index from the CommitLog",
+                exc,
+            )
 
     def _follow(self, position: int) -> tuple[int, bool]:
         """Index published records from ``position``: one kernel run over its segment, or the one record the
