@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import shutil
 import struct
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,12 +86,26 @@ def build(root: Path, partitions: int, batches: int) -> Pristine:
             base = next_offsets[partition]
             count = i % 3 + 1
             records = [(b"k%d" % ((base + j) % 5), _value(partition, base + j)) for j in range(count)]
-            append(store, TOPIC, partition, build_batch(records, timestamps=[1_000 * (base + j) for j in range(count)]))
+            batch = build_batch(records, timestamps=[1_000 * (base + j) for j in range(count)])
+            append(store, TOPIC, partition, batch)
             next_offsets[partition] += count
         store.flush()
+        _wait_for_the_index(store, last_record_size=HEADER + len(batch))
     stored = _walk(root)
     assert len(stored) == batches
     return Pristine(root, stored, topic_id, partitions)
+
+
+def _wait_for_the_index(store: MessageStore, last_record_size: int) -> None:
+    """The index thread follows the CommitLog on its own and stops where it is at close: wait until it has
+    indexed the last record, so the damage targets (an IndexFile among them) exist whatever the machine's load."""
+    index = store._files.index
+    assert index is not None
+    last_record = store.records._commitlog.published_offset - last_record_size
+    deadline = time.monotonic() + 30
+    while index.indexed_offset < last_record:
+        assert time.monotonic() < deadline, f"indexed up to {index.indexed_offset}, not {last_record}, in 30 s"
+        time.sleep(0.01)
 
 
 def _walk(root: Path) -> list[Stored]:
