@@ -9,6 +9,13 @@ from libc.string cimport memset
 
 from rockafka.core_pyx._crc32c cimport rk_crc32c
 from rockafka.core_pyx._indexhash cimport rk_write_entries
+from rockafka.core_pyx._layouts cimport BATCH_HEADER_SIZE, INDEX_HEADER_SIZE
+from rockafka.core_pyx._layouts cimport INDEX_ENTRY_SIZE as ENTRY_SIZE
+from rockafka.core_pyx._layouts cimport INDEX_SLOT_SIZE as SLOT_SIZE
+from rockafka.core_pyx._layouts cimport LOG_BLANK_MAGIC as BLANK_MAGIC
+from rockafka.core_pyx._layouts cimport LOG_BLANK_SIZE as BLANK_SIZE
+from rockafka.core_pyx._layouts cimport LOG_HEADER_SIZE as RECORD_HEADER_SIZE
+from rockafka.core_pyx._layouts cimport LOG_RECORD_MAGIC as RECORD_MAGIC
 from rockafka.core_pyx._recordbatch cimport rk_load_be16, rk_load_be32, rk_load_be64, rk_store_be32, rk_store_be64
 from rockafka.core_pyx._records cimport RecordCursor, rk_read_raw_varint
 
@@ -23,12 +30,6 @@ cdef extern from *:
     void RK_RELEASE_FENCE() noexcept nogil
 
 cdef enum:
-    RECORD_HEADER_SIZE = 64
-    BATCH_HEADER_SIZE = 61
-    BLANK_SIZE = 8
-    INDEX_HEADER_SIZE = 40
-    ENTRY_SIZE = 20
-    SLOT_SIZE = 4
     CONTROL_BIT = 0x20
     COMPRESSION_MASK = 0x07
     MIN_CAPACITY = 16
@@ -44,8 +45,6 @@ cdef enum:
     GO_ON = 6
     NO_MEMORY = -1
 
-cdef uint32_t RECORD_MAGIC = 0x524B4331
-cdef uint32_t BLANK_MAGIC = 0x524B4342
 cdef uint32_t EMPTY = 0xFFFFFFFF  # never a hash: hashes are masked to 31 bits
 
 cdef object _IndexHeader = IndexHeader

@@ -9,6 +9,11 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
 from rockafka.core_pyx._crc32c cimport rk_crc32c
+from rockafka.core_pyx._layouts cimport BATCH_HEADER_SIZE
+from rockafka.core_pyx._layouts cimport LOG_BLANK_MAGIC as BLANK_MAGIC
+from rockafka.core_pyx._layouts cimport LOG_BLANK_SIZE as BLANK_SIZE
+from rockafka.core_pyx._layouts cimport LOG_HEADER_SIZE as HEADER_SIZE
+from rockafka.core_pyx._layouts cimport LOG_RECORD_MAGIC as RECORD_MAGIC
 from rockafka.core_pyx._recordbatch cimport (
     rk_load_be16,
     rk_load_be32,
@@ -29,9 +34,6 @@ cdef extern from "sys/uio.h" nogil:
     ssize_t pwritev(int fd, const iovec *iov, int iovcnt, long offset)
 
 cdef enum:
-    HEADER_SIZE = 64
-    BATCH_HEADER_SIZE = 61
-    BLANK_SIZE = 8
     TIMESTAMP_TYPE_BIT = 0x08
 
 # Why a scan stopped (module constants, as in the pure twin).
@@ -40,8 +42,6 @@ SEGMENT_END = 1
 END_OF_DATA = 2
 CORRUPT = 3
 
-cdef uint32_t RECORD_MAGIC = 0x524B4331
-cdef uint32_t BLANK_MAGIC = 0x524B4342
 
 
 cdef int rk_encode_record(unsigned char *header, unsigned char *head, const unsigned char *batch,

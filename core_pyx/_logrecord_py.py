@@ -38,6 +38,8 @@ import struct
 from typing import TYPE_CHECKING, Final
 
 from ._crc32c_py import crc32c
+from ._recordbatch_py import RECORD_BATCH_OVERHEAD as BATCH_HEADER_SIZE
+from ._recordbatch_py import TIMESTAMP_TYPE_BIT
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -50,10 +52,8 @@ LIMIT: Final = 0
 SEGMENT_END: Final = 1
 END_OF_DATA: Final = 2
 CORRUPT: Final = 3
-BATCH_HEADER_SIZE: Final = 61
-TIMESTAMP_TYPE_BIT: Final = 0x08
 
-_HEADER = struct.Struct(">iII16siqqqiHH")
+HEADER: Final = struct.Struct(">iII16siqqqiHH")
 _BATCH = struct.Struct(">qiibIhiqqqh")
 _INT64 = struct.Struct(">q")
 _INT16 = struct.Struct(">h")
@@ -89,7 +89,7 @@ def write_record(
     attributes = fields[5] & 0xFFFF
     total = HEADER_SIZE + len(source)
     header = bytearray(HEADER_SIZE)
-    _HEADER.pack_into(
+    HEADER.pack_into(
         header, 0, total, RECORD_MAGIC, 0, topic_id, partition, base_offset, physical_offset, store_timestamp,
         record_count, attributes, 0,
     )  # fmt: skip
@@ -128,7 +128,7 @@ def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tup
         return None, CORRUPT, f"bad magic {magic:#010x}"
     if not HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE:
         return None, CORRUPT, f"bad record size {total}"
-    _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = _HEADER.unpack_from(view, pos)
+    _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = HEADER.unpack_from(view, pos)
     if crc32c(view[pos + 12 : pos + HEADER_SIZE], crc32c(view[pos : pos + 8])) != header_crc:
         return None, CORRUPT, "header checksum mismatch"
     if physical != file_start + pos:
