@@ -49,7 +49,7 @@ from ._indexhash_py import HEADER as INDEX_HEADER
 from ._indexhash_py import HEADER_SIZE as INDEX_HEADER_SIZE
 from ._logrecord_py import BLANK_MAGIC, BLANK_SIZE, RECORD_MAGIC
 from ._logrecord_py import HEADER_SIZE as RECORD_HEADER_SIZE
-from ._recordbatch_py import COMPRESSION_MASK, CONTROL_BIT
+from ._recordbatch_py import ATTRIBUTES_OFFSET, COMPRESSION_MASK, CONTROL_BIT, MAGIC_OFFSET, RECORD_COUNT_OFFSET
 from ._recordbatch_py import RECORD_BATCH_OVERHEAD as BATCH_HEADER_SIZE
 from .errors import CorruptBatchError
 
@@ -119,14 +119,14 @@ def _parse(view: memoryview, position: int, segment_start: int) -> tuple[IndexSt
     batch = position + RECORD_HEADER_SIZE
     if _INT64.unpack_from(view, position + 40)[0] != segment_start + position:
         return IndexStop.UNPARSED, 0
-    if view[batch + 16] != 2 or _INT32.unpack_from(view, batch + 8)[0] + 12 != total - RECORD_HEADER_SIZE:
+    if view[batch + MAGIC_OFFSET] != 2 or _INT32.unpack_from(view, batch + 8)[0] + 12 != total - RECORD_HEADER_SIZE:
         return IndexStop.UNPARSED, 0
     return None, total
 
 
 def _hashes(view: memoryview, position: int, total: int) -> list[int]:
     batch = position + RECORD_HEADER_SIZE
-    count = _INT32.unpack_from(view, batch + 57)[0]
+    count = _INT32.unpack_from(view, batch + RECORD_COUNT_OFFSET)[0]
     seed = crc32c(view[position + 12 : position + 28])
     try:
         return key_hashes(view[batch + BATCH_HEADER_SIZE : position + total], count, seed)
@@ -172,7 +172,7 @@ def index_records(
         if stop is not None:
             return IndexRun(position, stop, header)
         physical = segment_start + position
-        attributes = _UINT16.unpack_from(view, position + RECORD_HEADER_SIZE + 21)[0]
+        attributes = _UINT16.unpack_from(view, position + RECORD_HEADER_SIZE + ATTRIBUTES_OFFSET)[0]
         if physical > indexed_through and not attributes & CONTROL_BIT:
             if attributes & COMPRESSION_MASK:
                 return IndexRun(position, IndexStop.COMPRESSED, header)

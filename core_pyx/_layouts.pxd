@@ -15,5 +15,10 @@ cdef enum:
     INDEX_SLOT_SIZE = 4
     INDEX_ENTRY_SIZE = 20
     INDEX_MAX_TIME_DIFF = 0x7FFFFFFF
-    # RecordBatch v2 (_recordbatch_py.py: RECORD_BATCH_OVERHEAD)
+    # RecordBatch v2 (_recordbatch_py.py: RECORD_BATCH_OVERHEAD and the *_OFFSET field offsets)
     BATCH_HEADER_SIZE = 61
+    BATCH_MAGIC_AT = 16
+    BATCH_CRC_AT = 17
+    BATCH_ATTRIBUTES_AT = 21
+    BATCH_MAX_TIMESTAMP_AT = 35
+    BATCH_RECORD_COUNT_AT = 57

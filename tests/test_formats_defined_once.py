@@ -174,4 +174,9 @@ def test_the_kernels_compile_time_constants_agree_with_the_definitions() -> None
         "INDEX_ENTRY_SIZE": _indexhash_py.ENTRY_SIZE,
         "INDEX_MAX_TIME_DIFF": _indexhash_py.MAX_TIME_DIFF,
         "BATCH_HEADER_SIZE": _recordbatch_py.RECORD_BATCH_OVERHEAD,
+        "BATCH_MAGIC_AT": _recordbatch_py.MAGIC_OFFSET,
+        "BATCH_CRC_AT": _recordbatch_py.CRC_OFFSET,
+        "BATCH_ATTRIBUTES_AT": _recordbatch_py.ATTRIBUTES_OFFSET,
+        "BATCH_MAX_TIMESTAMP_AT": _recordbatch_py.MAX_TIMESTAMP_OFFSET,
+        "BATCH_RECORD_COUNT_AT": _recordbatch_py.RECORD_COUNT_OFFSET,
     }
