@@ -137,7 +137,7 @@ def second_definitions(files: Iterator[tuple[str, str]]) -> list[str]:
                 continue
             for rule in RULES:
                 if re.search(rule.names, match.group(1)) and value in rule.values and path not in rule.home:
-                    found.append(f"{path}:{number}: {match.group(1)} = {value}, a {rule.format} constant")
+                    found.append(f"{path}:{number}: {match.group(1)} = {value}, of the {rule.format} layout")
     return found
 
 
