@@ -6,17 +6,15 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from rockafka.core_pyx._crc32c cimport rk_crc32c
+from rockafka.core_pyx._layouts cimport INDEX_ENTRY_SIZE as ENTRY_SIZE
+from rockafka.core_pyx._layouts cimport INDEX_HEADER_SIZE as HEADER_SIZE
+from rockafka.core_pyx._layouts cimport INDEX_MAX_TIME_DIFF as MAX_TIME_DIFF
+from rockafka.core_pyx._layouts cimport INDEX_SLOT_SIZE as SLOT_SIZE
 from rockafka.core_pyx._records cimport RecordCursor, rk_read_varint, rk_read_varlong
 
 from rockafka.core_pyx.errors import CorruptBatchError
 
 # rk_put_entries and rk_write_entries come from _indexhash.pxd, included automatically.
-
-cdef enum:
-    HEADER_SIZE = 40
-    ENTRY_SIZE = 20
-    SLOT_SIZE = 4
-    MAX_TIME_DIFF = 0x7FFFFFFF
 
 
 cdef inline void _put_u32(unsigned char *p, uint32_t v) noexcept nogil:

@@ -30,7 +30,8 @@ ENTRY_SIZE: Final = 20
 SLOT_SIZE: Final = 4
 MAX_TIME_DIFF: Final = 0x7FFFFFFF
 
-_ENTRY = struct.Struct(">iqii")
+HEADER: Final = struct.Struct(">qqqqii")
+ENTRY: Final = struct.Struct(">iqii")
 _SLOT = struct.Struct(">i")
 
 
@@ -94,7 +95,7 @@ def put_entries(
         if not 0 < previous < index_count:
             previous = 0
             hash_slot_count += 1
-        _ENTRY.pack_into(view, entries_at + index_count * ENTRY_SIZE, value, physical_offset, diff, previous)
+        ENTRY.pack_into(view, entries_at + index_count * ENTRY_SIZE, value, physical_offset, diff, previous)
         _SLOT.pack_into(view, slot_at, index_count)
         index_count += 1
     return index_count, hash_slot_count

@@ -9,6 +9,19 @@ from libc.string cimport memset
 
 from rockafka.core_pyx._crc32c cimport rk_crc32c
 from rockafka.core_pyx._indexhash cimport rk_write_entries
+from rockafka.core_pyx._layouts cimport (
+    BATCH_ATTRIBUTES_AT,
+    BATCH_HEADER_SIZE,
+    BATCH_MAGIC_AT,
+    BATCH_RECORD_COUNT_AT,
+    INDEX_HEADER_SIZE,
+)
+from rockafka.core_pyx._layouts cimport INDEX_ENTRY_SIZE as ENTRY_SIZE
+from rockafka.core_pyx._layouts cimport INDEX_SLOT_SIZE as SLOT_SIZE
+from rockafka.core_pyx._layouts cimport LOG_BLANK_MAGIC as BLANK_MAGIC
+from rockafka.core_pyx._layouts cimport LOG_BLANK_SIZE as BLANK_SIZE
+from rockafka.core_pyx._layouts cimport LOG_HEADER_SIZE as RECORD_HEADER_SIZE
+from rockafka.core_pyx._layouts cimport LOG_RECORD_MAGIC as RECORD_MAGIC
 from rockafka.core_pyx._recordbatch cimport rk_load_be16, rk_load_be32, rk_load_be64, rk_store_be32, rk_store_be64
 from rockafka.core_pyx._records cimport RecordCursor, rk_read_raw_varint
 
@@ -23,12 +36,6 @@ cdef extern from *:
     void RK_RELEASE_FENCE() noexcept nogil
 
 cdef enum:
-    RECORD_HEADER_SIZE = 64
-    BATCH_HEADER_SIZE = 61
-    BLANK_SIZE = 8
-    INDEX_HEADER_SIZE = 40
-    ENTRY_SIZE = 20
-    SLOT_SIZE = 4
     CONTROL_BIT = 0x20
     COMPRESSION_MASK = 0x07
     MIN_CAPACITY = 16
@@ -44,8 +51,6 @@ cdef enum:
     GO_ON = 6
     NO_MEMORY = -1
 
-cdef uint32_t RECORD_MAGIC = 0x524B4331
-cdef uint32_t BLANK_MAGIC = 0x524B4342
 cdef uint32_t EMPTY = 0xFFFFFFFF  # never a hash: hashes are masked to 31 bits
 
 cdef object _IndexHeader = IndexHeader
@@ -147,7 +152,7 @@ cdef Py_ssize_t _record_size(IndexWalk *walk, int *stop) noexcept nogil:
         return 0
     if <int64_t>rk_load_be64(p + 40) != walk.segment_start + walk.position:
         return 0
-    if p[RECORD_HEADER_SIZE + 16] != 2 or <int32_t>rk_load_be32(p + RECORD_HEADER_SIZE + 8) + 12 != total - RECORD_HEADER_SIZE:
+    if p[RECORD_HEADER_SIZE + BATCH_MAGIC_AT] != 2 or <int32_t>rk_load_be32(p + RECORD_HEADER_SIZE + 8) + 12 != total - RECORD_HEADER_SIZE:
         return 0
     return total
 
@@ -168,14 +173,14 @@ cdef int _index_record(IndexWalk *walk, Py_ssize_t total) noexcept nogil:
     cdef const unsigned char *p = walk.segment + walk.position
     cdef const unsigned char *batch = p + RECORD_HEADER_SIZE
     cdef int64_t physical = walk.segment_start + walk.position
-    cdef uint32_t attributes = rk_load_be16(batch + 21)
+    cdef uint32_t attributes = rk_load_be16(batch + BATCH_ATTRIBUTES_AT)
     cdef int64_t stamp
     if physical <= walk.indexed_through or attributes & CONTROL_BIT:
         return GO_ON
     if attributes & COMPRESSION_MASK:
         return STOP_COMPRESSED
     cdef Py_ssize_t n = _key_hashes(walk, batch + BATCH_HEADER_SIZE, total - RECORD_HEADER_SIZE - BATCH_HEADER_SIZE,
-                                    <int32_t>rk_load_be32(batch + 57), rk_crc32c(0, p + 12, 16))
+                                    <int32_t>rk_load_be32(batch + BATCH_RECORD_COUNT_AT), rk_crc32c(0, p + 12, 16))
     if n <= 0:
         return NO_MEMORY if n < 0 else GO_ON
     if walk.index_count + n > walk.entry_count:

@@ -41,31 +41,26 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from ._crc32c_py import crc32c
-from ._indexhash_py import key_hashes, put_entries
+from ._indexhash_py import ENTRY_SIZE, SLOT_SIZE, key_hashes, put_entries
+from ._indexhash_py import HEADER as INDEX_HEADER
+from ._indexhash_py import HEADER_SIZE as INDEX_HEADER_SIZE
+from ._logrecord_py import BLANK_MAGIC, BLANK_SIZE, RECORD_MAGIC
+from ._logrecord_py import HEADER_SIZE as RECORD_HEADER_SIZE
+from ._recordbatch_py import ATTRIBUTES_OFFSET, COMPRESSION_MASK, CONTROL_BIT, MAGIC_OFFSET, RECORD_COUNT_OFFSET
+from ._recordbatch_py import RECORD_BATCH_OVERHEAD as BATCH_HEADER_SIZE
 from .errors import CorruptBatchError
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-RECORD_HEADER_SIZE: Final = 64
-BATCH_HEADER_SIZE: Final = 61
-BLANK_SIZE: Final = 8
-RECORD_MAGIC: Final = 0x524B4331
-BLANK_MAGIC: Final = 0x524B4342
-INDEX_HEADER_SIZE: Final = 40
-ENTRY_SIZE: Final = 20
-SLOT_SIZE: Final = 4
-CONTROL_BIT: Final = 0x20
-COMPRESSION_MASK: Final = 0x07
 
 _PREFIX = struct.Struct(">iI")
 _INT64 = struct.Struct(">q")
 _INT32 = struct.Struct(">i")
 _UINT16 = struct.Struct(">H")
-_INDEX_HEADER = struct.Struct(">qqqqii")
 
 
 class IndexStop(IntEnum):
@@ -124,14 +119,14 @@ def _parse(view: memoryview, position: int, segment_start: int) -> tuple[IndexSt
     batch = position + RECORD_HEADER_SIZE
     if _INT64.unpack_from(view, position + 40)[0] != segment_start + position:
         return IndexStop.UNPARSED, 0
-    if view[batch + 16] != 2 or _INT32.unpack_from(view, batch + 8)[0] + 12 != total - RECORD_HEADER_SIZE:
+    if view[batch + MAGIC_OFFSET] != 2 or _INT32.unpack_from(view, batch + 8)[0] + 12 != total - RECORD_HEADER_SIZE:
         return IndexStop.UNPARSED, 0
     return None, total
 
 
 def _hashes(view: memoryview, position: int, total: int) -> list[int]:
     batch = position + RECORD_HEADER_SIZE
-    count = _INT32.unpack_from(view, batch + 57)[0]
+    count = _INT32.unpack_from(view, batch + RECORD_COUNT_OFFSET)[0]
     seed = crc32c(view[position + 12 : position + 28])
     try:
         return key_hashes(view[batch + BATCH_HEADER_SIZE : position + total], count, seed)
@@ -147,7 +142,7 @@ def _put(index: memoryview, slot_count: int, header: IndexHeader, hashes: list[i
     index_count, used = put_entries(
         index, slot_count, header.index_count, header.hash_slot_count, begin_timestamp, physical, stamp, hashes
     )
-    _INDEX_HEADER.pack_into(index, 0, begin_timestamp, stamp, begin_physical, physical, used, index_count)
+    INDEX_HEADER.pack_into(index, 0, begin_timestamp, stamp, begin_physical, physical, used, index_count)
     return IndexHeader(begin_timestamp, stamp, begin_physical, physical, used, index_count)
 
 
@@ -177,7 +172,7 @@ def index_records(
         if stop is not None:
             return IndexRun(position, stop, header)
         physical = segment_start + position
-        attributes = _UINT16.unpack_from(view, position + RECORD_HEADER_SIZE + 21)[0]
+        attributes = _UINT16.unpack_from(view, position + RECORD_HEADER_SIZE + ATTRIBUTES_OFFSET)[0]
         if physical > indexed_through and not attributes & CONTROL_BIT:
             if attributes & COMPRESSION_MASK:
                 return IndexRun(position, IndexStop.COMPRESSED, header)

@@ -1,4 +1,4 @@
-# C-level API of the CommitLog record kernel (record layout: _logwrite_py.py).
+# C-level API of the CommitLog record kernel (record layout: _logrecord_py.py; its constants: _layouts.pxd).
 from libc.stdint cimport int32_t, int64_t, uint16_t, uint32_t
 
 

@@ -9,6 +9,17 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
 from rockafka.core_pyx._crc32c cimport rk_crc32c
+from rockafka.core_pyx._layouts cimport (
+    BATCH_ATTRIBUTES_AT,
+    BATCH_CRC_AT,
+    BATCH_HEADER_SIZE,
+    BATCH_MAGIC_AT,
+    BATCH_MAX_TIMESTAMP_AT,
+)
+from rockafka.core_pyx._layouts cimport LOG_BLANK_MAGIC as BLANK_MAGIC
+from rockafka.core_pyx._layouts cimport LOG_BLANK_SIZE as BLANK_SIZE
+from rockafka.core_pyx._layouts cimport LOG_HEADER_SIZE as HEADER_SIZE
+from rockafka.core_pyx._layouts cimport LOG_RECORD_MAGIC as RECORD_MAGIC
 from rockafka.core_pyx._recordbatch cimport (
     rk_load_be16,
     rk_load_be32,
@@ -29,9 +40,6 @@ cdef extern from "sys/uio.h" nogil:
     ssize_t pwritev(int fd, const iovec *iov, int iovcnt, long offset)
 
 cdef enum:
-    HEADER_SIZE = 64
-    BATCH_HEADER_SIZE = 61
-    BLANK_SIZE = 8
     TIMESTAMP_TYPE_BIT = 0x08
 
 # Why a scan stopped (module constants, as in the pure twin).
@@ -40,8 +48,6 @@ SEGMENT_END = 1
 END_OF_DATA = 2
 CORRUPT = 3
 
-cdef uint32_t RECORD_MAGIC = 0x524B4331
-cdef uint32_t BLANK_MAGIC = 0x524B4342
 
 
 cdef int rk_encode_record(unsigned char *header, unsigned char *head, const unsigned char *batch,
@@ -52,14 +58,14 @@ cdef int rk_encode_record(unsigned char *header, unsigned char *head, const unsi
     cdef uint16_t attributes
     memcpy(head, batch, BATCH_HEADER_SIZE)
     rk_store_be64(head, <uint64_t>base_offset)
-    attributes = rk_load_be16(head + 21)
+    attributes = rk_load_be16(head + BATCH_ATTRIBUTES_AT)
     if log_append_time != -1:
         attributes |= TIMESTAMP_TYPE_BIT
-        rk_store_be16(head + 21, attributes)
-        rk_store_be64(head + 35, <uint64_t>log_append_time)
-        crc = rk_crc32c(0, head + 21, BATCH_HEADER_SIZE - 21)
+        rk_store_be16(head + BATCH_ATTRIBUTES_AT, attributes)
+        rk_store_be64(head + BATCH_MAX_TIMESTAMP_AT, <uint64_t>log_append_time)
+        crc = rk_crc32c(0, head + BATCH_ATTRIBUTES_AT, BATCH_HEADER_SIZE - BATCH_ATTRIBUTES_AT)
         crc = rk_crc32c(crc, batch + BATCH_HEADER_SIZE, batch_length - BATCH_HEADER_SIZE)
-        rk_store_be32(head + 17, crc)
+        rk_store_be32(head + BATCH_CRC_AT, crc)
     rk_store_be32(header, <uint32_t>(HEADER_SIZE + batch_length))
     rk_store_be32(header + 4, RECORD_MAGIC)
     memcpy(header + 12, topic_id, 16)
@@ -109,7 +115,7 @@ def write_record(int fd, int64_t position, batch, bytes topic_id, int32_t partit
             raise OSError(failure, os.strerror(failure))
         if written != HEADER_SIZE + view.len:
             raise OSError(f"short write: {written} of {HEADER_SIZE + view.len} bytes")
-        return (HEADER_SIZE + view.len, attributes, <int64_t>rk_load_be64(head + 35),
+        return (HEADER_SIZE + view.len, attributes, <int64_t>rk_load_be64(head + BATCH_MAX_TIMESTAMP_AT),
                 <int64_t>rk_load_be64(head + 43), <int16_t>rk_load_be16(head + 51))
     finally:
         PyBuffer_Release(&view)
@@ -141,18 +147,18 @@ cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, i
     cdef const unsigned char *batch = p + HEADER_SIZE
     cdef int64_t base = <int64_t>rk_load_be64(p + 32)
     cdef int32_t count = <int32_t>rk_load_be32(p + 56)
-    if batch[16] != 2 or <int32_t>rk_load_be32(batch + 8) + 12 != total - HEADER_SIZE:
+    if batch[BATCH_MAGIC_AT] != 2 or <int32_t>rk_load_be32(batch + 8) + 12 != total - HEADER_SIZE:
         return (CORRUPT, "batch magic or length disagrees with the header")
     if <int64_t>rk_load_be64(batch) != base or <int32_t>rk_load_be32(batch + 23) + 1 != count:
         return (CORRUPT, "batch base offset or count disagrees with the header")
     if physical >= verify_from:
         with nogil:
-            crc = rk_crc32c(0, batch + 21, total - HEADER_SIZE - 21)
-        if crc != rk_load_be32(batch + 17):
+            crc = rk_crc32c(0, batch + BATCH_ATTRIBUTES_AT, total - HEADER_SIZE - BATCH_ATTRIBUTES_AT)
+        if crc != rk_load_be32(batch + BATCH_CRC_AT):
             return (CORRUPT, "batch CRC-32C mismatch")
     return (
         physical, total, PyBytes_FromStringAndSize(<const char *>p + 12, 16), <int32_t>rk_load_be32(p + 28), base,
-        count, <int64_t>rk_load_be64(p + 48), rk_load_be16(batch + 21), <int64_t>rk_load_be64(batch + 35),
+        count, <int64_t>rk_load_be64(p + 48), rk_load_be16(batch + BATCH_ATTRIBUTES_AT), <int64_t>rk_load_be64(batch + BATCH_MAX_TIMESTAMP_AT),
         <int64_t>rk_load_be64(batch + 43), <int16_t>rk_load_be16(batch + 51),
     )
 
@@ -190,8 +196,8 @@ def verify_crcs(segment, Py_ssize_t position, Py_ssize_t end):
                 if total < HEADER_SIZE + BATCH_HEADER_SIZE or position + total > end:
                     bad = position
                     break
-                if rk_crc32c(0, data + position + HEADER_SIZE + 21, total - HEADER_SIZE - 21) != rk_load_be32(
-                        data + position + HEADER_SIZE + 17):
+                if rk_crc32c(0, data + position + HEADER_SIZE + BATCH_ATTRIBUTES_AT, total - HEADER_SIZE - BATCH_ATTRIBUTES_AT) != rk_load_be32(
+                        data + position + HEADER_SIZE + BATCH_CRC_AT):
                     bad = position
                     break
                 position += total

@@ -38,6 +38,8 @@ import struct
 from typing import TYPE_CHECKING, Final
 
 from ._crc32c_py import crc32c
+from ._recordbatch_py import ATTRIBUTES_OFFSET, CRC_OFFSET, MAX_TIMESTAMP_OFFSET, TIMESTAMP_TYPE_BIT
+from ._recordbatch_py import RECORD_BATCH_OVERHEAD as BATCH_HEADER_SIZE
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -50,10 +52,8 @@ LIMIT: Final = 0
 SEGMENT_END: Final = 1
 END_OF_DATA: Final = 2
 CORRUPT: Final = 3
-BATCH_HEADER_SIZE: Final = 61
-TIMESTAMP_TYPE_BIT: Final = 0x08
 
-_HEADER = struct.Struct(">iII16siqqqiHH")
+HEADER: Final = struct.Struct(">iII16siqqqiHH")
 _BATCH = struct.Struct(">qiibIhiqqqh")
 _INT64 = struct.Struct(">q")
 _INT16 = struct.Struct(">h")
@@ -81,15 +81,17 @@ def write_record(
     head = bytearray(source[:BATCH_HEADER_SIZE])
     _INT64.pack_into(head, 0, base_offset)
     if log_append_time != -1:
-        attributes = _INT16.unpack_from(head, 21)[0] | TIMESTAMP_TYPE_BIT
-        _INT16.pack_into(head, 21, attributes)
-        _INT64.pack_into(head, 35, log_append_time)
-        _UINT32.pack_into(head, 17, crc32c(source[BATCH_HEADER_SIZE:], crc32c(memoryview(head)[21:])))
+        attributes = _INT16.unpack_from(head, ATTRIBUTES_OFFSET)[0] | TIMESTAMP_TYPE_BIT
+        _INT16.pack_into(head, ATTRIBUTES_OFFSET, attributes)
+        _INT64.pack_into(head, MAX_TIMESTAMP_OFFSET, log_append_time)
+        _UINT32.pack_into(
+            head, CRC_OFFSET, crc32c(source[BATCH_HEADER_SIZE:], crc32c(memoryview(head)[ATTRIBUTES_OFFSET:]))
+        )
     fields = _BATCH.unpack_from(head)
     attributes = fields[5] & 0xFFFF
     total = HEADER_SIZE + len(source)
     header = bytearray(HEADER_SIZE)
-    _HEADER.pack_into(
+    HEADER.pack_into(
         header, 0, total, RECORD_MAGIC, 0, topic_id, partition, base_offset, physical_offset, store_timestamp,
         record_count, attributes, 0,
     )  # fmt: skip
@@ -128,7 +130,7 @@ def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tup
         return None, CORRUPT, f"bad magic {magic:#010x}"
     if not HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE:
         return None, CORRUPT, f"bad record size {total}"
-    _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = _HEADER.unpack_from(view, pos)
+    _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = HEADER.unpack_from(view, pos)
     if crc32c(view[pos + 12 : pos + HEADER_SIZE], crc32c(view[pos : pos + 8])) != header_crc:
         return None, CORRUPT, "header checksum mismatch"
     if physical != file_start + pos:
@@ -141,7 +143,7 @@ def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tup
         return None, CORRUPT, "batch magic or length disagrees with the header"
     if batch_base != base or delta + 1 != count:
         return None, CORRUPT, "batch base offset or count disagrees with the header"
-    if physical >= verify_from and crc32c(view[body + 21 : pos + total]) != batch_crc:
+    if physical >= verify_from and crc32c(view[body + ATTRIBUTES_OFFSET : pos + total]) != batch_crc:
         return None, CORRUPT, "batch CRC-32C mismatch"
     record = (physical, total, bytes(topic_id), partition, base, count, stored_at, attributes & 0xFFFF, max_ts)
     return (*record, pid, epoch), LIMIT, ""
@@ -156,7 +158,7 @@ def verify_crcs(segment: Buffer, position: int, end: int) -> int:
         if total < HEADER_SIZE + BATCH_HEADER_SIZE or position + total > end:
             return position
         body = position + HEADER_SIZE
-        if crc32c(view[body + 21 : position + total]) != _UINT32.unpack_from(view, body + 17)[0]:
+        if crc32c(view[body + ATTRIBUTES_OFFSET : position + total]) != _UINT32.unpack_from(view, body + CRC_OFFSET)[0]:
             return position
         position += total
     return -1

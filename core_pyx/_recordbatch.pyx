@@ -4,27 +4,29 @@
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 
 from rockafka.core_pyx._crc32c cimport rk_crc32c
+from rockafka.core_pyx._layouts cimport BATCH_HEADER_SIZE as _OVERHEAD
 
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, UnsupportedMagicError
+from rockafka.core_pyx._recordbatch_py import (  # the layout's one definition, re-exported
+    ATTRIBUTES_OFFSET,
+    COMPRESSION_MASK,
+    CONTROL_BIT,
+    CRC_OFFSET,
+    DELETE_HORIZON_BIT,
+    LOG_OVERHEAD,
+    MAGIC_OFFSET,
+    MAX_CODEC,
+    MAX_TIMESTAMP_OFFSET,
+    NOGIL_MIN_BYTES,
+    RECORD_BATCH_OVERHEAD,
+    RECORD_COUNT_OFFSET,
+    TIMESTAMP_TYPE_BIT,
+    TRANSACTIONAL_BIT,
+)
 
 # BatchHeader and the rk_* declarations come from _recordbatch.pxd, included automatically.
 
-RECORD_BATCH_OVERHEAD = 61
-LOG_OVERHEAD = 12
-MAGIC_OFFSET = 16
-CRC_OFFSET = 17
-ATTRIBUTES_OFFSET = 21
-MAX_TIMESTAMP_OFFSET = 35
-COMPRESSION_MASK = 0x07
-TIMESTAMP_TYPE_BIT = 0x08
-TRANSACTIONAL_BIT = 0x10
-CONTROL_BIT = 0x20
-DELETE_HORIZON_BIT = 0x40
-MAX_CODEC = 4
-NOGIL_MIN_BYTES = 65536
-
 cdef enum:
-    _OVERHEAD = 61
     _NOGIL_MIN = 65536
 
 cdef tuple _FIELDS = (

@@ -7,16 +7,17 @@ from typing import TYPE_CHECKING
 
 from . import kernel
 from ._logrecord_py import (
-    BATCH_HEADER_SIZE,
     BLANK_MAGIC,
     BLANK_SIZE,
     CORRUPT,
     END_OF_DATA,
+    HEADER,
     HEADER_SIZE,
     LIMIT,
     RECORD_MAGIC,
     SEGMENT_END,
 )
+from ._recordbatch_py import RECORD_BATCH_OVERHEAD as BATCH_HEADER_SIZE
 
 if TYPE_CHECKING:
     from ._logrecord_py import scan_records, verify_crcs, write_record
@@ -32,6 +33,7 @@ __all__ = [
     "BLANK_SIZE",
     "CORRUPT",
     "END_OF_DATA",
+    "HEADER",
     "HEADER_SIZE",
     "LIMIT",
     "RECORD_MAGIC",

@@ -5,9 +5,9 @@ is taken and nothing is written, so a broker may run on it meanwhile. Paths:
 ``commitlog/<20-digit physical offset>`` and ``consumequeue/<topic id hex>/<partition>/<20-digit byte
 position>``.
 
-ConsumeQueue unit, 64 bytes, big-endian: ``physical_offset i64 | size i32 (0: unwritten) | record_count
-i32 | base_offset i64 | max_timestamp i64 | store_timestamp i64 | bytes_before i64 | producer_id i64 |
-producer_epoch i16 | flags u16 (the batch's attributes) | reserved u32``. A queue's published units end at
+A ConsumeQueue unit is unpacked with the store's own struct (``CONSUME_QUEUE_UNIT``, from the store's
+reader API; layout in ``store/consumequeue.py``): the fields read here are physical_offset, size (0:
+unwritten), base_offset, producer_id and flags (the batch's attributes). A queue's published units end at
 the first unwritten one; the planner also bounds every read by the high watermark it saw, so a task
 never follows a unit written after planning.
 
@@ -25,7 +25,6 @@ from __future__ import annotations
 import bisect
 import mmap
 import os
-import struct
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,12 +34,12 @@ from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.logrecord import CORRUPT, HEADER_SIZE, LIMIT, scan_records
 from rockafka.core_pyx.recordbatch import CONTROL_BIT, TIMESTAMP_TYPE_BIT, TRANSACTIONAL_BIT
 from rockafka.core_pyx.records import read_records
+from rockafka.store.reader import CONSUME_QUEUE_UNIT as UNIT
 from rockafka.store.reader import AbortedRange
 
 from .errors import DataLossError, PipelineError
 from .schema import BATCH_ROWS, ArrowRows
 
-UNIT = struct.Struct(">qiiqqqqqhHI")
 UNIT_SIZE = UNIT.size
 _NEVER = 1 << 62
 

@@ -38,8 +38,11 @@ length agrees with ``total_size``, the batch's base offset and last offset delta
 and (where verified) the batch CRC-32C matches.
 
 The record codec is the ``core_pyx.logrecord`` kernel (``write_record``: header and patched batch header
-encoded in C, written with one ``pwritev``; ``scan_records``/``verify_crcs``: the checks above), with the
-constants ``HEADER_SIZE``, ``RECORD_MAGIC``, ``BLANK_MAGIC``, ``BLANK_SIZE``.
+encoded in C, written with one ``pwritev``; ``scan_records``/``verify_crcs``: the checks above). The kernel
+defines the layout's constants once (``HEADER``, ``HEADER_SIZE``, ``RECORD_MAGIC``, ``BLANK_MAGIC``,
+``BLANK_SIZE`` in ``core_pyx/_logrecord_py.py``; the compiled kernels cimport the same values from
+``core_pyx/_layouts.pxd``), and this module imports them; ``tests/test_formats_defined_once.py`` fails on a
+second definition.
 
 Recovery (``store/recovery.py``) parses records from the checkpoint on, verifying batch CRCs. Past an
 invalid record it looks for the next valid one (``next_valid``: the record magic, then every check above,
@@ -79,6 +82,7 @@ from rockafka.core_pyx.logrecord import (
     BLANK_SIZE,
     CORRUPT,
     END_OF_DATA,
+    HEADER,
     HEADER_SIZE,
     RECORD_MAGIC,
     SEGMENT_END,
@@ -91,7 +95,6 @@ from .errors import RecordTooLargeError
 from .mappedfile import MappedFile, MappedFileQueue, Preallocator, name_to_offset
 
 _PREFIX = struct.Struct(">iI")
-_HEADER = struct.Struct(">iII16siqqqiHH")
 # total_size, magic, topic_id, partition, base, physical, record_count; the batch's base, length and magic
 _CHECKED = struct.Struct(">iI4x16siqq8xi4xqi4xb")
 _MAGIC_BYTES = struct.pack(">I", RECORD_MAGIC)
@@ -456,7 +459,7 @@ class CommitLog:
                 return None
             pos = offset - file.start
             header = bytes(file.view[pos : pos + HEADER_SIZE])
-        _, magic, header_crc, topic_id, partition, base, physical, _, count, _, _ = _HEADER.unpack(header)
+        _, magic, header_crc, topic_id, partition, base, physical, _, count, _, _ = HEADER.unpack(header)
         if magic != RECORD_MAGIC or physical != offset or crc32c(header[12:], crc32c(header[:8])) != header_crc:
             return None
         return RecordHeader(topic_id, partition, base, count)

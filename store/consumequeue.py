@@ -37,6 +37,9 @@ and drops the rest, which recovery re-dispatches from the CommitLog. A truncated
 or a full last file marks the partition *damaged* from that point: later units are dropped and
 ``rebuild_from`` tells recovery where in the CommitLog to start re-dispatching for it.
 
+``UNIT`` and ``UNIT_SIZE`` are defined here only; the store's reader API re-exports the unit
+(``CONSUME_QUEUE_UNIT``) for the pipeline, which reads the files in place.
+
 Lookups: by Kafka offset, a binary search for the last unit with ``base_offset <= target`` with a cursor
 so a sequential reader pays O(1); by time, a binary search for the first unit whose running maximum
 reaches the target. Threads: the broker loop thread only (the flusher syncs files through ``DirtyFiles``).
@@ -59,7 +62,7 @@ from .mappedfile import MappedFile, MappedFileQueue
 
 UNIT_SIZE: Final = 64
 RESERVE_BYTES: Final = 64 * 1024  # blocks are allocated ahead of the writes by this much
-_UNIT = struct.Struct(">qiiqqqqqhHI")
+UNIT: Final = struct.Struct(">qiiqqqqqhHI")
 _HEAD = struct.Struct(">qiiq")  # physical_offset, size, record_count, base_offset
 _HEAD_UNIT = struct.Struct(">qiiq40x")  # the same, a whole unit long
 _INT64 = struct.Struct(">q")
@@ -350,7 +353,7 @@ class ConsumeQueue:
             self._first_offset = base_offset
         if max_timestamp > self.max_timestamp:
             self.max_timestamp = max_timestamp
-        _UNIT.pack_into(
+        UNIT.pack_into(
             file.view, pos, physical, size, record_count, base_offset, self.max_timestamp, store_timestamp,
             self.total_bytes, pid, epoch, attributes, 0,
         )  # fmt: skip
@@ -374,7 +377,7 @@ class ConsumeQueue:
 
     def unit(self, index: int) -> Unit:
         file, pos = self.locate(index)
-        return Unit(*_UNIT.unpack_from(file.view, pos)[:10])
+        return Unit(*UNIT.unpack_from(file.view, pos)[:10])
 
     def head(self, index: int) -> tuple[int, int, int, int]:
         """(physical_offset, size, record_count, base_offset) of unit ``index``: the read path's fields."""

@@ -39,6 +39,10 @@ queries re-check the actual key in the CommitLog.
 Nothing is checksummed. A file is fsynced when it fills and at clean shutdown, and the checkpoint records
 the end offset up to which files are complete; after a crash, files that end past it are deleted and
 rebuilt from the CommitLog by the index thread.
+
+The sizes and structs (``HEADER_SIZE``, ``SLOT_SIZE``, ``ENTRY_SIZE``, ``HEADER``, ``ENTRY``) are defined once,
+by the ``core_pyx.indexhash`` kernel that writes the entries (``core_pyx/_indexhash_py.py``; the compiled
+kernels cimport them from ``core_pyx/_layouts.pxd``), and imported here.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from rockafka.core_pyx.crc32c import crc32c
-from rockafka.core_pyx.indexhash import put_entries
+from rockafka.core_pyx.indexhash import ENTRY, ENTRY_SIZE, HEADER, HEADER_SIZE, SLOT_SIZE, put_entries
 from rockafka.core_pyx.indexrun import IndexHeader, IndexRun, index_records
 
 from .mappedfile import MappedFile
@@ -58,16 +62,10 @@ from .mappedfile import MappedFile
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-HEADER_SIZE: Final = 40
-SLOT_SIZE: Final = 4
-ENTRY_SIZE: Final = 20
 NAME_LENGTH: Final = 17
-MAX_TIME_DIFF: Final = 0x7FFFFFFF
 _RESERVE_AHEAD = 1 << 20  # zeros are written this far ahead of the entries
 _BYTES_PER_ENTRY_GUESS = 256  # a run over n bytes of records is reserved n / this many entries ahead
 
-_HEADER = struct.Struct(">qqqqii")
-_ENTRY = struct.Struct(">iqii")
 _SLOT = struct.Struct(">i")
 
 
@@ -119,7 +117,7 @@ class IndexFile:
         self.entry_count = entry_count
         self._entries_at = HEADER_SIZE + slot_count * SLOT_SIZE
         # a fresh file is a hole: read as zeros, not through the mapping (a full tmpfs answers that with SIGBUS)
-        fields = _HEADER.unpack_from(file.view if file.data_end() else bytes(_HEADER.size), 0)
+        fields = HEADER.unpack_from(file.view if file.data_end() else bytes(HEADER.size), 0)
         self.begin_timestamp, self.end_timestamp, self.begin_physical_offset, self.end_physical_offset = fields[:4]
         self.hash_slot_count, self.index_count = fields[4], max(fields[5], 1)
         self._reserved_to = 0
@@ -181,7 +179,7 @@ class IndexFile:
             physical_offset, store_timestamp, hash_values,
         )  # fmt: skip
         self.end_timestamp, self.end_physical_offset = store_timestamp, physical_offset
-        _HEADER.pack_into(
+        HEADER.pack_into(
             self._file.view, 0, self.begin_timestamp, self.end_timestamp, self.begin_physical_offset,
             self.end_physical_offset, self.hash_slot_count, self.index_count,
         )  # fmt: skip
@@ -222,7 +220,7 @@ class IndexFile:
         found: list[int] = []
         limit = self.index_count
         while 0 < number < limit:
-            entry_hash, physical, diff, previous = _ENTRY.unpack_from(view, self._entries_at + number * ENTRY_SIZE)
+            entry_hash, physical, diff, previous = ENTRY.unpack_from(view, self._entries_at + number * ENTRY_SIZE)
             moment = self.begin_timestamp + diff * 1000
             if moment < begin_ms - 1000:
                 break

@@ -43,7 +43,7 @@ from rockafka.core_pyx.compression import decompress
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.indexhash import key_hashes
 from rockafka.core_pyx.indexrun import IndexStop
-from rockafka.core_pyx.recordbatch import COMPRESSION_MASK, CONTROL_BIT, RECORD_BATCH_OVERHEAD
+from rockafka.core_pyx.recordbatch import COMPRESSION_MASK, CONTROL_BIT, RECORD_BATCH_OVERHEAD, RECORD_COUNT_OFFSET
 
 from .commitlog import CommitLog, CorruptRecord, EndOfData, SegmentEnd, StoredBatch
 from .indexfile import NAME_LENGTH, IndexFile, file_name, key_hash, topic_seed
@@ -53,7 +53,6 @@ _PAUSE_SECONDS = 0.005  # once caught up, before looking again
 _FULL_PAUSE_SECONDS = 1.0  # after the disk was full, before trying again
 _RUN_BYTES = 4 << 20  # records walked per kernel call, between looks at the stop flag
 _RECORD_COUNT = struct.Struct(">i")
-_COUNT_AT = 57
 
 
 class IndexService:
@@ -216,7 +215,7 @@ class IndexService:
         batch = self._commitlog.batch_slice(record.physical_offset, record.size)
         if batch is None:
             return
-        count = _RECORD_COUNT.unpack_from(batch, _COUNT_AT)[0]
+        count = _RECORD_COUNT.unpack_from(batch, RECORD_COUNT_OFFSET)[0]
         codec = record.attributes & COMPRESSION_MASK
         try:
             payload = batch[RECORD_BATCH_OVERHEAD:]

@@ -16,6 +16,7 @@ import struct
 from collections.abc import Callable
 
 from rockafka.core_pyx.logrecord import HEADER_SIZE
+from rockafka.core_pyx.recordbatch import MAX_TIMESTAMP_OFFSET
 from rockafka.core_pyx.records import read_records
 
 from .commitlog import CommitLog
@@ -23,7 +24,6 @@ from .consumequeue import ConsumeQueue
 from .results import TimestampOffset
 
 _MAX_TIMESTAMP_IN_BATCH = struct.Struct(">q")
-_MAX_TIMESTAMP_AT = 35
 Repair = Callable[[ConsumeQueue, int], bool]
 
 
@@ -105,7 +105,7 @@ def max_timestamp(queue: ConsumeQueue, commitlog: CommitLog, log_start: int) -> 
         if candidate == low:
             batch_max = max((r.timestamp for r in read_records(view) if r.offset >= log_start), default=-1)
         else:
-            batch_max = _MAX_TIMESTAMP_IN_BATCH.unpack_from(view, _MAX_TIMESTAMP_AT)[0]
+            batch_max = _MAX_TIMESTAMP_IN_BATCH.unpack_from(view, MAX_TIMESTAMP_OFFSET)[0]
         if batch_max > best:
             best_index, best = candidate, batch_max
     return _first_record_at_or_after(queue, commitlog, best_index, best, log_start)

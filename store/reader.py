@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.recordbatch import TRANSACTIONAL_BIT
@@ -28,7 +29,7 @@ from rockafka.core_pyx.records import Record, read_records
 
 from . import keyquery
 from .commitlog import CommitLog, Damage, LogWalk
-from .consumequeue import ConsumeQueue, DirtyFiles
+from .consumequeue import UNIT, ConsumeQueue, DirtyFiles
 from .errors import StoreError, UnknownTopicOrPartitionError
 from .indexservice import IndexService
 from .layout import Geometry, StoreLayout
@@ -38,6 +39,9 @@ from .topics import LogStartOffsets, TopicTable
 from .txnlog import Begin, parse
 
 PartitionKey = tuple[bytes, int]
+
+# The ConsumeQueue unit (its layout is store/consumequeue.py's), for readers of the files in place: the pipeline.
+CONSUME_QUEUE_UNIT: Final = UNIT
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,6 @@ PROJECT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 30.0
 TOPIC = "ceiling"
 PARTITIONS = 4  # of every topic
-RECORD_COUNT_AT = 57  # a record batch's int32 record count
 PRODUCE, METADATA, API_VERSIONS = 0, 3, 18
 
 
@@ -102,10 +101,12 @@ class _Answers:
 
     def __init__(self, port: int, offsets: defaultdict[tuple[str, int], int], lock: threading.Lock) -> None:
         from rockafka.core_pyx import hotcodec as hot
+        from rockafka.core_pyx.recordbatch import RECORD_COUNT_OFFSET
         from rockafka.facade.handlers.api_18_api_versions import served_api_versions
         from rockafka.facade.protocol.framing import encode_response, read_request_header
 
         self._hot, self._read_header, self._encode = hot, read_request_header, encode_response
+        self._count_at = RECORD_COUNT_OFFSET  # a record batch's int32 record count
         self._port = port
         self._offsets, self._lock = offsets, lock
         self._api_versions = served_api_versions()
@@ -122,7 +123,7 @@ class _Answers:
         raise ValueError(f"the ceiling responder does not serve API {key}")
 
     def _produce(self, body: memoryview, version: int, correlation_id: int) -> bytes | None:
-        hot = self._hot
+        hot, count_at = self._hot, self._count_at
         request = hot.decode_produce_request(body, version)
         topics = []
         with self._lock:
@@ -130,7 +131,7 @@ class _Answers:
                 partitions = []
                 for data in topic.partition_data:
                     records = data.records
-                    count = int.from_bytes(records[RECORD_COUNT_AT : RECORD_COUNT_AT + 4]) if records else 0
+                    count = int.from_bytes(records[count_at : count_at + 4]) if records else 0
                     base = self._offsets[(topic.name, data.partition_index)]
                     self._offsets[(topic.name, data.partition_index)] = base + count
                     partitions.append(hot.PartitionProduceResponse(data.partition_index, 0, base, -1, 0))

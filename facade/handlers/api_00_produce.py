@@ -56,7 +56,7 @@ from rockafka.core_pyx import hotcodec as hot
 from rockafka.core_pyx.compression import ReusableDecompressor
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
 from rockafka.core_pyx.hotcodec import ProduceRequest, ProduceResponse, decode_produce_request
-from rockafka.core_pyx.recordbatch import RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
+from rockafka.core_pyx.recordbatch import ATTRIBUTES_OFFSET, RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
 from rockafka.core_pyx.records import Record, decode_records, walk_records
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.security.acl import AclOperation, ResourceType
@@ -75,7 +75,6 @@ ZSTD = 4
 NO_TIMESTAMP = -1
 INVALID_TIMESTAMPS = "One or more records have been rejected due to invalid timestamp"
 #: Byte offset of the int16 attributes in a record batch, and the transactional bit of its low byte.
-ATTRIBUTES_AT = 21
 TRANSACTIONAL = 0x10
 
 
@@ -200,7 +199,11 @@ def _has_transactional_batches(request: ProduceRequest) -> bool:
     for topic in request.topic_data:
         for data in topic.partition_data:
             records = data.records
-            if records is not None and len(records) > ATTRIBUTES_AT + 1 and records[ATTRIBUTES_AT + 1] & TRANSACTIONAL:
+            if (
+                records is not None
+                and len(records) > ATTRIBUTES_OFFSET + 1
+                and records[ATTRIBUTES_OFFSET + 1] & TRANSACTIONAL  # the int16 attributes' low byte
+            ):
                 return True
     return False
 
