@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from .fieldcode import _INT_LIMITS, cond
-from .plan import snake_case
-from .spec import OPEN_END, Field, MessageSpec, SpecError, StructSpec, VersionRange
+from .plan import snake_case, struct_of
+from .spec import OPEN_END, Field, MessageSpec, SpecError, VersionRange
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +79,6 @@ class HotStruct:
     function: str = ""
 
 
-def _struct_of(message: MessageSpec, spec_field: Field) -> StructSpec:
-    if spec_field.fields:
-        return StructSpec(spec_field.type.name, spec_field.fields)
-    for common in message.common_structs:
-        if common.name == spec_field.type.name:
-            return common
-    raise SpecError(f"{message.source}: field {spec_field.name} names unknown struct {spec_field.type.name}")
-
-
 def _walk(message: MessageSpec, hot: Hot, fields: tuple[Field, ...], reach: VersionRange) -> Iterator[HotStruct]:
     for spec_field in fields:
         if not spec_field.type.is_struct:
@@ -95,7 +86,7 @@ def _walk(message: MessageSpec, hot: Hot, fields: tuple[Field, ...], reach: Vers
         sub_reach = spec_field.versions.intersect(reach)
         if sub_reach is None:
             continue
-        struct = _struct_of(message, spec_field)
+        struct = struct_of(message, spec_field)
         yield HotStruct(message, hot, struct.name, struct.fields, sub_reach)
         yield from _walk(message, hot, struct.fields, sub_reach)
 

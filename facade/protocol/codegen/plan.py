@@ -76,7 +76,7 @@ class _Occurrence:
     reach: VersionRange | None
 
 
-def _struct_of(message: MessageSpec, spec_field: Field) -> StructSpec:
+def struct_of(message: MessageSpec, spec_field: Field) -> StructSpec:
     if spec_field.fields:
         return StructSpec(spec_field.type.name, spec_field.fields)
     for common in message.common_structs:
@@ -89,7 +89,7 @@ def _walk(message: MessageSpec, fields: tuple[Field, ...], reach: VersionRange |
     for spec_field in fields:
         if not spec_field.type.is_struct:
             continue
-        struct = _struct_of(message, spec_field)
+        struct = struct_of(message, spec_field)
         sub_reach = spec_field.versions.intersect(reach) if reach is not None else None
         yield _Occurrence(message, struct, sub_reach)
         yield from _walk(message, struct.fields, sub_reach)
