@@ -25,6 +25,9 @@ are ignored so a test sees the same broker everywhere. The port is chosen free o
 first start and kept across restarts, so clients reconnect to the same address. A temporary data
 directory is removed by :meth:`Broker.close` (the end of a ``with`` block); a given one is kept.
 
+:class:`LocalEtcd` (from :mod:`rockafka.cluster.local_etcd`) runs a one-node etcd on free loopback ports,
+for brokers that join a cluster (docs/cluster.md).
+
 The pytest plugin :mod:`rockafka.testing_plugin` (entry point ``pytest11``) offers this broker as
 the ``kafka_broker`` fixture.
 """
@@ -47,11 +50,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Final
 
+from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.facade.app import BrokerApp, StartupError
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigError, load_broker_config
 from rockafka.facade.config.broker import ENV_PREFIX
 
-__all__ = ["TEST_SETTINGS", "Broker", "BrokerError"]
+__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "LocalEtcd"]
 
 #: Applied under the caller's settings: small files (a test broker neither reserves a 1 GiB CommitLog
 #: segment nor maps 400 MB index files) and consumer groups that form at once.
