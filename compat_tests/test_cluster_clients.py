@@ -1,0 +1,219 @@
+"""A 3-group Rockafka cluster (three brokers and their etcd, ``rockafka.testing.Cluster``) with real clients.
+
+Each client creates a 12-partition topic and produces to it through ONE bootstrap broker (node 1); the
+partitions are led by the three brokers (four each), so the client must follow Metadata to every leader.
+Every record is read back, in order per partition, by a consumer group whose coordinator is found by hashing
+the group id onto ``__consumer_offsets``. The wire checks: a broker that does not lead a partition answers
+NOT_LEADER_OR_FOLLOWER to Produce and ListOffsets, and Metadata names the same leaders from every broker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+
+import pytest
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+from aiokafka.admin import AIOKafkaAdminClient
+from aiokafka.admin import NewTopic as AioNewTopic
+from confluent_kafka import Consumer, Producer
+from confluent_kafka.admin import AdminClient
+from confluent_kafka.admin import NewTopic as ConfluentNewTopic
+from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer
+from kafka.admin import NewTopic
+
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.list_offsets import (
+    ListOffsetsPartition,
+    ListOffsetsRequest,
+    ListOffsetsResponse,
+    ListOffsetsTopic,
+)
+from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataRequestTopic, MetadataResponse
+from rockafka.facade.protocol.messages.produce import (
+    PartitionProduceData,
+    ProduceRequest,
+    ProduceResponse,
+    TopicProduceData,
+)
+from rockafka.testing import Cluster
+
+from .clients.fixtures import QUIET_KAFKA_PYTHON
+from .clients.records import Rec, unique_topic
+from .clients.wire import RawClient, record_batch
+
+pytestmark = [pytest.mark.slow, QUIET_KAFKA_PYTHON]
+
+PARTITIONS = 12
+PER_PARTITION = 25
+DEADLINE_S = 60.0
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    with Cluster(groups=3) as running:
+        yield running
+
+
+def _bootstrap(cluster: Cluster) -> str:
+    """One broker only: the clients must find the other leaders through Metadata."""
+    return cluster.brokers[1].bootstrap
+
+
+def _expected() -> dict[int, list[bytes]]:
+    return {p: [f"p{p}-{i}".encode() for i in range(PER_PARTITION)] for p in range(PARTITIONS)}
+
+
+def _leaders(cluster: Cluster, topic: str, via: int) -> dict[int, tuple[int, int]]:
+    """partition -> (leader, leader epoch), as broker ``via`` answers Metadata v12."""
+    with RawClient(cluster.brokers[via].bootstrap) as raw:
+        request = MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=False)
+        answer = raw.request(request, 12, MetadataResponse)
+    [described] = answer.topics
+    assert described.error_code == ErrorCode.NONE
+    assert sorted(b.node_id for b in answer.brokers) == [1, 2, 3]
+    return {p.partition_index: (p.leader_id, p.leader_epoch) for p in described.partitions}
+
+
+def test_partitions_are_spread_and_every_broker_names_the_same_leaders(cluster: Cluster) -> None:
+    topic = unique_topic("spread")
+    admin = KafkaAdminClient(bootstrap_servers=_bootstrap(cluster))
+    try:
+        admin.create_topics([NewTopic(topic, PARTITIONS, 1)])
+    finally:
+        admin.close()
+    seen = [_leaders(cluster, topic, node) for node in (1, 2, 3)]
+    assert seen[0] == seen[1] == seen[2]
+    counts = defaultdict(int)
+    for leader, epoch in seen[0].values():
+        counts[leader] += 1
+        assert epoch == 0
+    assert dict(counts) == {1: 4, 2: 4, 3: 4}
+
+
+def test_a_broker_that_does_not_lead_a_partition_refuses_produce_and_list_offsets(cluster: Cluster) -> None:
+    topic = unique_topic("not-leader")
+    admin = KafkaAdminClient(bootstrap_servers=_bootstrap(cluster))
+    try:
+        admin.create_topics([NewTopic(topic, 3, 1)])
+    finally:
+        admin.close()
+    leaders = _leaders(cluster, topic, 1)
+    partition, (leader, _) = next(iter(leaders.items()))
+    other = next(node for node in (1, 2, 3) if node != leader)
+    batch = record_batch([Rec(b"k", b"v", (), None)])
+    data = TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=batch)])
+    offsets = ListOffsetsRequest(
+        replica_id=-1,
+        topics=[
+            ListOffsetsTopic(name=topic, partitions=[ListOffsetsPartition(partition_index=partition, timestamp=-1)])
+        ],
+    )
+    for node, code in ((other, ErrorCode.NOT_LEADER_OR_FOLLOWER), (leader, ErrorCode.NONE)):
+        with RawClient(cluster.brokers[node].bootstrap) as raw:
+            produced = raw.request(ProduceRequest(acks=1, timeout_ms=5000, topic_data=[data]), 9, ProduceResponse)
+            listed = raw.request(offsets, 9, ListOffsetsResponse)
+        assert produced.responses[0].partition_responses[0].error_code == code
+        assert listed.topics[0].partitions[0].error_code == code
+
+
+def _check_in_order(received: dict[int, list[bytes]]) -> None:
+    assert received == _expected()
+
+
+def test_kafka_python_produces_through_one_broker_and_a_group_reads_everything_in_order(cluster: Cluster) -> None:
+    topic = unique_topic("kp")
+    bootstrap = _bootstrap(cluster)
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        admin.create_topics([NewTopic(topic, PARTITIONS, 1)])
+    finally:
+        admin.close()
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", retries=20)
+    try:
+        for partition, values in _expected().items():
+            for value in values:
+                producer.send(topic, value=value, partition=partition)
+        producer.flush(timeout=DEADLINE_S)
+    finally:
+        producer.close()
+    consumer = KafkaConsumer(
+        topic, bootstrap_servers=bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest",
+        consumer_timeout_ms=1000,
+    )  # fmt: skip
+    received: dict[int, list[bytes]] = defaultdict(list)
+    deadline = time.monotonic() + DEADLINE_S
+    try:
+        while sum(map(len, received.values())) < PARTITIONS * PER_PARTITION and time.monotonic() < deadline:
+            for message in consumer:
+                received[message.partition].append(message.value)
+        consumer.commit()
+    finally:
+        consumer.close()
+    _check_in_order(dict(received))
+
+
+def test_confluent_kafka_produces_through_one_broker_and_a_group_reads_everything_in_order(cluster: Cluster) -> None:
+    topic = unique_topic("ck")
+    bootstrap = _bootstrap(cluster)
+    admin = AdminClient({"bootstrap.servers": bootstrap})  # kept: a collected client cancels its futures
+    admin.create_topics([ConfluentNewTopic(topic, PARTITIONS, 1)])[topic].result(DEADLINE_S)
+    producer = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True})
+    for partition, values in _expected().items():
+        for value in values:
+            producer.produce(topic, value=value, partition=partition)
+    assert producer.flush(DEADLINE_S) == 0
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": f"{topic}-group", "auto.offset.reset": "earliest"})
+    consumer.subscribe([topic])
+    received: dict[int, list[bytes]] = defaultdict(list)
+    deadline = time.monotonic() + DEADLINE_S
+    try:
+        while sum(map(len, received.values())) < PARTITIONS * PER_PARTITION and time.monotonic() < deadline:
+            message = consumer.poll(1.0)
+            if message is None:
+                continue
+            assert message.error() is None, message.error()
+            received[message.partition()].append(message.value())
+    finally:
+        consumer.close()
+    _check_in_order(dict(received))
+
+
+def test_aiokafka_produces_through_one_broker_and_a_group_reads_everything_in_order(cluster: Cluster) -> None:
+    topic = unique_topic("aio")
+    bootstrap = _bootstrap(cluster)
+
+    async def scenario() -> dict[int, list[bytes]]:
+        admin = AIOKafkaAdminClient(bootstrap_servers=bootstrap)
+        await admin.start()
+        try:
+            await admin.create_topics([AioNewTopic(topic, PARTITIONS, 1)])
+        finally:
+            await admin.close()
+        producer = AIOKafkaProducer(bootstrap_servers=bootstrap, acks="all")
+        await producer.start()
+        try:
+            for partition, values in _expected().items():
+                for value in values:
+                    await producer.send(topic, value=value, partition=partition)
+            await producer.flush()
+        finally:
+            await producer.stop()
+        consumer = AIOKafkaConsumer(
+            topic, bootstrap_servers=bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest"
+        )
+        await consumer.start()
+        received: dict[int, list[bytes]] = defaultdict(list)
+        try:
+            async with asyncio.timeout(DEADLINE_S):
+                while sum(map(len, received.values())) < PARTITIONS * PER_PARTITION:
+                    batches = await consumer.getmany(timeout_ms=1000)
+                    for part, messages in batches.items():
+                        received[part.partition].extend(m.value for m in messages if m.value is not None)
+        finally:
+            await consumer.stop()
+        return dict(received)
+
+    _check_in_order(asyncio.run(scenario()))
