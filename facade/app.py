@@ -109,10 +109,16 @@ class BrokerApp:
         """Register in the cluster named by ``rockafka.cluster.etcd.endpoints`` and serve from its snapshot.
 
         Any failure (etcd unreachable, node.id taken) closes what was opened and is one StartupError line."""
-        from rockafka.cluster.member import ClusterMember, MemberSettings  # loads the etcd client: only here
+        try:
+            from rockafka.cluster.member import ClusterMember, MemberSettings  # loads the etcd client: only here
 
-        from .cluster_topology import ClusterTopology
-
+            from .cluster_topology import ClusterTopology
+        except ImportError as exc:
+            await self._close_servers()
+            broker.store.close()
+            raise StartupError(
+                f"rockafka.cluster.etcd.endpoints needs the etcd client ({exc.name}): pip install 'rockafka[cluster]'"
+            ) from None
         config = self.config
         endpoints = config.get("rockafka.cluster.etcd.endpoints")
         assert isinstance(endpoints, list)
@@ -127,8 +133,8 @@ class BrokerApp:
             port=advertised.port or bound.get(advertised.name, 0),
             lease_ttl_s=-(-config.int("rockafka.cluster.lease.ttl.ms") // 1000),
         )
-        member = ClusterMember(settings)
         try:
+            member = ClusterMember(settings)
             await member.start(proposed_cluster_id=broker.cluster_id)
         except ClusterError as exc:
             await self._close_servers()

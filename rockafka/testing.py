@@ -357,8 +357,9 @@ class Cluster:
             cluster.pause(3)                      # SIGSTOP; cluster.resume(3)
 
     :meth:`start` returns once every broker is registered in etcd, every group has a leader and a controller is
-    elected. ``settings`` apply to every broker (over :data:`TEST_SETTINGS`); each broker's data directory and
-    etcd's are temporary and removed by :meth:`close`.
+    elected. ``settings`` apply to every broker (over :data:`TEST_SETTINGS`). Each broker's data directory and
+    etcd's are temporary and removed by :meth:`close`, unless ``data_root`` is given: then they are
+    ``data_root/broker-<node id>/data`` and ``data_root/etcd``, and kept.
     """
 
     def __init__(
@@ -369,8 +370,9 @@ class Cluster:
         subprocess: bool = True,
         lease_ttl_ms: int = 2000,
         name: str = "test",
+        data_root: Path | None = None,
     ) -> None:
-        self.etcd = LocalEtcd()
+        self.etcd = LocalEtcd(None if data_root is None else data_root / "etcd")
         self.name = name
         common = {
             **(settings or {}),
@@ -378,7 +380,11 @@ class Cluster:
             "rockafka.cluster.lease.ttl.ms": str(lease_ttl_ms),
         }
         self.brokers: dict[int, Broker] = {
-            node: Broker(subprocess=subprocess, settings={**common, "node.id": str(node)})
+            node: Broker(
+                subprocess=subprocess,
+                settings={**common, "node.id": str(node)},
+                data_dir=None if data_root is None else data_root / f"broker-{node}" / "data",
+            )
             for node in range(1, groups + 1)
         }
 
