@@ -22,7 +22,7 @@ from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient
 from confluent_kafka.admin import NewTopic as ConfluentNewTopic
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer
-from kafka.admin import NewTopic
+from kafka.admin import NewPartitions, NewTopic
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.list_offsets import (
@@ -217,3 +217,35 @@ def test_aiokafka_produces_through_one_broker_and_a_group_reads_everything_in_or
         return dict(received)
 
     _check_in_order(asyncio.run(scenario()))
+
+
+def test_admin_changes_from_any_broker_are_seen_by_every_broker(cluster: Cluster) -> None:
+    """Created on broker 2, grown on broker 3, deleted on broker 1: each change answered once its broker has it,
+    and every broker's Metadata follows (the new partitions on the least loaded groups)."""
+    topic = unique_topic("admin-anywhere")
+    admins = {node: KafkaAdminClient(bootstrap_servers=broker.bootstrap) for node, broker in cluster.brokers.items()}
+    try:
+        admins[2].create_topics([NewTopic(topic, 2, 1)])
+        assert len(_leaders(cluster, topic, 2)) == 2
+        admins[3].create_partitions({topic: NewPartitions(5)})
+        grown = _leaders(cluster, topic, 3)
+        assert len(grown) == 5
+        assert _leaders_eventually(cluster, topic, 1, 5) == grown
+        admins[1].delete_topics([topic])
+        with RawClient(cluster.brokers[1].bootstrap) as raw:
+            request = MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=False)
+            [gone] = raw.request(request, 12, MetadataResponse).topics
+        assert gone.error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    finally:
+        for admin in admins.values():
+            admin.close()
+
+
+def _leaders_eventually(cluster: Cluster, topic: str, via: int, count: int) -> dict[int, tuple[int, int]]:
+    """Broker ``via``'s leaders once it shows ``count`` partitions (its watch may trail the broker that changed it)."""
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        leaders = _leaders(cluster, topic, via)
+        if len(leaders) == count or time.monotonic() > deadline:
+            return leaders
+        time.sleep(0.05)

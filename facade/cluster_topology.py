@@ -18,13 +18,22 @@ FindCoordinator for an internal topic not yet in etcd creates it there (as Kafka
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Final
 
-from rockafka.cluster import NO_LEADER, ClusterError, ClusterSnapshot, NoBrokerGroupsError, TopicExistsError
+from rockafka.cluster import (
+    NO_LEADER,
+    ClusterError,
+    ClusterSnapshot,
+    NoBrokerGroupsError,
+    TopicExistsError,
+    UnknownTopicError,
+)
 from rockafka.cluster.member import ClusterMember
+from rockafka.cluster.metadata import ClusterMetadata
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
@@ -108,18 +117,32 @@ class ClusterTopology:
 
     async def create_topic(self, name: str, partitions: int, configs: Mapping[str, str]) -> TopicInfo:
         """Create ``name`` in etcd, then wait until this broker's store mirrors it."""
-        metadata = self._member.metadata
-        assert metadata is not None
-        try:
+        metadata = self._metadata()
+        with _as_api_errors(name):
             record = await metadata.create_topic(self.snapshot, name, partitions, configs)
             await self._view.wait_for(lambda s: name in s.topics, SEEN_TIMEOUT_S)
-        except TopicExistsError as exc:
-            raise ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, str(exc)) from None
-        except NoBrokerGroupsError as exc:
-            raise ApiError(ErrorCode.INVALID_REPLICATION_FACTOR, str(exc)) from None
-        except (ClusterError, TimeoutError) as exc:
-            raise ApiError(ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata did not take the topic: {exc}") from None
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
+    async def delete_topic(self, name: str) -> TopicInfo:
+        """Delete ``name`` from etcd, then wait until this broker's store dropped it."""
+        metadata = self._metadata()
+        with _as_api_errors(name):
+            record = await metadata.delete_topic(name)
+            await self._view.wait_for(lambda s: name not in s.topics, SEEN_TIMEOUT_S)
+        return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
+    async def create_partitions(self, name: str, total: int) -> TopicInfo:
+        """Grow ``name`` to ``total`` partitions in etcd (new ones on the least loaded groups), then wait for it."""
+        metadata = self._metadata()
+        with _as_api_errors(name):
+            record = await metadata.add_partitions(self.snapshot, name, total)
+            await self._view.wait_for(lambda s: s.topics.get(name) == record, SEEN_TIMEOUT_S)
+        return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
+    def _metadata(self) -> ClusterMetadata:
+        metadata = self._member.metadata
+        assert metadata is not None, "the member has started"
+        return metadata
 
     def auto_create(self, name: str, partitions: int) -> TopicInfo | None:
         """Start creating ``name`` in etcd; the client finds it on a later Metadata request."""
@@ -127,6 +150,7 @@ class ClusterTopology:
         return None
 
     def _create_in_background(self, name: str, partitions: int) -> None:
+        """Create ``name`` in etcd without waiting (auto-creation; internal topics on first use)."""
         if name in self._creating:
             return
         self._creating.add(name)
@@ -135,10 +159,8 @@ class ClusterTopology:
         task.add_done_callback(self._tasks.discard)
 
     async def _create_quietly(self, name: str, partitions: int) -> None:
-        metadata = self._member.metadata
-        assert metadata is not None
         try:
-            await metadata.create_topic(self.snapshot, name, partitions, {})
+            await self._metadata().create_topic(self.snapshot, name, partitions, {})
             log.info("auto-created topic %s with %d partitions in the cluster", name, partitions)
         except TopicExistsError:
             pass
@@ -188,3 +210,20 @@ class ClusterTopology:
             log.error("topic %s: id %s in the store, %s in the cluster: not mirrored", name, local.topic_id, topic_id)
         elif local.partitions < partitions:
             self._store.topics.create_partitions(name, partitions)
+
+
+@contextlib.contextmanager
+def _as_api_errors(name: str) -> Iterator[None]:
+    """The cluster layer's errors of a topic change, as the Kafka error codes admin clients act on."""
+    try:
+        yield
+    except TopicExistsError as exc:
+        raise ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, str(exc)) from None
+    except UnknownTopicError as exc:
+        raise ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, str(exc)) from None
+    except NoBrokerGroupsError as exc:
+        raise ApiError(ErrorCode.INVALID_REPLICATION_FACTOR, str(exc)) from None
+    except (ClusterError, TimeoutError) as exc:  # etcd unreachable, or a concurrent change won: retriable
+        raise ApiError(
+            ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata did not take the change to {name}: {exc}"
+        ) from None

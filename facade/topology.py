@@ -10,7 +10,8 @@ Handlers never ask "are we clustered?"; they ask ``ctx.broker.topology``:
 - ``metadata_partitions`` and ``place``: each partition's leader, leader epoch and replicas.
 - ``coordinator``: which broker coordinates a group or transactional id (None: not known yet, the
   client retries).
-- ``create_topic``, ``auto_create``: topic creation, in the local store or through the cluster's metadata.
+- ``create_topic``, ``auto_create``, ``delete_topic``, ``create_partitions``: topic changes, in the local
+  store at once or through the cluster's metadata (an awaitable; see ``handlers/topic_changes.py``).
 
 :class:`LocalTopology` is today's single broker, exactly. ``ClusterTopology`` (``facade/cluster_topology.py``)
 answers from the cluster snapshot of ``rockafka.cluster``.
@@ -76,6 +77,10 @@ class Topology(Protocol):
 
     def auto_create(self, name: str, partitions: int) -> TopicInfo | None: ...
 
+    def delete_topic(self, name: str) -> TopicInfo | Awaitable[TopicInfo]: ...
+
+    def create_partitions(self, name: str, total: int) -> TopicInfo | Awaitable[TopicInfo]: ...
+
 
 class LocalTopology:
     """One broker is the whole cluster: it leads every partition at epoch 0 and coordinates everything."""
@@ -111,6 +116,12 @@ class LocalTopology:
             return self._store.topics.describe(name)
         log.info("auto-created topic %s with %d partitions", name, topic.partitions)
         return topic
+
+    def delete_topic(self, name: str) -> TopicInfo:
+        return self._store.topics.delete(name)
+
+    def create_partitions(self, name: str, total: int) -> TopicInfo:
+        return self._store.topics.create_partitions(name, total)
 
 
 @functools.lru_cache(maxsize=256)

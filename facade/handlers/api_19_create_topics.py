@@ -54,6 +54,7 @@ from .admin import (
 from .authorized import check_create_topic
 from .context import ApiError, RequestContext
 from .registry import register
+from .topic_changes import TopicChanges
 
 
 def _error(request: CreateTopicsRequest, code: ErrorCode) -> CreateTopicsResponse:
@@ -74,31 +75,16 @@ def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTopicsRes
         refusal = ApiError(ErrorCode.POLICY_VIOLATION, TOO_MANY_PARTITIONS)
         names = dict.fromkeys(topic.name for topic in request.topics)
         return CreateTopicsResponse(topics=[_failed(CreatableTopic(name=name), refusal) for name in names])
-    pending: list[_Pending] = []
+    changes = TopicChanges()
     results = answer_each(
         request.topics,
         lambda topic: topic.name,
-        lambda topic: _create(ctx, topic, request.validate_only, pending),
+        lambda topic: _create(ctx, topic, request.validate_only, changes),
         _failed,
         duplicate="Duplicate topic name.",
         one_result_per_duplicate=True,
     )
-    response = CreateTopicsResponse(throttle_time_ms=0, topics=results)
-    return _after_cluster(response, pending) if pending else response
-
-
-_Pending = tuple[CreatableTopicResult, Awaitable[TopicInfo]]
-
-
-async def _after_cluster(response: CreateTopicsResponse, pending: list[_Pending]) -> CreateTopicsResponse:
-    """Wait for the creations the cluster's metadata takes (in a cluster); each result gets its id or error."""
-    for result, creation in pending:
-        try:
-            result.topic_id = (await creation).topic_id
-        except ApiError as exc:
-            result.error_code, result.error_message = exc.error_code, exc.message
-            result.num_partitions, result.replication_factor, result.configs = -1, -1, []
-    return response
+    return changes.answer(CreateTopicsResponse(throttle_time_ms=0, topics=results))
 
 
 def _failed(topic: CreatableTopic, exc: ApiError) -> CreatableTopicResult:
@@ -106,7 +92,7 @@ def _failed(topic: CreatableTopic, exc: ApiError) -> CreatableTopicResult:
 
 
 def _create(
-    ctx: RequestContext, topic: CreatableTopic, validate_only: bool, pending: list[_Pending]
+    ctx: RequestContext, topic: CreatableTopic, validate_only: bool, changes: TopicChanges
 ) -> CreatableTopicResult:
     broker = ctx.broker
     check_topic_name(topic.name)
@@ -142,11 +128,17 @@ def _create(
             for entry in topic_config_entries(ctx, configs)
         ],
     )
-    if isinstance(created, TopicInfo):
-        result.topic_id = created.topic_id
-    elif created is not None:
-        pending.append((result, created))
+    if created is not None:
+        changes.add(created, lambda outcome: _settle(result, outcome))
     return result
+
+
+def _settle(result: CreatableTopicResult, outcome: TopicInfo | ApiError) -> None:
+    if isinstance(outcome, TopicInfo):
+        result.topic_id = outcome.topic_id
+    else:
+        result.error_code, result.error_message = outcome.error_code, outcome.message
+        result.num_partitions, result.replication_factor, result.configs = -1, -1, []
 
 
 def _partition_count(ctx: RequestContext, topic: CreatableTopic) -> int:
