@@ -4,7 +4,8 @@ Each client creates a 12-partition topic and produces to it through ONE bootstra
 partitions are led by the three brokers (four each), so the client must follow Metadata to every leader.
 Every record is read back, in order per partition, by a consumer group whose coordinator is found by hashing
 the group id onto ``__consumer_offsets``. The wire checks: a broker that does not lead a partition answers
-NOT_LEADER_OR_FOLLOWER to Produce and ListOffsets, and Metadata names the same leaders from every broker.
+NOT_LEADER_OR_FOLLOWER to Produce and ListOffsets, one that does not coordinate a group answers NOT_COORDINATOR,
+Metadata names the same leaders from every broker, and admin changes work from any broker.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer
 from kafka.admin import NewPartitions, NewTopic
 
 from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.find_coordinator import FindCoordinatorRequest, FindCoordinatorResponse
+from rockafka.facade.protocol.messages.heartbeat import HeartbeatRequest, HeartbeatResponse
 from rockafka.facade.protocol.messages.list_offsets import (
     ListOffsetsPartition,
     ListOffsetsRequest,
@@ -249,3 +252,25 @@ def _leaders_eventually(cluster: Cluster, topic: str, via: int, count: int) -> d
         if len(leaders) == count or time.monotonic() > deadline:
             return leaders
         time.sleep(0.05)
+
+
+def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
+    """FindCoordinator (asked of any broker) names one broker; the others answer the group NOT_COORDINATOR."""
+    group = unique_topic("coordinated")
+    deadline = time.monotonic() + DEADLINE_S
+    while True:  # the first lookup creates __consumer_offsets in etcd and is answered "not available"
+        with RawClient(cluster.brokers[1].bootstrap) as raw:
+            found = raw.request(FindCoordinatorRequest(key=group, key_type=0), 3, FindCoordinatorResponse)
+        if found.error_code != ErrorCode.COORDINATOR_NOT_AVAILABLE or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert found.error_code == ErrorCode.NONE
+    for node, broker in cluster.brokers.items():
+        with RawClient(broker.bootstrap) as raw:
+            again = raw.request(FindCoordinatorRequest(key=group, key_type=0), 3, FindCoordinatorResponse)
+            beat = raw.request(
+                HeartbeatRequest(group_id=group, generation_id=1, member_id="nobody"), 4, HeartbeatResponse
+            )
+        assert again.node_id == found.node_id
+        expected = ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.UNKNOWN_MEMBER_ID
+        assert beat.error_code == expected

@@ -34,11 +34,11 @@ from ..group import OFFSETS_TOPIC
 from ..topology import BrokerAddress
 from .admin import advertised_listener
 from .context import DENIED, RequestContext
+from .coordination import TRANSACTION_STATE_TOPIC, coordinator_of
 from .registry import register
 
 GROUP_KEY_TYPE = 0
 TRANSACTION_KEY_TYPE = 1
-TRANSACTION_STATE_TOPIC = "__transaction_state"
 
 
 def _error(request: FindCoordinatorRequest, code: ErrorCode) -> FindCoordinatorResponse:
@@ -74,8 +74,7 @@ def _find(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
     broker = ctx.broker
     listener = advertised_listener(ctx)
     own = BrokerAddress(broker.node_id, listener.host, listener.port)
-    internal = OFFSETS_TOPIC if key_type == GROUP_KEY_TYPE else TRANSACTION_STATE_TOPIC
-    found = broker.topology.coordinator(internal, broker.config.int("offsets.topic.num.partitions"), key, own)
+    found = coordinator_of(ctx, OFFSETS_TOPIC if key_type == GROUP_KEY_TYPE else TRANSACTION_STATE_TOPIC, key, own)
     if found is None:
         return _failed(key, ErrorCode.COORDINATOR_NOT_AVAILABLE)
     return Coordinator(
