@@ -7,7 +7,8 @@
 2. reads or creates the cluster id;
 3. grants a lease of ``lease_ttl_s`` seconds and registers ``brokers/<node id>`` under it (a live twin:
    :class:`NodeIdTakenError`); a task refreshes the lease every third of its TTL, so a killed broker's
-   registration (and its controller key) vanishes within one TTL;
+   registration (and its controller key) vanishes within one TTL. A broker that finds its lease expired
+   (it was paused past the TTL) takes a new one and registers again, unless its node id was taken;
 4. starts the :class:`ClusterView` (range read, then watch);
 5. runs the controller duty: whenever the view changes, campaign if no controller is registered, and if
    this broker is the controller, give each group a live leader (``controller.py``).
@@ -123,7 +124,23 @@ class ClusterMember:
                 log.warning("cannot refresh the cluster lease: %s", exc)
                 continue
             if remaining <= 0:
-                log.error("node %d's cluster lease expired: it is no longer registered", self.settings.node_id)
+                await self._register_again()
+
+    async def _register_again(self) -> None:
+        """The lease expired (the process was paused past its TTL, or etcd lost it): take a new lease and register
+        again, unless another live broker took this node id meanwhile (then stay out, and say so)."""
+        assert self._etcd is not None and self.metadata is not None and self.controller is not None
+        settings = self.settings
+        log.warning("node %d's cluster lease expired: registering again", settings.node_id)
+        self.controller.term = None  # the controller key went with the old lease
+        try:
+            self._lease_id = await self._etcd.grant_lease(settings.lease_ttl_s)
+            info = BrokerInfo(settings.node_id, settings.group, settings.host, settings.port)
+            await self.metadata.register(info, self._lease_id)
+        except ClusterError as exc:
+            log.error("node %d cannot register again: %s", settings.node_id, exc)
+            return
+        self._woken.set()
 
     async def _controller_duty(self) -> None:
         assert self.controller is not None and self.view is not None

@@ -23,6 +23,19 @@ def _member(etcd: LocalEtcd, name: str, node: int, group: str, ttl: int = 5) -> 
     return ClusterMember(settings)
 
 
+def _acting(member: ClusterMember) -> bool:
+    return member.controller is not None and member.controller.term is not None
+
+
+async def _settled(read: Callable[[], list[int]], timeout_s: float) -> list[int]:
+    """``read()`` once it names exactly one node (or its last answer after ``timeout_s``); bounded polling of
+    in-process state, which no watch reports."""
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while len(found := read()) != 1 and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.02)
+    return found
+
+
 def _run(test: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(asyncio.wait_for(test(), 60))
 
@@ -94,8 +107,9 @@ def test_one_controller_gives_each_group_a_leader_and_a_successor_takes_over(
                 ("g2", 2, 0),
                 ("g3", 3, 0),
             }
-            acting = [m for m in members if m.controller is not None and m.controller.term is not None]
-            assert [m.settings.node_id for m in acting] == [snapshot.controller]
+            # the winner learns its term when its campaign returns, which may be after the watch showed the key
+            acting = await _settled(lambda: [m.settings.node_id for m in members if _acting(m)], WAIT_S)
+            assert acting == [snapshot.controller]
             old = next(m for m in members if m.settings.node_id == snapshot.controller)
             old_group = old.settings.group
             await old.stop()

@@ -41,7 +41,7 @@ def test_a_killed_broker_leaves_within_its_lease_and_rejoins_with_the_next_leade
         assert back.groups["group-2"].epoch == 2
 
 
-def test_a_paused_broker_is_dropped_when_its_lease_runs_out() -> None:
+def test_a_paused_broker_is_dropped_when_its_lease_runs_out_and_registers_again_when_resumed() -> None:
     with Cluster(groups=2, lease_ttl_ms=1000) as cluster:
         cluster.pause(1)
         try:
@@ -49,3 +49,6 @@ def test_a_paused_broker_is_dropped_when_its_lease_runs_out() -> None:
         finally:
             cluster.resume(1)
         assert gone.controller == 2  # the paused controller's term ended with its lease
+        back = _wait(cluster, lambda s: 1 in s.brokers and s.groups["group-1"].leader == 1)
+        assert back.groups["group-1"].epoch == 2
+        assert back.controller == 2
