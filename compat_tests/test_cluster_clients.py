@@ -274,3 +274,59 @@ def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
         assert again.node_id == found.node_id
         expected = ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.UNKNOWN_MEMBER_ID
         assert beat.error_code == expected
+
+
+def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leaders(cluster: Cluster) -> None:
+    """Three members of one group, each bootstrapped from a different broker: the 12 partitions (4 per leader)
+    are shared out, and every record produced after the group settled is read once, in order."""
+    topic = unique_topic("kp-group")
+    admin = KafkaAdminClient(bootstrap_servers=_bootstrap(cluster))
+    try:
+        admin.create_topics([NewTopic(topic, PARTITIONS, 1)])
+    finally:
+        admin.close()
+    members = [
+        KafkaConsumer(
+            topic, bootstrap_servers=broker.bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest"
+        )
+        for broker in cluster.brokers.values()
+    ]
+    received: list[dict[int, list[bytes]]] = [defaultdict(list) for _ in members]
+    try:
+        deadline = time.monotonic() + DEADLINE_S
+        while time.monotonic() < deadline and not _settled_group(members):
+            for member in members:
+                member.poll(timeout_ms=100)
+        assignments = [{tp.partition for tp in member.assignment()} for member in members]
+        assert sorted(p for owned in assignments for p in owned) == list(range(PARTITIONS))
+        assert all(assignments)
+        producer = KafkaProducer(bootstrap_servers=cluster.brokers[3].bootstrap, acks="all")
+        try:
+            for partition, values in _expected().items():
+                for value in values:
+                    producer.send(topic, value=value, partition=partition)
+            producer.flush(timeout=DEADLINE_S)
+        finally:
+            producer.close()
+        deadline = time.monotonic() + DEADLINE_S
+        while (
+            time.monotonic() < deadline
+            and sum(len(v) for r in received for v in r.values()) < PARTITIONS * PER_PARTITION
+        ):
+            for member, mine in zip(members, received, strict=True):
+                for records in member.poll(timeout_ms=100).values():
+                    for record in records:
+                        mine[record.partition].append(record.value)
+    finally:
+        for member in members:
+            member.close()
+    for owned, mine in zip(assignments, received, strict=True):
+        assert set(mine) <= owned
+    merged = {p: values for mine in received for p, values in mine.items()}
+    _check_in_order(merged)
+
+
+def _settled_group(members: list[KafkaConsumer]) -> bool:
+    """Whether the members' assignments are non-empty and cover every partition exactly once."""
+    owned = [tp.partition for member in members for tp in member.assignment()]
+    return all(member.assignment() for member in members) and sorted(owned) == list(range(PARTITIONS))
