@@ -82,11 +82,7 @@ def _leaders(cluster: Cluster, topic: str, via: int) -> dict[int, tuple[int, int
 
 def test_partitions_are_spread_and_every_broker_names_the_same_leaders(cluster: Cluster) -> None:
     topic = unique_topic("spread")
-    admin = KafkaAdminClient(bootstrap_servers=_bootstrap(cluster))
-    try:
-        admin.create_topics([NewTopic(topic, PARTITIONS, 1)])
-    finally:
-        admin.close()
+    _create_topic(_bootstrap(cluster), topic, PARTITIONS)
     seen = [_leaders(cluster, topic, node) for node in (1, 2, 3)]
     assert seen[0] == seen[1] == seen[2]
     counts = defaultdict(int)
@@ -98,11 +94,7 @@ def test_partitions_are_spread_and_every_broker_names_the_same_leaders(cluster: 
 
 def test_a_broker_that_does_not_lead_a_partition_refuses_produce_and_list_offsets(cluster: Cluster) -> None:
     topic = unique_topic("not-leader")
-    admin = KafkaAdminClient(bootstrap_servers=_bootstrap(cluster))
-    try:
-        admin.create_topics([NewTopic(topic, 3, 1)])
-    finally:
-        admin.close()
+    _create_topic(_bootstrap(cluster), topic, 3)
     leaders = _leaders(cluster, topic, 1)
     partition, (leader, _) = next(iter(leaders.items()))
     other = next(node for node in (1, 2, 3) if node != leader)
@@ -122,6 +114,18 @@ def test_a_broker_that_does_not_lead_a_partition_refuses_produce_and_list_offset
         assert listed.topics[0].partitions[0].error_code == code
 
 
+def _create_topic(bootstrap: str, topic: str, partitions: int) -> None:
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    try:
+        admin.create_topics([NewTopic(topic, partitions, 1)])
+    finally:
+        admin.close()
+
+
+def _count(received: dict[int, list[bytes]]) -> int:
+    return sum(map(len, received.values()))
+
+
 def _check_in_order(received: dict[int, list[bytes]]) -> None:
     assert received == _expected()
 
@@ -129,11 +133,7 @@ def _check_in_order(received: dict[int, list[bytes]]) -> None:
 def test_kafka_python_produces_through_one_broker_and_a_group_reads_everything_in_order(cluster: Cluster) -> None:
     topic = unique_topic("kp")
     bootstrap = _bootstrap(cluster)
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
-    try:
-        admin.create_topics([NewTopic(topic, PARTITIONS, 1)])
-    finally:
-        admin.close()
+    _create_topic(bootstrap, topic, PARTITIONS)
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", retries=20)
     try:
         for partition, values in _expected().items():
@@ -149,7 +149,7 @@ def test_kafka_python_produces_through_one_broker_and_a_group_reads_everything_i
     received: dict[int, list[bytes]] = defaultdict(list)
     deadline = time.monotonic() + DEADLINE_S
     try:
-        while sum(map(len, received.values())) < PARTITIONS * PER_PARTITION and time.monotonic() < deadline:
+        while _count(received) < PARTITIONS * PER_PARTITION and time.monotonic() < deadline:
             for message in consumer:
                 received[message.partition].append(message.value)
         consumer.commit()
@@ -173,7 +173,7 @@ def test_confluent_kafka_produces_through_one_broker_and_a_group_reads_everythin
     received: dict[int, list[bytes]] = defaultdict(list)
     deadline = time.monotonic() + DEADLINE_S
     try:
-        while sum(map(len, received.values())) < PARTITIONS * PER_PARTITION and time.monotonic() < deadline:
+        while _count(received) < PARTITIONS * PER_PARTITION and time.monotonic() < deadline:
             message = consumer.poll(1.0)
             if message is None:
                 continue
@@ -211,7 +211,7 @@ def test_aiokafka_produces_through_one_broker_and_a_group_reads_everything_in_or
         received: dict[int, list[bytes]] = defaultdict(list)
         try:
             async with asyncio.timeout(DEADLINE_S):
-                while sum(map(len, received.values())) < PARTITIONS * PER_PARTITION:
+                while _count(received) < PARTITIONS * PER_PARTITION:
                     batches = await consumer.getmany(timeout_ms=1000)
                     for part, messages in batches.items():
                         received[part.partition].extend(m.value for m in messages if m.value is not None)
@@ -277,29 +277,25 @@ def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
 
 
 def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leaders(cluster: Cluster) -> None:
-    """Three members of one group, each bootstrapped from a different broker: the 12 partitions (4 per leader)
-    are shared out, and every record produced after the group settled is read once, in order."""
+    """Three members of one group, each bootstrapped from a different broker, share the 12 partitions (4 per
+    leader); every record is read, each member reading its partitions in offset order. A rebalance under load
+    may hand a partition on and re-deliver from the last commit (Kafka's at-least-once): records are matched
+    by offset, so nothing may be missing or differ, but a re-read is allowed."""
     topic = unique_topic("kp-group")
-    admin = KafkaAdminClient(bootstrap_servers=_bootstrap(cluster))
-    try:
-        admin.create_topics([NewTopic(topic, PARTITIONS, 1)])
-    finally:
-        admin.close()
+    _create_topic(_bootstrap(cluster), topic, PARTITIONS)
     members = [
         KafkaConsumer(
             topic, bootstrap_servers=broker.bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest"
         )
         for broker in cluster.brokers.values()
     ]
-    received: list[dict[int, list[bytes]]] = [defaultdict(list) for _ in members]
+    by_offset: dict[int, dict[int, bytes]] = defaultdict(dict)
     try:
         deadline = time.monotonic() + DEADLINE_S
         while time.monotonic() < deadline and not _settled_group(members):
             for member in members:
                 member.poll(timeout_ms=100)
-        assignments = [{tp.partition for tp in member.assignment()} for member in members]
-        assert sorted(p for owned in assignments for p in owned) == list(range(PARTITIONS))
-        assert all(assignments)
+        assert _settled_group(members)
         producer = KafkaProducer(bootstrap_servers=cluster.brokers[3].bootstrap, acks="all")
         try:
             for partition, values in _expected().items():
@@ -309,21 +305,18 @@ def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leader
         finally:
             producer.close()
         deadline = time.monotonic() + DEADLINE_S
-        while (
-            time.monotonic() < deadline
-            and sum(len(v) for r in received for v in r.values()) < PARTITIONS * PER_PARTITION
-        ):
-            for member, mine in zip(members, received, strict=True):
+        while time.monotonic() < deadline and sum(map(len, by_offset.values())) < PARTITIONS * PER_PARTITION:
+            for member in members:
                 for records in member.poll(timeout_ms=100).values():
+                    offsets = [record.offset for record in records]
+                    assert offsets == sorted(offsets)
                     for record in records:
-                        mine[record.partition].append(record.value)
+                        seen = by_offset[record.partition].setdefault(record.offset, record.value)
+                        assert seen == record.value, f"offset {record.offset} read as {seen!r} and {record.value!r}"
     finally:
         for member in members:
             member.close()
-    for owned, mine in zip(assignments, received, strict=True):
-        assert set(mine) <= owned
-    merged = {p: values for mine in received for p, values in mine.items()}
-    _check_in_order(merged)
+    _check_in_order({p: [values[o] for o in sorted(values)] for p, values in by_offset.items()})
 
 
 def _settled_group(members: list[KafkaConsumer]) -> bool:
