@@ -35,6 +35,11 @@ from rockafka.facade.protocol.messages.list_offsets import (
     ListOffsetsTopic,
 )
 from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataRequestTopic, MetadataResponse
+from rockafka.facade.protocol.messages.offset_fetch import (
+    OffsetFetchRequest,
+    OffsetFetchRequestGroup,
+    OffsetFetchResponse,
+)
 from rockafka.facade.protocol.messages.produce import (
     PartitionProduceData,
     ProduceRequest,
@@ -255,7 +260,8 @@ def _leaders_eventually(cluster: Cluster, topic: str, via: int, count: int) -> d
 
 
 def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
-    """FindCoordinator (asked of any broker) names one broker; the others answer the group NOT_COORDINATOR."""
+    """FindCoordinator (asked of any broker) names one broker; the others answer Heartbeat and OffsetFetch for
+    the group NOT_COORDINATOR."""
     group = unique_topic("coordinated")
     deadline = time.monotonic() + DEADLINE_S
     while True:  # the first lookup creates __consumer_offsets in etcd and is answered "not available"
@@ -271,9 +277,15 @@ def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
             beat = raw.request(
                 HeartbeatRequest(group_id=group, generation_id=1, member_id="nobody"), 4, HeartbeatResponse
             )
+            fetched = raw.request(
+                OffsetFetchRequest(groups=[OffsetFetchRequestGroup(group_id=group, topics=None)]),
+                8,
+                OffsetFetchResponse,
+            )
         assert again.node_id == found.node_id
         expected = ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.UNKNOWN_MEMBER_ID
         assert beat.error_code == expected
+        assert fetched.groups[0].error_code == (ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.NONE)
 
 
 def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leaders(cluster: Cluster) -> None:

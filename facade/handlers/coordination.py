@@ -25,6 +25,11 @@ def coordinator_of(ctx: RequestContext, internal_topic: str, key: str, own: Brok
     return ctx.broker.topology.coordinator(internal_topic, partitions, key, own)
 
 
+def coordinates_group(ctx: RequestContext, group_id: str) -> bool:
+    """Whether this broker coordinates ``group_id`` (always, on a single broker)."""
+    return _coordinates(ctx, OFFSETS_TOPIC, group_id)
+
+
 def check_group_coordinator(ctx: RequestContext, group_id: str) -> None:
     _check(ctx, OFFSETS_TOPIC, group_id, "group")
 
@@ -33,8 +38,13 @@ def check_transaction_coordinator(ctx: RequestContext, transactional_id: str) ->
     _check(ctx, TRANSACTION_STATE_TOPIC, transactional_id, "transactional id")
 
 
-def _check(ctx: RequestContext, internal_topic: str, key: str, what: str) -> None:
+def _coordinates(ctx: RequestContext, internal_topic: str, key: str) -> bool:
     node = ctx.broker.node_id
     found = coordinator_of(ctx, internal_topic, key, BrokerAddress(node, "", 0))
-    if found is None or found.node_id != node:
+    return found is not None and found.node_id == node
+
+
+def _check(ctx: RequestContext, internal_topic: str, key: str, what: str) -> None:
+    if not _coordinates(ctx, internal_topic, key):
+        node = ctx.broker.node_id
         raise ApiError(ErrorCode.NOT_COORDINATOR, f"broker {node} is not the coordinator of {what} {key!r}")
