@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd
 
 all: compile
 
@@ -17,7 +17,7 @@ $(VENV)/.stamp-venv:
 	touch $@
 
 $(VENV)/.stamp-install: $(VENV)/.stamp-venv pyproject.toml setup.py
-	$(PIP) install -e ".[test,dev,spark]"
+	$(PIP) install -e ".[test,dev,spark,cluster]"
 	touch $@
 
 venv: $(VENV)/.stamp-venv
@@ -54,6 +54,12 @@ kcat:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kcat >/dev/null; \
 	  else echo "NOTE: kcat is not installed and this is not root: the kcat compat tests will be skipped"; fi; }
 
+# Debian's etcd for the cluster tests (rockafka.cluster.local_etcd runs it); `make serve` does not need it.
+etcd:
+	@command -v etcd >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server >/dev/null; \
+	  else echo "NOTE: etcd is not installed and this is not root: apt-get install etcd-server, or the cluster tests fail"; fi; }
+
 # The clients' own upstream suites (local checkouts, never committed): see compat_tests/upstream/run.py
 AIOKAFKA_SRC ?= ../upstream-src/aiokafka
 KAFKA_PYTHON_SRC ?= ../upstream-src/kafka-python
@@ -64,7 +70,7 @@ compat-upstream: compile
 	$(PY) -m compat_tests.upstream.run --aiokafka-src $(AIOKAFKA_SRC) --kafka-python-src $(KAFKA_PYTHON_SRC) \
 	  --workdir $(UPSTREAM_WORK) $(UPSTREAM_ARGS)
 
-test: compile compat-deps
+test: compile compat-deps etcd
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-pure: install

@@ -1,7 +1,7 @@
 """Build script: maps the source folders into the ``rockafka`` namespace and builds the Cython kernels.
 
-The top-level folders (``facade/``, ``store/``, ``core_pyx/``, ``pipeline/``) install as
-``rockafka.facade``, ``rockafka.store``, ``rockafka.core_pyx`` and ``rockafka.pipeline`` through
+The top-level folders (``facade/``, ``store/``, ``core_pyx/``, ``pipeline/``, ``cluster/``) install as
+``rockafka.facade``, ``rockafka.store``, ``rockafka.core_pyx``, ``rockafka.pipeline`` and ``rockafka.cluster`` through
 ``package_dir``; editable and regular installs both go through this mapping.
 
 Environment:
@@ -23,6 +23,7 @@ SOURCE_FOLDERS = {
     "rockafka.store": "store",
     "rockafka.core_pyx": "core_pyx",
     "rockafka.pipeline": "pipeline",
+    "rockafka.cluster": "cluster",
 }
 
 

@@ -12,7 +12,9 @@ import logging
 import signal
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from rockafka.cluster import ClusterError
 from rockafka.store import MessageStore, StoreError
 
 from . import handlers as _handlers  # noqa: F401  (registers every API handler)
@@ -22,6 +24,9 @@ from .connections import ConnectionLimits, Connections
 from .dispatch import RequestDispatcher
 from .security import SecurityError, SecurityService
 from .server import KafkaConnection
+
+if TYPE_CHECKING:
+    from rockafka.cluster.member import ClusterMember
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +52,7 @@ class BrokerApp:
         self._connections = Connections(ConnectionLimits.from_config(config))
         self._stopped = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        self._member: ClusterMember | None = None  # set when the broker joined a cluster
 
     async def start(self) -> None:
         try:
@@ -88,11 +94,56 @@ class BrokerApp:
             await self._close_servers()
             store.close()
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
+        if self.config.get("rockafka.cluster.etcd.endpoints"):
+            await self._join_cluster(broker)
         self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
         self._connections.start()
         log.info(
-            "Rockafka broker %d started (cluster %s, data in %s)", broker.node_id, cluster_id, self.config.data_dir
+            "Rockafka broker %d started (cluster %s, data in %s)",
+            broker.node_id,
+            broker.cluster_id,
+            self.config.data_dir,
         )
+
+    async def _join_cluster(self, broker: Broker) -> None:
+        """Register in the cluster named by ``rockafka.cluster.etcd.endpoints`` and serve from its snapshot.
+
+        Any failure (etcd unreachable, node.id taken) closes what was opened and is one StartupError line."""
+        try:
+            from rockafka.cluster.member import ClusterMember, MemberSettings  # loads the etcd client: only here
+
+            from .cluster_topology import ClusterTopology
+        except ImportError as exc:
+            await self._close_servers()
+            broker.store.close()
+            raise StartupError(
+                f"rockafka.cluster.etcd.endpoints needs the etcd client ({exc.name}): pip install 'rockafka[cluster]'"
+            ) from None
+        config = self.config
+        endpoints = config.get("rockafka.cluster.etcd.endpoints")
+        assert isinstance(endpoints, list)
+        advertised = config.advertised_listeners[0]
+        bound = {item.listener.name: item.port for item in self.bound}
+        settings = MemberSettings(
+            endpoints=endpoints,
+            cluster_name=config.str("rockafka.cluster.name"),
+            group=str(config.get("rockafka.cluster.group") or f"group-{config.node_id}"),
+            node_id=config.node_id,
+            host=advertised.host,
+            port=advertised.port or bound.get(advertised.name, 0),
+            lease_ttl_s=-(-config.int("rockafka.cluster.lease.ttl.ms") // 1000),
+        )
+        try:
+            member = ClusterMember(settings)
+            await member.start(proposed_cluster_id=broker.cluster_id)
+        except ClusterError as exc:
+            await self._close_servers()
+            broker.store.close()
+            raise StartupError(str(exc)) from None
+        self._member = member
+        broker.cluster_id = member.cluster_id
+        broker.topology = ClusterTopology(member, broker.store)
+        log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 
     def _connection(self, dispatcher: RequestDispatcher, listener: Listener, max_frame: int) -> KafkaConnection:
         return KafkaConnection(dispatcher, listener.name, listener.security_protocol, max_frame, self._connections)
@@ -136,6 +187,8 @@ class BrokerApp:
         for connection in self._connections:
             connection.close()
         await self._close_servers()
+        if self._member is not None:
+            await self._member.stop()
         if self.broker is not None:
             self.broker.producers.shutdown()
             self.broker.store.close()

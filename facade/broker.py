@@ -14,7 +14,6 @@ from rockafka.store import (
     FlushMode,
     MessageStore,
     StoreConfig,
-    TopicAlreadyExistsError,
     TopicInfo,
     UnknownTopicOrPartitionError,
 )
@@ -24,6 +23,7 @@ from .config.broker import decode_properties, read_properties
 from .config.errors import ConfigError
 from .group import GroupService
 from .producers import ProducerService
+from .topology import LocalTopology, Topology
 from .transactions import TransactionCoordinator
 from .waiters import PartitionWaiters
 
@@ -40,11 +40,14 @@ class Broker:
     store: MessageStore
     cluster_id: str
     waiters: PartitionWaiters = field(default_factory=PartitionWaiters)
+    #: Where partitions live; a cluster member replaces it with a ``ClusterTopology`` before serving.
+    topology: Topology = field(init=False)
     groups: GroupService = field(init=False)
     producers: ProducerService = field(init=False)
     transactions: TransactionCoordinator = field(init=False)
 
     def __post_init__(self) -> None:
+        self.topology = LocalTopology(self.store)
         self.producers = ProducerService(self.config, self.store)
         self.transactions = TransactionCoordinator(self.config, self.store, self.producers)
         self.groups = GroupService(
@@ -61,14 +64,10 @@ class Broker:
         except UnknownTopicOrPartitionError:
             return None
 
-    def auto_create_topic(self, name: str) -> TopicInfo:
-        """Create ``name`` with ``num.partitions`` partitions (Metadata auto-creation); tolerates a race."""
-        try:
-            topic = self.store.topics.create(name, self.config.int("num.partitions"))
-        except TopicAlreadyExistsError:
-            return self.store.topics.describe(name)
-        log.info("auto-created topic %s with %d partitions", name, topic.partitions)
-        return topic
+    def auto_create_topic(self, name: str) -> TopicInfo | None:
+        """Create ``name`` with ``num.partitions`` partitions (Metadata auto-creation); tolerates a race.
+        None when the topic is being created elsewhere (in a cluster: through etcd) and is not here yet."""
+        return self.topology.auto_create(name, self.config.int("num.partitions"))
 
 
 def store_config(config: BrokerConfig) -> StoreConfig:

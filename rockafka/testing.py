@@ -25,6 +25,9 @@ are ignored so a test sees the same broker everywhere. The port is chosen free o
 first start and kept across restarts, so clients reconnect to the same address. A temporary data
 directory is removed by :meth:`Broker.close` (the end of a ``with`` block); a given one is kept.
 
+:class:`LocalEtcd` (from :mod:`rockafka.cluster.local_etcd`) runs a one-node etcd on free loopback ports,
+for brokers that join a cluster (docs/cluster.md).
+
 The pytest plugin :mod:`rockafka.testing_plugin` (entry point ``pytest11``) offers this broker as
 the ``kafka_broker`` fixture.
 """
@@ -42,16 +45,17 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Final
 
+from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.facade.app import BrokerApp, StartupError
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigError, load_broker_config
 from rockafka.facade.config.broker import ENV_PREFIX
 
-__all__ = ["TEST_SETTINGS", "Broker", "BrokerError"]
+__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "LocalEtcd"]
 
 #: Applied under the caller's settings: small files (a test broker neither reserves a 1 GiB CommitLog
 #: segment nor maps 400 MB index files) and consumer groups that form at once.
@@ -171,6 +175,19 @@ class Broker:
     def restart(self) -> Broker:
         self.stop()
         return self.start()
+
+    def pause(self) -> None:
+        """SIGSTOP the subprocess broker: alive but silent (its etcd lease runs out); :meth:`resume` continues it."""
+        self._signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self._signal(signal.SIGCONT)
+
+    def _signal(self, signum: signal.Signals) -> None:
+        runner = self._runner
+        if not isinstance(runner, _Subprocess) or not runner.alive():
+            raise BrokerError(f"{signum.name} needs a running Broker(subprocess=True)")
+        runner.send(signum)
 
     def close(self) -> None:
         """Stop, and remove the data directory if this broker made it."""
@@ -300,6 +317,7 @@ class _Subprocess:
         process = self._process
         if process is None or process.poll() is not None:
             return
+        process.send_signal(signal.SIGCONT)  # a paused broker must run to stop cleanly
         process.send_signal(signal.SIGTERM)
         try:
             process.wait(STOP_TIMEOUT_S)
@@ -310,8 +328,13 @@ class _Subprocess:
     def kill(self) -> None:
         process = self._process
         if process is not None and process.poll() is None:
+            os.kill(process.pid, signal.SIGCONT)  # a paused broker dies at once too
             os.kill(process.pid, signal.SIGKILL)
             process.wait(STOP_TIMEOUT_S)
+
+    def send(self, signum: signal.Signals) -> None:
+        if self._process is not None and self._process.poll() is None:
+            os.kill(self._process.pid, signum)
 
     def output(self) -> str:
         """What the broker printed since this start (the last 8,000 characters)."""
@@ -321,3 +344,98 @@ class _Subprocess:
                 return log.read().decode(errors="replace")[-8000:]
         except OSError:
             return "(no broker output)"
+
+
+class Cluster:
+    """A Rockafka cluster for one test: a local etcd and ``groups`` broker groups of one broker each.
+
+    ::
+
+        with Cluster(groups=3) as cluster:       # subprocess brokers, node ids 1..3, groups group-1..group-3
+            producer = KafkaProducer(bootstrap_servers=cluster.bootstrap)
+            cluster.kill(2)                       # SIGKILL broker 2; cluster.start_broker(2) brings it back
+            cluster.pause(3)                      # SIGSTOP; cluster.resume(3)
+
+    :meth:`start` returns once every broker is registered in etcd, every group has a leader and a controller is
+    elected. ``settings`` apply to every broker (over :data:`TEST_SETTINGS`). Each broker's data directory and
+    etcd's are temporary and removed by :meth:`close`, unless ``data_root`` is given: then they are
+    ``data_root/broker-<node id>/data`` and ``data_root/etcd``, and kept.
+    """
+
+    def __init__(
+        self,
+        groups: int = 3,
+        *,
+        settings: Mapping[str, str] | None = None,
+        subprocess: bool = True,
+        lease_ttl_ms: int = 2000,
+        name: str = "test",
+        data_root: Path | None = None,
+    ) -> None:
+        self.etcd = LocalEtcd(None if data_root is None else data_root / "etcd")
+        self.name = name
+        common = {
+            **(settings or {}),
+            "rockafka.cluster.name": name,
+            "rockafka.cluster.lease.ttl.ms": str(lease_ttl_ms),
+        }
+        self.brokers: dict[int, Broker] = {
+            node: Broker(
+                subprocess=subprocess,
+                settings={**common, "node.id": str(node)},
+                data_dir=None if data_root is None else data_root / f"broker-{node}" / "data",
+            )
+            for node in range(1, groups + 1)
+        }
+
+    @property
+    def bootstrap(self) -> str:
+        """Every broker's ``host:port``, comma-separated (one is enough for a client)."""
+        return ",".join(broker.bootstrap for broker in self.brokers.values())
+
+    def start(self) -> Cluster:
+        self.etcd.start()
+        for node, broker in self.brokers.items():
+            broker.settings["rockafka.cluster.etcd.endpoints"] = self.etcd.endpoint
+            broker.settings["rockafka.cluster.group"] = f"group-{node}"
+            broker.start()
+        self.wait_ready()
+        return self
+
+    def wait_ready(self, nodes: Iterable[int] | None = None, timeout_s: float = START_TIMEOUT_S) -> None:
+        """Wait until ``nodes`` (every broker by default) are registered and lead their groups, and a
+        controller is elected (:class:`BrokerError` after ``timeout_s``)."""
+        from rockafka.cluster.readiness import wait_until_serving
+
+        wanted = sorted(self.brokers if nodes is None else nodes)
+        try:
+            asyncio.run(wait_until_serving(self.etcd.endpoint, self.name, wanted, timeout_s))
+        except TimeoutError:
+            raise BrokerError(f"the cluster did not elect leaders for nodes {wanted} within {timeout_s}s") from None
+
+    def kill(self, node: int) -> None:
+        self.brokers[node].kill()
+
+    def start_broker(self, node: int) -> None:
+        self.brokers[node].start()
+
+    def pause(self, node: int) -> None:
+        self.brokers[node].pause()
+
+    def resume(self, node: int) -> None:
+        self.brokers[node].resume()
+
+    def close(self) -> None:
+        for broker in self.brokers.values():
+            broker.close()
+        self.etcd.close()
+
+    def __enter__(self) -> Cluster:
+        try:
+            return self.start()
+        except BaseException:
+            self.close()
+            raise
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()

@@ -229,6 +229,10 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.index.entries", INT, 20000000, at_least(1)),
     ConfigDef("rockafka.commitlog.cache.bytes", LONG, 1 << 30, at_least(-1)),
     ConfigDef("rockafka.free.space.reserve.bytes", LONG, 64 << 20, NON_NEGATIVE),
+    ConfigDef("rockafka.cluster.etcd.endpoints", LIST, None, doc="etcd host:port list: joins a cluster"),
+    ConfigDef("rockafka.cluster.name", STR, "rockafka", doc="the cluster's key prefix in etcd"),
+    ConfigDef("rockafka.cluster.group", STR, None, doc="this broker's group (default: group-<node.id>)"),
+    ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 6000, at_least(1000), doc="registration lease TTL"),
 )
 
 TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (

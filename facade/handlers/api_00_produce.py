@@ -41,6 +41,8 @@ greatest timestamps, so the records are decoded only to name the offenders. A ba
 LogAppendTime is refused the same way; Kafka refuses it on LogAppendTime topics but on CreateTime topics
 rewrites it to CreateTime, which Rockafka's append does not do, so it refuses it there too rather than store
 timestamps that would read differently (no Kafka client sets that bit).
+In a cluster, a partition this broker does not lead is answered NOT_LEADER_OR_FOLLOWER, checked in the
+topology's ``led`` map (no etcd request; nothing at all on a single broker).
 Not implemented yet: quotas.
 """
 
@@ -120,15 +122,20 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
     waits: list[asyncio.Future[None]] = []
     responses: list[hot.TopicProduceResponse] = []
     failed = False
+    led = ctx.broker.topology.led  # None on a single broker: it leads every partition
     for topic in request.topic_data:
         partitions: list[hot.PartitionProduceResponse] = []
         writable = ctx.authorize(AclOperation.WRITE, ResourceType.TOPIC, topic.name)
+        here = None if led is None else led.get(topic.name, frozenset())
         for data in topic.partition_data:
-            response = (
-                _produce_partition(ctx, request.transactional_id, topic.name, data.partition_index, data.records, waits)
-                if writable
-                else _refused_topic(data.partition_index)
-            )
+            if not writable:
+                response = _refused_topic(data.partition_index)
+            elif here is not None and data.partition_index not in here:
+                response = _not_leader(data.partition_index)
+            else:
+                response = _produce_partition(
+                    ctx, request.transactional_id, topic.name, data.partition_index, data.records, waits
+                )
             failed = failed or response.error_code != ErrorCode.NONE
             partitions.append(response)
         responses.append(hot.TopicProduceResponse(topic.name, partitions))
@@ -193,6 +200,11 @@ def _produce_partition(
 def _refused_topic(partition: int) -> hot.PartitionProduceResponse:
     """A partition of a topic the principal may not WRITE: nothing is appended."""
     return hot.PartitionProduceResponse(partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED, -1)
+
+
+def _not_leader(partition: int) -> hot.PartitionProduceResponse:
+    """A partition another broker leads (in a cluster): the client refreshes metadata and sends it there."""
+    return hot.PartitionProduceResponse(partition, ErrorCode.NOT_LEADER_OR_FOLLOWER, -1)
 
 
 def _has_transactional_batches(request: ProduceRequest) -> bool:

@@ -22,6 +22,7 @@ wakes on the first append to any of its partitions; it is answered within the sa
 The answer is the hot codec's ``FetchResponse`` (``rockafka.core_pyx.hotcodec``, generated from the specs), encoded
 as parts: batches of ``ZERO_COPY_MIN_BYTES`` or more are written to the socket straight from the mapped CommitLog.
 Authorization: READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions, which are not read).
+In a cluster, a partition this broker does not lead is answered NOT_LEADER_OR_FOLLOWER (``topology.led``).
 Not implemented: preferred read replicas (always -1), diverging epochs, quotas.
 """
 
@@ -116,8 +117,13 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     total = 0
     failed = False
     by_topic: dict[int, list[hot.PartitionData]] = {}
+    led = ctx.broker.topology.led  # None on a single broker: it leads every partition
     for target in targets:
-        partition, size = _read_partition(store, target, committed, budget, first=total == 0)
+        if led is not None and target.name is not None and target.partition not in led.get(target.name, ()):
+            aborted: list[hot.AbortedTransaction] | None = [] if committed else None
+            partition, size = _failed(target, ErrorCode.NOT_LEADER_OR_FOLLOWER, aborted), 0
+        else:
+            partition, size = _read_partition(store, target, committed, budget, first=total == 0)
         failed = failed or partition.error_code != ErrorCode.NONE
         total += size
         budget -= size

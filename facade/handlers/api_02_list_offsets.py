@@ -6,7 +6,9 @@ the record with the largest timestamp (v7+), -4 the local log start (v8+; the lo
 tiered), -5 the last tiered offset (v9+; none: offset -1). Any other timestamp finds the exact first record
 whose timestamp is at or after it, inside its batch; when there is none the answer is offset -1 and
 timestamp -1 (KIP-79). For read_committed, a record found by time (or -3) at or past the LSO is no answer.
-v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports leader epoch 0.
+v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports the leader epoch (0 on a single
+broker; in a cluster, the partition group's). In a cluster a partition this broker does not lead is answered
+NOT_LEADER_OR_FOLLOWER.
 v10 (KIP-1075) adds ``timeout_ms``, how long a broker may wait for offsets read from remote (tiered)
 storage; nothing is tiered here, so every answer is local and immediate, and v10 answers as v9 does.
 kafka-python reads an advertised v10 as "Kafka 4.0".
@@ -15,6 +17,8 @@ Authorization: DESCRIBE on each topic (TOPIC_AUTHORIZATION_FAILED for its partit
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.list_offsets import (
@@ -29,7 +33,6 @@ from rockafka.store import MessageStore, StoreError, TimestampOffset
 
 from ..errors import store_error_code
 from .context import RequestContext
-from .partitions import LEADER_EPOCH
 from .registry import register
 
 LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED = -1, -2, -3, -4, -5
@@ -54,28 +57,39 @@ def _error(request: ListOffsetsRequest, code: ErrorCode) -> ListOffsetsResponse:
 
 @register(2, 0, 10, _error)
 def handle(ctx: RequestContext, request: ListOffsetsRequest) -> ListOffsetsResponse:
-    store = ctx.broker.store
+    led = ctx.broker.topology.led
     committed = ctx.api_version >= 2 and request.isolation_level == READ_COMMITTED
     topics = [
         ListOffsetsTopicResponse(
             name=topic.name,
-            partitions=[
-                _one(store, topic.name, part, ctx.api_version, committed)
-                if ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name)
-                else ListOffsetsPartitionResponse(
-                    partition_index=part.partition_index, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED
-                )
-                for part in topic.partitions
-            ],
+            partitions=[_answer(ctx, led, topic.name, part, committed) for part in topic.partitions],
         )
         for topic in request.topics
     ]
     return ListOffsetsResponse(topics=topics)
 
 
-def _one(
-    store: MessageStore, topic: str, part: ListOffsetsPartition, version: int, committed: bool
+def _answer(
+    ctx: RequestContext,
+    led: Mapping[str, frozenset[int]] | None,
+    topic: str,
+    part: ListOffsetsPartition,
+    committed: bool,
 ) -> ListOffsetsPartitionResponse:
+    if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic):
+        return _refused(part, ErrorCode.TOPIC_AUTHORIZATION_FAILED)
+    if led is not None and part.partition_index not in led.get(topic, ()):
+        return _refused(part, ErrorCode.NOT_LEADER_OR_FOLLOWER)
+    return _one(ctx, topic, part, committed)
+
+
+def _refused(part: ListOffsetsPartition, code: ErrorCode) -> ListOffsetsPartitionResponse:
+    """Not authorized, or (in a cluster) not led here: the client refreshes metadata and asks the leader."""
+    return ListOffsetsPartitionResponse(partition_index=part.partition_index, error_code=code)
+
+
+def _one(ctx: RequestContext, topic: str, part: ListOffsetsPartition, committed: bool) -> ListOffsetsPartitionResponse:
+    store, version = ctx.broker.store, ctx.api_version
     answer = ListOffsetsPartitionResponse(partition_index=part.partition_index, error_code=ErrorCode.NONE)
     if part.timestamp in MIN_VERSION_FOR and version < MIN_VERSION_FOR[part.timestamp]:
         answer.error_code = ErrorCode.UNSUPPORTED_VERSION
@@ -91,7 +105,8 @@ def _one(
     else:
         answer.offset, answer.timestamp = offset, timestamp
         if version >= 4:
-            answer.leader_epoch = LEADER_EPOCH  # the field exists from v4; v1-3 responses cannot carry it
+            # the field exists from v4; v1-3 responses cannot carry it
+            answer.leader_epoch = ctx.broker.topology.place(topic, part.partition_index, ctx.broker.node_id).epoch
     return answer
 
 

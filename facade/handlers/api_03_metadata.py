@@ -14,9 +14,10 @@ listed as an internal topic once group coordination has been used (see ``facade/
 Not implemented: racks (always null), offline replicas (never any on one node).
 
 The answer is the hot codec's ``MetadataResponse`` (``core_pyx/hotcodec``, generated from the specs);
-every topic of N partitions shares one tuple of N partition entries (they differ only by index on this
-one-node cluster), so a topic of ten thousand partitions costs no per-partition Python work after the
-first request.
+the brokers, the controller and each partition's leader, epoch and replicas come from
+``ctx.broker.topology`` (``facade/topology.py``): on a single broker every topic of N partitions shares one
+tuple of N partition entries, so a topic of ten thousand partitions costs no per-partition Python work after
+the first request; in a cluster the entries come from the cluster snapshot, cached until it changes.
 
 Authorization, as Kafka: a list of every topic shows only the topics the principal may DESCRIBE; a topic
 asked for by name (or id) without DESCRIBE is answered TOPIC_AUTHORIZATION_FAILED (no name for an id);
@@ -26,7 +27,6 @@ operations fields come from the principal's ACLs.
 
 from __future__ import annotations
 
-import functools
 import uuid
 
 from rockafka.core_pyx import hotcodec as hot
@@ -38,10 +38,11 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import InvalidTopicError, StoreError, TopicInfo, UnknownTopicIdError
 
 from ..errors import store_error_code
+from ..topology import BrokerAddress
 from .admin import advertised_listener
 from .authorized import check_create_topic, operations
 from .context import ApiError, RequestContext
-from .partitions import LEADER_EPOCH, describable_topics, is_internal
+from .partitions import describable_topics, is_internal
 from .registry import register
 
 
@@ -70,11 +71,12 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
             ctx.api_version < 4 or request.allow_auto_topic_creation
         )
         topics = [_lookup(ctx, item.name, item.topic_id, may_create, topic_ops) for item in request.topics or []]
+    own = BrokerAddress(broker.node_id, listener.host, listener.port)
     return MetadataResponse(
-        brokers=[hot.MetadataResponseBroker(broker.node_id, listener.host, listener.port)],
+        brokers=[hot.MetadataResponseBroker(b.node_id, b.host, b.port) for b in broker.topology.brokers(own)],
         topics=topics,
         cluster_id=broker.cluster_id,
-        controller_id=broker.node_id,
+        controller_id=broker.topology.controller_id(broker.node_id),
         cluster_authorized_operations=operations(
             ctx, request.include_cluster_authorized_operations, ResourceType.CLUSTER
         ),
@@ -115,7 +117,9 @@ def _lookup(
         return hot.MetadataResponseTopic(ErrorCode.INVALID_TOPIC_EXCEPTION, name)
     except StoreError as exc:
         return hot.MetadataResponseTopic(store_error_code(exc), name)
-    return hot.MetadataResponseTopic(ErrorCode.LEADER_NOT_AVAILABLE, name, created.topic_id)
+    return hot.MetadataResponseTopic(
+        ErrorCode.LEADER_NOT_AVAILABLE, name, ZERO_UUID if created is None else created.topic_id
+    )
 
 
 def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> hot.MetadataResponseTopic:
@@ -124,14 +128,6 @@ def _describe(ctx: RequestContext, info: TopicInfo, topic_ops: bool) -> hot.Meta
         info.name,
         info.topic_id,
         is_internal(info.name),
-        _partitions(info.partitions, ctx.broker.node_id),
+        ctx.broker.topology.metadata_partitions(info.name, info.partitions, ctx.broker.node_id),
         operations(ctx, topic_ops, ResourceType.TOPIC, info.name),
     )
-
-
-@functools.lru_cache(maxsize=256)
-def _partitions(count: int, node: int) -> tuple[hot.MetadataResponsePartition, ...]:
-    """Partitions 0..count-1, each led by ``node``, its only replica and whole ISR (see ``partitions.py``)."""
-    replicas = (node,)
-    entry = hot.MetadataResponsePartition
-    return tuple(entry(ErrorCode.NONE, index, node, LEADER_EPOCH, replicas, replicas, ()) for index in range(count))

@@ -28,6 +28,7 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import OffsetCommit, TopicPartition
 
 from .context import RequestContext
+from .coordination import check_group_coordinator
 from .registry import register
 
 
@@ -38,6 +39,7 @@ def _error(request: OffsetCommitRequest, code: ErrorCode) -> OffsetCommitRespons
 @register(8, 0, 9, _error)
 async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCommitResponse:
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
+    check_group_coordinator(ctx, request.group_id)
     denied = {t.name for t in request.topics if not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, t.name)}
     version = ctx.api_version
     commit = CommitRequest(

@@ -32,6 +32,7 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import TopicPartition
 
 from .context import RequestContext
+from .coordination import check_group_coordinator, coordinates_group
 from .registry import register
 
 
@@ -54,6 +55,10 @@ def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetchRespo
                 denied = ErrorCode.GROUP_AUTHORIZATION_FAILED
                 groups.append(OffsetFetchResponseGroup(group_id=group.group_id, error_code=denied))
                 continue
+            if not coordinates_group(ctx, group.group_id):
+                elsewhere = ErrorCode.NOT_COORDINATOR
+                groups.append(OffsetFetchResponseGroup(group_id=group.group_id, error_code=elsewhere))
+                continue
             error, fetched = offsets.fetch(group.group_id, _partitions(group.topics), request.require_stable)
             fetched = _authorized(ctx, fetched, group.topics is None)
             groups.append(
@@ -61,6 +66,7 @@ def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetchRespo
             )
         return OffsetFetchResponse(groups=groups)
     ctx.check(AclOperation.DESCRIBE, ResourceType.GROUP, request.group_id)
+    check_group_coordinator(ctx, request.group_id)
     partitions = _partitions(request.topics)
     error, fetched = offsets.fetch(request.group_id, partitions, request.require_stable)
     fetched = _authorized(ctx, fetched, partitions is None)

@@ -1,4 +1,11 @@
-"""FindCoordinator v0-6: this broker coordinates every group and every transactional id.
+"""FindCoordinator v0-6: the broker that coordinates a group or a transactional id.
+
+On a single broker, this one coordinates everything. In a cluster, as Kafka places them: the key's Java
+``hashCode`` (made non-negative) modulo the partition count of ``__consumer_offsets`` (groups,
+``offsets.topic.num.partitions``) or ``__transaction_state`` (transactional ids,
+``transaction.state.log.num.partitions`` = the same setting here) names a partition of that internal topic,
+and the leader of its broker group coordinates the key. Until the internal topic exists in the cluster (it
+is created on first use) or while its group has no leader, the answer is COORDINATOR_NOT_AVAILABLE.
 
 Version notes: v0 asks for a group by ``key``; v1-3 add ``key_type`` and an error message; v4+ batch
 several keys (``coordinator_keys``) and answer each in ``coordinators`` (KIP-699); v5 and v6 only widen
@@ -23,8 +30,11 @@ from rockafka.facade.protocol.messages.find_coordinator import (
 )
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
+from ..group import OFFSETS_TOPIC
+from ..topology import BrokerAddress
 from .admin import advertised_listener
 from .context import DENIED, RequestContext
+from .coordination import TRANSACTION_STATE_TOPIC, coordinator_of
 from .registry import register
 
 GROUP_KEY_TYPE = 0
@@ -63,8 +73,12 @@ def _find(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
         ctx.broker.groups.coordinator_found()
     broker = ctx.broker
     listener = advertised_listener(ctx)
+    own = BrokerAddress(broker.node_id, listener.host, listener.port)
+    found = coordinator_of(ctx, OFFSETS_TOPIC if key_type == GROUP_KEY_TYPE else TRANSACTION_STATE_TOPIC, key, own)
+    if found is None:
+        return _failed(key, ErrorCode.COORDINATOR_NOT_AVAILABLE)
     return Coordinator(
-        key=key, node_id=broker.node_id, host=listener.host, port=listener.port, error_code=0, error_message=None
+        key=key, node_id=found.node_id, host=found.host, port=found.port, error_code=0, error_message=None
     )
 
 

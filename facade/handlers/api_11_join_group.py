@@ -23,6 +23,7 @@ from rockafka.facade.protocol.messages.join_group import (
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
+from .coordination import check_group_coordinator
 from .registry import register
 
 
@@ -33,6 +34,7 @@ def _error(request: JoinGroupRequest, code: ErrorCode) -> JoinGroupResponse:
 @register(11, 0, 9, _error, parks=True)
 async def handle(ctx: RequestContext, request: JoinGroupRequest) -> JoinGroupResponse:
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
+    check_group_coordinator(ctx, request.group_id)
     version = ctx.api_version
     rebalance_timeout_ms = request.rebalance_timeout_ms if version >= 1 else request.session_timeout_ms
     join = JoinRequest(

@@ -14,6 +14,7 @@ from rockafka.facade.protocol.messages.heartbeat import HeartbeatRequest, Heartb
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
+from .coordination import check_group_coordinator
 from .registry import register
 
 
@@ -24,6 +25,7 @@ def _error(request: HeartbeatRequest, code: ErrorCode) -> HeartbeatResponse:
 @register(12, 0, 4, _error)
 def handle(ctx: RequestContext, request: HeartbeatRequest) -> HeartbeatResponse:
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
+    check_group_coordinator(ctx, request.group_id)
     error = ctx.broker.groups.coordinator.heartbeat(
         request.group_id, request.member_id, request.group_instance_id, request.generation_id
     )

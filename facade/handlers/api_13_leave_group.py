@@ -15,6 +15,7 @@ from rockafka.facade.protocol.messages.leave_group import LeaveGroupRequest, Lea
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
+from .coordination import check_group_coordinator
 from .registry import register
 
 
@@ -25,6 +26,7 @@ def _error(request: LeaveGroupRequest, code: ErrorCode) -> LeaveGroupResponse:
 @register(13, 0, 5, _error)
 def handle(ctx: RequestContext, request: LeaveGroupRequest) -> LeaveGroupResponse:
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
+    check_group_coordinator(ctx, request.group_id)
     if ctx.api_version < 3:
         leaving = [LeavingMember(request.member_id)]
     else:

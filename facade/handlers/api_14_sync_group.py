@@ -16,6 +16,7 @@ from rockafka.facade.protocol.messages.sync_group import SyncGroupRequest, SyncG
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
+from .coordination import check_group_coordinator
 from .registry import register
 
 
@@ -26,6 +27,7 @@ def _error(request: SyncGroupRequest, code: ErrorCode) -> SyncGroupResponse:
 @register(14, 0, 5, _error, parks=True)
 async def handle(ctx: RequestContext, request: SyncGroupRequest) -> SyncGroupResponse:
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
+    check_group_coordinator(ctx, request.group_id)
     version = ctx.api_version
     sync = SyncRequest(
         group_id=request.group_id,

@@ -16,12 +16,17 @@ Each topic succeeds or fails alone, with Kafka's codes and messages:
 Version notes: v1+ ``validate_only`` (every check runs, nothing is created) and error messages; v2+
 throttle time; v5+ (flexible) the topic's partition count, replication factor and every config with its
 source, also for ``validate_only``; v7+ the topic id (zero for ``validate_only``).
-Not implemented: create-topic policies, ACL checks; ``timeout_ms`` is moot (creation is immediate).
+Creation goes through the broker's topology: on a single broker into the store at once; in a cluster into
+etcd (any broker may be asked), answered once this broker's own store mirrors the topic, its partitions
+spread over the broker groups (docs/cluster.md).
+Not implemented: create-topic policies, ACL checks; ``timeout_ms`` is not applied.
 
 Authorization: CREATE on the cluster or the topic (TOPIC_AUTHORIZATION_FAILED for that topic).
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable
 
 from rockafka.facade.config import ConfigType
 from rockafka.facade.protocol.error_codes import ErrorCode
@@ -32,7 +37,7 @@ from rockafka.facade.protocol.messages.create_topics import (
     CreateTopicsRequest,
     CreateTopicsResponse,
 )
-from rockafka.store import StoreError
+from rockafka.store import StoreError, TopicInfo
 
 from ..group import OFFSETS_TOPIC
 from .admin import (
@@ -49,6 +54,7 @@ from .admin import (
 from .authorized import check_create_topic
 from .context import ApiError, RequestContext
 from .registry import register
+from .topic_changes import TopicChanges
 
 
 def _error(request: CreateTopicsRequest, code: ErrorCode) -> CreateTopicsResponse:
@@ -59,7 +65,7 @@ def _error(request: CreateTopicsRequest, code: ErrorCode) -> CreateTopicsRespons
 
 
 @register(19, 0, 7, _error)
-def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTopicsResponse:
+def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTopicsResponse | Awaitable[CreateTopicsResponse]:
     default = ctx.broker.config.int("num.partitions")
     requested = sum(
         len(topic.assignments) or (default if topic.num_partitions == -1 else max(topic.num_partitions, 0))
@@ -69,22 +75,25 @@ def handle(ctx: RequestContext, request: CreateTopicsRequest) -> CreateTopicsRes
         refusal = ApiError(ErrorCode.POLICY_VIOLATION, TOO_MANY_PARTITIONS)
         names = dict.fromkeys(topic.name for topic in request.topics)
         return CreateTopicsResponse(topics=[_failed(CreatableTopic(name=name), refusal) for name in names])
+    changes = TopicChanges()
     results = answer_each(
         request.topics,
         lambda topic: topic.name,
-        lambda topic: _create(ctx, topic, request.validate_only),
+        lambda topic: _create(ctx, topic, request.validate_only, changes),
         _failed,
         duplicate="Duplicate topic name.",
         one_result_per_duplicate=True,
     )
-    return CreateTopicsResponse(throttle_time_ms=0, topics=results)
+    return changes.answer(CreateTopicsResponse(throttle_time_ms=0, topics=results))
 
 
 def _failed(topic: CreatableTopic, exc: ApiError) -> CreatableTopicResult:
     return CreatableTopicResult(name=topic.name, error_code=exc.error_code, error_message=exc.message)
 
 
-def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> CreatableTopicResult:
+def _create(
+    ctx: RequestContext, topic: CreatableTopic, validate_only: bool, changes: TopicChanges
+) -> CreatableTopicResult:
     broker = ctx.broker
     check_topic_name(topic.name)
     check_create_topic(ctx, topic.name)
@@ -96,10 +105,10 @@ def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> 
         raise ApiError(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic configs: {','.join(nulls)}")
     configs = checked_topic_configs({config.name: config.value for config in topic.configs})
     partitions = _assigned_partitions(ctx, topic) if topic.assignments else _partition_count(ctx, topic)
-    topic_id = None
+    created: TopicInfo | Awaitable[TopicInfo] | None = None
     if not validate_only:
         try:
-            topic_id = broker.store.topics.create(topic.name, partitions, configs).topic_id
+            created = broker.topology.create_topic(topic.name, partitions, configs)
         except StoreError as exc:
             raise store_failure(exc) from None
     result = CreatableTopicResult(
@@ -119,9 +128,17 @@ def _create(ctx: RequestContext, topic: CreatableTopic, validate_only: bool) -> 
             for entry in topic_config_entries(ctx, configs)
         ],
     )
-    if topic_id is not None:
-        result.topic_id = topic_id
+    if created is not None:
+        changes.add(created, lambda outcome: _settle(result, outcome))
     return result
+
+
+def _settle(result: CreatableTopicResult, outcome: TopicInfo | ApiError) -> None:
+    if isinstance(outcome, TopicInfo):
+        result.topic_id = outcome.topic_id
+    else:
+        result.error_code, result.error_message = outcome.error_code, outcome.message
+        result.num_partitions, result.replication_factor, result.configs = -1, -1, []
 
 
 def _partition_count(ctx: RequestContext, topic: CreatableTopic) -> int:

@@ -17,7 +17,9 @@ Authorization: DELETE on the topic (TOPIC_AUTHORIZATION_FAILED for that topic).
 
 from __future__ import annotations
 
+import functools
 import uuid
+from collections.abc import Awaitable
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.delete_topics import (
@@ -26,11 +28,12 @@ from rockafka.facade.protocol.messages.delete_topics import (
     DeleteTopicsResponse,
 )
 from rockafka.facade.security.acl import AclOperation, ResourceType
-from rockafka.store import StoreError, UnknownTopicIdError, UnknownTopicOrPartitionError
+from rockafka.store import StoreError, TopicInfo, UnknownTopicIdError, UnknownTopicOrPartitionError
 
 from .admin import check_not_internal, repeated, store_failure
 from .context import ApiError, RequestContext
 from .registry import register
+from .topic_changes import TopicChanges
 
 ZERO_UUID = uuid.UUID(int=0)
 
@@ -47,7 +50,7 @@ def _error(request: DeleteTopicsRequest, code: ErrorCode) -> DeleteTopicsRespons
 
 
 @register(20, 0, 6, _error)
-def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTopicsResponse:
+def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTopicsResponse | Awaitable[DeleteTopicsResponse]:
     wanted: list[tuple[str | None, uuid.UUID]] = [(name, ZERO_UUID) for name in request.topic_names]
     wanted += [(topic.name, topic.topic_id) for topic in request.topics]
     if not ctx.broker.config.bool("delete.topic.enable"):
@@ -57,6 +60,7 @@ def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTopicsRes
     duplicate_names = repeated(name for name, topic_id in wanted if name is not None and topic_id == ZERO_UUID)
     duplicate_ids = repeated(str(topic_id) for name, topic_id in wanted if name is None and topic_id != ZERO_UUID)
     results: list[DeletableTopicResult] = []
+    changes = TopicChanges()
     reported: set[tuple[str | None, uuid.UUID]] = set()
     for name, topic_id in wanted:
         if name in duplicate_names or str(topic_id) in duplicate_ids:
@@ -65,20 +69,29 @@ def handle(ctx: RequestContext, request: DeleteTopicsRequest) -> DeleteTopicsRes
                 what = "name" if topic_id == ZERO_UUID else "id"
                 results.append(_failed(name, topic_id, ApiError(ErrorCode.INVALID_REQUEST, f"Duplicate topic {what}.")))
             continue
+        result = DeletableTopicResult(name=name, topic_id=topic_id, error_code=ErrorCode.NONE, error_message=None)
         try:
-            results.append(_delete(ctx, name, topic_id))
+            changes.add(_delete(ctx, name, topic_id), functools.partial(_settle, result))
         except ApiError as exc:
-            results.append(_failed(name, topic_id, exc))
+            _settle(result, exc)
         except StoreError as exc:
-            results.append(_failed(name, topic_id, store_failure(exc)))
-    return DeleteTopicsResponse(throttle_time_ms=0, responses=results)
+            _settle(result, store_failure(exc))
+        results.append(result)
+    return changes.answer(DeleteTopicsResponse(throttle_time_ms=0, responses=results))
+
+
+def _settle(result: DeletableTopicResult, outcome: TopicInfo | ApiError) -> None:
+    if isinstance(outcome, TopicInfo):
+        result.name, result.topic_id = outcome.name, outcome.topic_id
+    else:
+        result.error_code, result.error_message = outcome.error_code, outcome.message
 
 
 def _failed(name: str | None, topic_id: uuid.UUID, exc: ApiError) -> DeletableTopicResult:
     return DeletableTopicResult(name=name, topic_id=topic_id, error_code=exc.error_code, error_message=exc.message)
 
 
-def _delete(ctx: RequestContext, name: str | None, topic_id: uuid.UUID) -> DeletableTopicResult:
+def _delete(ctx: RequestContext, name: str | None, topic_id: uuid.UUID) -> TopicInfo | Awaitable[TopicInfo]:
     store = ctx.broker.store
     if name is not None and topic_id != ZERO_UUID:
         raise ApiError(ErrorCode.INVALID_REQUEST, "You may not specify both topic name and topic id.")
@@ -93,11 +106,8 @@ def _delete(ctx: RequestContext, name: str | None, topic_id: uuid.UUID) -> Delet
     ctx.check(AclOperation.DELETE, ResourceType.TOPIC, name)
     check_not_internal(name)
     try:
-        deleted = store.topics.delete(name)
+        return ctx.broker.topology.delete_topic(name)
     except UnknownTopicOrPartitionError:
         raise ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Topic '{name}' does not exist.") from None
     except StoreError as exc:
         raise store_failure(exc) from None
-    return DeletableTopicResult(
-        name=deleted.name, topic_id=deleted.topic_id, error_code=ErrorCode.NONE, error_message=None
-    )

@@ -27,6 +27,7 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from ..producers import InitRefused
 from .context import RequestContext
+from .coordination import check_transaction_coordinator
 from .registry import register
 
 PRODUCER_FENCED_FROM = 4
@@ -40,6 +41,7 @@ def _error(request: InitProducerIdRequest, code: ErrorCode) -> InitProducerIdRes
 async def handle(ctx: RequestContext, request: InitProducerIdRequest) -> InitProducerIdResponse:
     if request.transactional_id:
         ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+        check_transaction_coordinator(ctx, request.transactional_id)
     elif not (
         ctx.authorize(AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER)
         or ctx.authorize_any(AclOperation.WRITE, ResourceType.TOPIC)

@@ -16,6 +16,7 @@ from rockafka.facade.protocol.messages.add_offsets_to_txn import AddOffsetsToTxn
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
+from .coordination import check_transaction_coordinator
 from .registry import register
 
 PRODUCER_FENCED_FROM = 2
@@ -30,6 +31,7 @@ async def handle(ctx: RequestContext, request: AddOffsetsToTxnRequest) -> AddOff
     if not request.transactional_id:
         return _error(request, ErrorCode.INVALID_REQUEST)
     ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    check_transaction_coordinator(ctx, request.transactional_id)
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
     error = await ctx.broker.transactions.add_offsets(
         request.transactional_id, request.producer_id, request.producer_epoch, request.group_id

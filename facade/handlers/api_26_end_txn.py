@@ -20,6 +20,7 @@ from rockafka.facade.protocol.messages.end_txn import EndTxnRequest, EndTxnRespo
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
+from .coordination import check_transaction_coordinator
 from .registry import register
 
 PRODUCER_FENCED_FROM = 2
@@ -34,6 +35,7 @@ async def handle(ctx: RequestContext, request: EndTxnRequest) -> EndTxnResponse:
     if not request.transactional_id:
         return _error(request, ErrorCode.INVALID_REQUEST)
     ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    check_transaction_coordinator(ctx, request.transactional_id)
     error = await ctx.broker.transactions.end_transaction(
         request.transactional_id, request.producer_id, request.producer_epoch, request.committed
     )

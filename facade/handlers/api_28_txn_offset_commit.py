@@ -32,6 +32,7 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import OffsetCommit, TopicPartition
 
 from .context import RequestContext
+from .coordination import check_group_coordinator
 from .registry import register
 
 GROUP_FIELDS_FROM = 3
@@ -45,6 +46,7 @@ def _error(request: TxnOffsetCommitRequest, code: ErrorCode) -> TxnOffsetCommitR
 async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOffsetCommitResponse:
     ctx.check(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
     ctx.check(AclOperation.READ, ResourceType.GROUP, request.group_id)
+    check_group_coordinator(ctx, request.group_id)
     offsets = ctx.broker.groups.offsets
     errors: dict[TopicPartition, ErrorCode] = {}
     accepted: list[OffsetCommit] = []

@@ -15,6 +15,8 @@ Authorization: ALTER on the topic (TOPIC_AUTHORIZATION_FAILED for that topic).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.create_partitions import (
     CreatePartitionsRequest,
@@ -23,7 +25,7 @@ from rockafka.facade.protocol.messages.create_partitions import (
     CreatePartitionsTopicResult,
 )
 from rockafka.facade.security.acl import AclOperation, ResourceType
-from rockafka.store import StoreError
+from rockafka.store import StoreError, TopicInfo
 
 from .admin import (
     MAX_PARTITIONS_PER_REQUEST,
@@ -35,6 +37,7 @@ from .admin import (
 )
 from .context import ApiError, RequestContext
 from .registry import register
+from .topic_changes import TopicChanges
 
 
 def _error(request: CreatePartitionsRequest, code: ErrorCode) -> CreatePartitionsResponse:
@@ -45,20 +48,23 @@ def _error(request: CreatePartitionsRequest, code: ErrorCode) -> CreatePartition
 
 
 @register(37, 0, 3, _error)
-def handle(ctx: RequestContext, request: CreatePartitionsRequest) -> CreatePartitionsResponse:
+def handle(
+    ctx: RequestContext, request: CreatePartitionsRequest
+) -> CreatePartitionsResponse | Awaitable[CreatePartitionsResponse]:
     if sum(_added(ctx, topic) for topic in request.topics) > MAX_PARTITIONS_PER_REQUEST:
         refusal = ApiError(ErrorCode.POLICY_VIOLATION, TOO_MANY_PARTITIONS)
         names = dict.fromkeys(topic.name for topic in request.topics)
         return CreatePartitionsResponse(results=[_failed(CreatePartitionsTopic(name=name), refusal) for name in names])
+    changes = TopicChanges()
     results = answer_each(
         request.topics,
         lambda topic: topic.name,
-        lambda topic: _grow(ctx, topic, request.validate_only),
+        lambda topic: _grow(ctx, topic, request.validate_only, changes),
         _failed,
         duplicate="Duplicate topic name.",
         one_result_per_duplicate=True,
     )
-    return CreatePartitionsResponse(throttle_time_ms=0, results=results)
+    return changes.answer(CreatePartitionsResponse(throttle_time_ms=0, results=results))
 
 
 def _failed(topic: CreatePartitionsTopic, exc: ApiError) -> CreatePartitionsTopicResult:
@@ -70,7 +76,9 @@ def _added(ctx: RequestContext, topic: CreatePartitionsTopic) -> int:
     return max(topic.count - info.partitions, 0) if info is not None else 0
 
 
-def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool) -> CreatePartitionsTopicResult:
+def _grow(
+    ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool, changes: TopicChanges
+) -> CreatePartitionsTopicResult:
     ctx.check(AclOperation.ALTER, ResourceType.TOPIC, topic.name)
     current = existing_topic(ctx, topic.name, to_change=True).partitions
     if topic.count < current:
@@ -90,9 +98,17 @@ def _grow(ctx: RequestContext, topic: CreatePartitionsTopic, validate_only: bool
             )
         for assignment in topic.assignments:
             check_replicas(ctx, assignment.broker_ids)
+    result = CreatePartitionsTopicResult(name=topic.name, error_code=ErrorCode.NONE, error_message=None)
     if not validate_only:
         try:
-            ctx.broker.store.topics.create_partitions(topic.name, topic.count)
+            changes.add(
+                ctx.broker.topology.create_partitions(topic.name, topic.count), lambda outcome: _settle(result, outcome)
+            )
         except StoreError as exc:
             raise store_failure(exc) from None
-    return CreatePartitionsTopicResult(name=topic.name, error_code=ErrorCode.NONE, error_message=None)
+    return result
+
+
+def _settle(result: CreatePartitionsTopicResult, outcome: TopicInfo | ApiError) -> None:
+    if isinstance(outcome, ApiError):
+        result.error_code, result.error_message = outcome.error_code, outcome.message

@@ -1,6 +1,8 @@
 """DescribeCluster v0-1: this broker (at the address of the listener asked), the cluster id, the controller.
 
-The one broker is also the controller. Cluster authorized operations are the principal's (from its ACLs;
+The brokers and the controller come from the broker's topology: on a single broker, itself; in a cluster,
+every registered broker and the elected controller (-1 while there is none).
+Cluster authorized operations are the principal's (from its ACLs;
 every cluster operation when authorization is off) when asked for, INT32_MIN otherwise, as Kafka sends them.
 
 Version notes: v1 adds ``endpoint_type``: 1 (brokers) is answered; 2 (controllers) gets
@@ -19,6 +21,7 @@ from rockafka.facade.protocol.messages.describe_cluster import (
 )
 from rockafka.facade.security.acl import ResourceType
 
+from ..topology import BrokerAddress
 from .admin import advertised_listener
 from .authorized import operations
 from .context import RequestContext
@@ -48,8 +51,11 @@ def handle(ctx: RequestContext, request: DescribeClusterRequest) -> DescribeClus
         error_message=None,
         endpoint_type=BROKERS_ENDPOINT,
         cluster_id=broker.cluster_id,
-        controller_id=broker.node_id,
-        brokers=[DescribeClusterBroker(broker_id=broker.node_id, host=listener.host, port=listener.port, rack=None)],
+        controller_id=broker.topology.controller_id(broker.node_id),
+        brokers=[
+            DescribeClusterBroker(broker_id=item.node_id, host=item.host, port=item.port, rack=None)
+            for item in broker.topology.brokers(BrokerAddress(broker.node_id, listener.host, listener.port))
+        ],
         cluster_authorized_operations=operations(
             ctx, request.include_cluster_authorized_operations, ResourceType.CLUSTER
         ),

@@ -1,9 +1,10 @@
-"""How a topic's partitions are laid out on this one-broker cluster, as Metadata and DescribeTopicPartitions
-describe them, and which topics a principal may see listed.
+"""How a topic's partitions are laid out, as Metadata and DescribeTopicPartitions describe them, and which
+topics a principal may see listed.
 
-Every partition has one replica, on this broker, which leads it and is its whole ISR; leader epochs
-start at 0 and never change (there is no other replica to fail over to). ``__consumer_offsets`` is the
-one internal topic.
+The leader, leader epoch and replicas of each partition come from the broker's topology (``facade/topology.py``):
+on a single broker, every partition has one replica, on this broker, which leads it and is its whole ISR at
+epoch 0 (there is no other replica to fail over to); in a cluster, the leader of the partition's broker group.
+``__consumer_offsets`` is the one internal topic.
 """
 
 from __future__ import annotations
@@ -19,8 +20,6 @@ from .context import RequestContext
 from .replicas import all_topics
 
 INTERNAL_TOPICS: Final = frozenset({OFFSETS_TOPIC})
-#: The leader epoch of every partition (ListOffsets v4+ reports it too).
-LEADER_EPOCH: Final = 0
 
 
 class PartitionFields(TypedDict):
@@ -42,22 +41,26 @@ def is_internal(name: str) -> bool:
 def partition_fields(
     ctx: RequestContext, info: TopicInfo, start: int = 0, stop: int | None = None
 ) -> list[PartitionFields]:
-    """Partitions ``start`` up to (not including) ``stop`` (the last one by default): led by this broker, its
-    only replica and whole ISR, none offline."""
+    """Partitions ``start`` up to (not including) ``stop`` (the last one by default), each with its leader,
+    leader epoch and replicas from the broker's topology (the replicas are the whole ISR; none offline)."""
     node = ctx.broker.node_id
+    topology = ctx.broker.topology
     end = info.partitions if stop is None else min(stop, info.partitions)
-    return [
-        PartitionFields(
-            error_code=ErrorCode.NONE,
-            partition_index=index,
-            leader_id=node,
-            leader_epoch=LEADER_EPOCH,
-            replica_nodes=[node],
-            isr_nodes=[node],
-            offline_replicas=[],
+    fields = []
+    for index in range(max(start, 0), end):
+        place = topology.place(info.name, index, node)
+        fields.append(
+            PartitionFields(
+                error_code=ErrorCode.NONE if place.leader >= 0 else ErrorCode.LEADER_NOT_AVAILABLE,
+                partition_index=index,
+                leader_id=place.leader,
+                leader_epoch=place.epoch,
+                replica_nodes=list(place.replicas),
+                isr_nodes=list(place.replicas),
+                offline_replicas=[],
+            )
         )
-        for index in range(max(start, 0), end)
-    ]
+    return fields
 
 
 def describable_topics(ctx: RequestContext) -> list[TopicInfo]:

@@ -1,0 +1,38 @@
+"""The cluster layer's one error family: :class:`ClusterError` and what derives from it.
+
+The facade maps these onto Kafka error codes; the CLI prints them as one line and exits 1.
+"""
+
+from __future__ import annotations
+
+
+class ClusterError(Exception):
+    """Something about the cluster's metadata (etcd) went wrong; the message is one line for a person."""
+
+
+class EtcdUnavailableError(ClusterError):
+    """etcd could not be reached, or did not answer in time."""
+
+
+class NodeIdTakenError(ClusterError):
+    """Another live broker is registered with this ``node.id``."""
+
+
+class TopicExistsError(ClusterError):
+    """A topic of that name is already in the cluster's metadata."""
+
+
+class UnknownTopicError(ClusterError):
+    """No topic of that name is in the cluster's metadata."""
+
+
+class NoBrokerGroupsError(ClusterError):
+    """No broker group has a live leader, so a new partition has nowhere to go."""
+
+
+class ConcurrentChangeError(ClusterError):
+    """A compare-and-swap lost to another change of the same key; the caller may read again and retry."""
+
+
+class NotControllerError(ClusterError):
+    """This broker's controller term ended (another broker was elected); it must not act as controller."""

@@ -1,0 +1,173 @@
+"""How a Rockafka cluster lays out its metadata in etcd: the keys, and the JSON each holds.
+
+Every key of a cluster lives under one prefix, ``/rockafka/<cluster name>/`` (the setting
+``rockafka.cluster.name``, "rockafka" by default), so several clusters may share one etcd. Each object
+others depend on is ONE key, so a watcher that applies events one at a time never sees half a change;
+every write that depends on what is there is a compare-and-swap transaction (see ``metadata.py``).
+
+=============================  =================================================================  ==========
+key (under the prefix)         value (UTF-8 JSON unless said)                                       lease
+=============================  =================================================================  ==========
+``cluster_id``                 the cluster id, plain text (22 characters of URL-safe base64, as     none
+                               Kafka makes them); created once by the first broker (create == 0)
+``brokers/<node id>``          ``{"node_id": 1, "group": "g1", "host": "127.0.0.1", "port": 9092}``  the broker's
+                               the broker's registration; its advertised PLAINTEXT-or-first         lease
+                               listener. Created only if absent (a live twin refuses to start)
+``controller``                 ``{"node_id": 1}``: the elected controller. The key's                the controller's
+                               ``create_revision`` is the term: every controller write compares     lease
+                               it, so a deposed controller's writes fail (fencing)
+``groups/<group>``             ``{"leader": 1, "epoch": 3}``: the group's leader and leader epoch;   none
+                               written only by the controller (leader -1 when no member lives);
+                               the epoch grows by one at every change of leader
+``topics/<name>``              ``{"id": "<uuid>", "placement": ["g1", "g2", ...],                   none
+                               "configs": {"retention.ms": "1000"}}``: placement[i] is the group
+                               that holds partition i; created only if absent, changed only if
+                               its ``mod_revision`` is the one read
+=============================  =================================================================  ==========
+
+Node ids are written in decimal without padding; group and topic names as they are (Kafka topic names
+use only ``[a-zA-Z0-9._-]``; a group name must match the same pattern, checked by ``check_group_name``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .errors import ClusterError
+
+ROOT: Final = "/rockafka/"
+CLUSTER_ID_KEY: Final = "cluster_id"
+CONTROLLER_KEY: Final = "controller"
+BROKERS_DIR: Final = "brokers/"
+GROUPS_DIR: Final = "groups/"
+TOPICS_DIR: Final = "topics/"
+NO_LEADER: Final = -1
+
+_NAME: Final = re.compile(r"[a-zA-Z0-9._-]{1,249}")
+
+
+def check_group_name(name: str) -> str:
+    """``name`` if it is a valid broker group name, else :class:`ClusterError`."""
+    if not _NAME.fullmatch(name):
+        raise ClusterError(f"broker group name {name!r} must be 1-249 characters of a-z, A-Z, 0-9, '.', '_', '-'")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class KeyLayout:
+    """The keys of one cluster: each method answers the full etcd key (bytes) of one object."""
+
+    cluster_name: str
+
+    @property
+    def prefix(self) -> bytes:
+        return f"{ROOT}{self.cluster_name}/".encode()
+
+    def key(self, relative: str) -> bytes:
+        return self.prefix + relative.encode()
+
+    def cluster_id(self) -> bytes:
+        return self.key(CLUSTER_ID_KEY)
+
+    def controller(self) -> bytes:
+        return self.key(CONTROLLER_KEY)
+
+    def broker(self, node_id: int) -> bytes:
+        return self.key(f"{BROKERS_DIR}{node_id}")
+
+    def group(self, name: str) -> bytes:
+        return self.key(f"{GROUPS_DIR}{name}")
+
+    def topic(self, name: str) -> bytes:
+        return self.key(f"{TOPICS_DIR}{name}")
+
+    def relative(self, key: bytes) -> str | None:
+        """The part of ``key`` after this cluster's prefix, or None for a key of another cluster."""
+        prefix = self.prefix
+        return key[len(prefix) :].decode() if key.startswith(prefix) else None
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerInfo:
+    """A live broker's registration (``brokers/<node id>``)."""
+
+    node_id: int
+    group: str
+    host: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class GroupState:
+    """A broker group's leader (``NO_LEADER`` when no member lives) and leader epoch (``groups/<group>``)."""
+
+    name: str
+    leader: int
+    epoch: int
+
+
+@dataclass(frozen=True, slots=True)
+class TopicRecord:
+    """A topic as the cluster knows it (``topics/<name>``): id, where each partition lives, configs."""
+
+    name: str
+    topic_id: uuid.UUID
+    placement: tuple[str, ...]
+    configs: Mapping[str, str]
+
+    @property
+    def partitions(self) -> int:
+        return len(self.placement)
+
+
+def encode_broker(info: BrokerInfo) -> bytes:
+    return _dump({"node_id": info.node_id, "group": info.group, "host": info.host, "port": info.port})
+
+
+def decode_broker(value: bytes) -> BrokerInfo:
+    doc = _load(value)
+    return BrokerInfo(int(doc["node_id"]), str(doc["group"]), str(doc["host"]), int(doc["port"]))
+
+
+def encode_group(state: GroupState) -> bytes:
+    return _dump({"leader": state.leader, "epoch": state.epoch})
+
+
+def decode_group(name: str, value: bytes) -> GroupState:
+    doc = _load(value)
+    return GroupState(name, int(doc["leader"]), int(doc["epoch"]))
+
+
+def encode_controller(node_id: int) -> bytes:
+    return _dump({"node_id": node_id})
+
+
+def decode_controller(value: bytes) -> int:
+    return int(_load(value)["node_id"])
+
+
+def encode_topic(record: TopicRecord) -> bytes:
+    return _dump({"id": str(record.topic_id), "placement": list(record.placement), "configs": dict(record.configs)})
+
+
+def decode_topic(name: str, value: bytes) -> TopicRecord:
+    doc = _load(value)
+    configs = {str(key): str(item) for key, item in dict(doc.get("configs") or {}).items()}
+    placement = tuple(str(group) for group in doc["placement"])
+    return TopicRecord(name, uuid.UUID(str(doc["id"])), placement, configs)
+
+
+def _dump(doc: Mapping[str, Any]) -> bytes:
+    return json.dumps(doc, separators=(",", ":"), sort_keys=True).encode()
+
+
+def _load(value: bytes) -> dict[str, Any]:
+    doc = json.loads(value)
+    if not isinstance(doc, dict):
+        raise ValueError(f"expected a JSON object, got {value[:60]!r}")
+    return doc

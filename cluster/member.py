@@ -1,0 +1,167 @@
+"""One broker's membership in a cluster: connect, register under a lease, follow the view, serve as controller.
+
+:class:`ClusterMember` runs on the broker's event loop:
+
+1. connects to etcd (:class:`EtcdUnavailableError` if no endpoint answers: the broker says so in one line
+   and exits 1);
+2. reads or creates the cluster id;
+3. grants a lease of ``lease_ttl_s`` seconds and registers ``brokers/<node id>`` under it (a live twin:
+   :class:`NodeIdTakenError`); a task refreshes the lease every third of its TTL, so a killed broker's
+   registration (and its controller key) vanishes within one TTL. A broker that finds its lease expired
+   (it was paused past the TTL) takes a new one and registers again, unless its node id was taken;
+4. starts the :class:`ClusterView` (range read, then watch);
+5. runs the controller duty: whenever the view changes, campaign if no controller is registered, and if
+   this broker is the controller, give each group a live leader (``controller.py``).
+
+:meth:`stop` revokes the lease, so a cleanly stopped broker leaves the cluster at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .controller import Controller
+from .errors import ClusterError, NotControllerError
+from .etcd import Etcd
+from .layout import BrokerInfo, KeyLayout, check_group_name
+from .metadata import ClusterMetadata
+from .snapshot import ClusterSnapshot
+from .view import ClusterView
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSettings:
+    """What a broker needs to join a cluster (from the broker's settings, see docs/configuration.md)."""
+
+    endpoints: Sequence[str]
+    cluster_name: str
+    group: str
+    node_id: int
+    host: str
+    port: int
+    lease_ttl_s: int
+
+
+class ClusterMember:
+    """This broker in the cluster: registration, lease, view and controller duty."""
+
+    def __init__(self, settings: MemberSettings) -> None:
+        check_group_name(settings.group)
+        self.settings = settings
+        self.layout = KeyLayout(settings.cluster_name)
+        self._etcd: Etcd | None = None
+        self.view: ClusterView | None = None
+        self.metadata: ClusterMetadata | None = None
+        self.controller: Controller | None = None
+        self.cluster_id = ""
+        self._lease_id = 0
+        self._tasks: list[asyncio.Task[None]] = []
+        self._woken = asyncio.Event()
+
+    @property
+    def snapshot(self) -> ClusterSnapshot:
+        assert self.view is not None, "ClusterMember.start() first"
+        return self.view.snapshot
+
+    async def start(self, proposed_cluster_id: str | None = None) -> ClusterSnapshot:
+        """Join the cluster; the first snapshot. Raises :class:`ClusterError` (nothing left behind)."""
+        settings = self.settings
+        self._etcd = etcd = await Etcd.connect(settings.endpoints)
+        try:
+            self.metadata = ClusterMetadata(etcd, self.layout)
+            self.cluster_id = await self.metadata.ensure_cluster_id(proposed_cluster_id)
+            self._lease_id = await etcd.grant_lease(settings.lease_ttl_s)
+            info = BrokerInfo(settings.node_id, settings.group, settings.host, settings.port)
+            await self.metadata.register(info, self._lease_id)
+            self.view = ClusterView(etcd, self.layout)
+            self.view.add_listener(lambda _old, _new: self._woken.set())
+            snapshot = await self.view.start()
+        except ClusterError:
+            await self._release()
+            raise
+        self.controller = Controller(etcd, self.layout, settings.node_id)
+        self._tasks = [
+            asyncio.create_task(self._keep_lease(), name="rockafka-cluster-lease"),
+            asyncio.create_task(self._controller_duty(), name="rockafka-cluster-controller"),
+        ]
+        return snapshot
+
+    async def stop(self) -> None:
+        """Leave the cluster: stop the tasks and the watch, revoke the lease, close the connection."""
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        if self.view is not None:
+            await self.view.stop()
+        await self._release()
+
+    async def _release(self) -> None:
+        etcd, self._etcd = self._etcd, None
+        if etcd is None:
+            return
+        if self._lease_id:
+            with contextlib.suppress(ClusterError):
+                await etcd.revoke_lease(self._lease_id)
+        await etcd.close()
+
+    async def _keep_lease(self) -> None:
+        assert self._etcd is not None
+        interval = max(self.settings.lease_ttl_s / 3, 0.2)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                remaining = await self._etcd.keep_alive(self._lease_id)
+            except ClusterError as exc:
+                log.warning("cannot refresh the cluster lease: %s", exc)
+                continue
+            if remaining <= 0:
+                await self._register_again()
+
+    async def _register_again(self) -> None:
+        """The lease expired (the process was paused past its TTL, or etcd lost it): take a new lease and register
+        again, unless another live broker took this node id meanwhile (then stay out, and say so)."""
+        assert self._etcd is not None and self.metadata is not None and self.controller is not None
+        settings = self.settings
+        log.warning("node %d's cluster lease expired: registering again", settings.node_id)
+        self.controller.term = None  # the controller key went with the old lease
+        try:
+            self._lease_id = await self._etcd.grant_lease(settings.lease_ttl_s)
+            info = BrokerInfo(settings.node_id, settings.group, settings.host, settings.port)
+            await self.metadata.register(info, self._lease_id)
+        except ClusterError as exc:
+            log.error("node %d cannot register again: %s", settings.node_id, exc)
+            return
+        self._woken.set()
+
+    async def _controller_duty(self) -> None:
+        assert self.controller is not None and self.view is not None
+        while True:
+            self._woken.clear()
+            try:
+                await self._act_as_controller(self.view.snapshot)
+            except NotControllerError as exc:
+                log.warning("%s", exc)
+            except ClusterError as exc:
+                log.warning("controller duty failed: %s", exc)
+            await self._woken.wait()
+
+    async def _act_as_controller(self, snapshot: ClusterSnapshot) -> None:
+        controller = self.controller
+        assert controller is not None
+        me = self.settings.node_id
+        if snapshot.controller is None or (snapshot.controller == me and controller.term is None):
+            if not await controller.campaign(self._lease_id):
+                return
+        elif snapshot.controller != me:
+            controller.term = None
+            return
+        await controller.reconcile_groups(snapshot)

@@ -1,0 +1,175 @@
+"""The immutable picture of a cluster a broker serves from: built from etcd's keys, replaced on every change.
+
+``ClusterSnapshot`` is never mutated: :func:`snapshot_from_keys` builds one from a range read of the
+cluster's prefix, and :meth:`ClusterSnapshot.with_change` returns a new one for one watch event (a put
+or a delete of one key). Request handlers read the current snapshot with no lock and no etcd request;
+the watcher (``view.py``) swaps in the next one. A value that cannot be decoded is left out and named
+in ``ClusterSnapshot.damaged`` (a broker keeps serving what it understands).
+
+Leadership of a partition: the topic's placement names the group, the group's state names its leader
+and leader epoch. A group without state, or with ``NO_LEADER``, has no leader yet.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Final, TypeVar
+
+from .layout import (
+    BROKERS_DIR,
+    CLUSTER_ID_KEY,
+    CONTROLLER_KEY,
+    GROUPS_DIR,
+    NO_LEADER,
+    TOPICS_DIR,
+    BrokerInfo,
+    GroupState,
+    KeyLayout,
+    TopicRecord,
+    decode_broker,
+    decode_controller,
+    decode_group,
+    decode_topic,
+)
+
+log = logging.getLogger(__name__)
+
+_EMPTY: Final[Mapping[str, str]] = MappingProxyType({})
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionLeader:
+    """Who leads one partition: the group that holds it, its leader's node id and the leader epoch."""
+
+    group: str
+    leader: int
+    epoch: int
+
+
+@dataclass(frozen=True)
+class ClusterSnapshot:
+    """Everything a broker knows of the cluster at one etcd revision; never changes once made."""
+
+    revision: int = 0
+    cluster_id: str | None = None
+    controller: int | None = None
+    brokers: Mapping[int, BrokerInfo] = field(default_factory=lambda: MappingProxyType({}))
+    groups: Mapping[str, GroupState] = field(default_factory=lambda: MappingProxyType({}))
+    topics: Mapping[str, TopicRecord] = field(default_factory=lambda: MappingProxyType({}))
+    damaged: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+
+    def leader_of(self, topic: str, partition: int) -> PartitionLeader | None:
+        """The leader of ``topic``'s partition, or None if the topic or partition is unknown or leaderless."""
+        record = self.topics.get(topic)
+        if record is None or not 0 <= partition < record.partitions:
+            return None
+        group = record.placement[partition]
+        state = self.groups.get(group)
+        if state is None or state.leader == NO_LEADER:
+            return PartitionLeader(group, NO_LEADER, -1 if state is None else state.epoch)
+        return PartitionLeader(group, state.leader, state.epoch)
+
+    def live_groups(self) -> list[str]:
+        """The groups whose leader is a registered broker, sorted by name: where new partitions may go."""
+        return sorted(name for name, state in self.groups.items() if state.leader in self.brokers)
+
+    def group_members(self, group: str) -> list[int]:
+        """The node ids of the live brokers registered in ``group``, ascending."""
+        return sorted(node for node, info in self.brokers.items() if info.group == group)
+
+    def partition_counts(self) -> dict[str, int]:
+        """How many partitions each group holds, over every topic (groups holding none are absent)."""
+        counts: dict[str, int] = {}
+        for record in self.topics.values():
+            for group in record.placement:
+                counts[group] = counts.get(group, 0) + 1
+        return counts
+
+    def with_change(self, layout: KeyLayout, key: bytes, value: bytes | None, revision: int) -> ClusterSnapshot:
+        """The snapshot after one event: ``value`` put at ``key``, or ``key`` deleted (``value`` None)."""
+        relative = layout.relative(key)
+        if relative is None:
+            return replace(self, revision=max(self.revision, revision))
+        changed = _Builder.from_snapshot(self)
+        changed.apply(relative, value)
+        return changed.build(max(self.revision, revision))
+
+
+def snapshot_from_keys(layout: KeyLayout, items: Iterable[tuple[bytes, bytes]], revision: int) -> ClusterSnapshot:
+    """The snapshot of every (key, value) read under ``layout.prefix`` at ``revision``."""
+    builder = _Builder()
+    for key, value in items:
+        relative = layout.relative(key)
+        if relative is not None:
+            builder.apply(relative, value)
+    return builder.build(revision)
+
+
+class _Builder:
+    """Mutable maps that become one :class:`ClusterSnapshot`."""
+
+    def __init__(self) -> None:
+        self.cluster_id: str | None = None
+        self.controller: int | None = None
+        self.brokers: dict[int, BrokerInfo] = {}
+        self.groups: dict[str, GroupState] = {}
+        self.topics: dict[str, TopicRecord] = {}
+        self.damaged: dict[str, str] = {}
+
+    @classmethod
+    def from_snapshot(cls, snapshot: ClusterSnapshot) -> _Builder:
+        builder = cls()
+        builder.cluster_id = snapshot.cluster_id
+        builder.controller = snapshot.controller
+        builder.brokers = dict(snapshot.brokers)
+        builder.groups = dict(snapshot.groups)
+        builder.topics = dict(snapshot.topics)
+        builder.damaged = dict(snapshot.damaged)
+        return builder
+
+    def apply(self, relative: str, value: bytes | None) -> None:
+        """Put (``value``) or delete (None) the object at ``relative``; an undecodable value is recorded as damaged."""
+        self.damaged.pop(relative, None)
+        try:
+            self._apply(relative, value)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("cluster metadata key %s cannot be read (%s); left out", relative, exc)
+            self.damaged[relative] = str(exc)
+
+    def _apply(self, relative: str, value: bytes | None) -> None:
+        if relative == CLUSTER_ID_KEY:
+            self.cluster_id = None if value is None else value.decode()
+        elif relative == CONTROLLER_KEY:
+            self.controller = None if value is None else decode_controller(value)
+        elif relative.startswith(BROKERS_DIR):
+            node = int(relative[len(BROKERS_DIR) :])
+            _put_or_drop(self.brokers, node, None if value is None else decode_broker(value))
+        elif relative.startswith(GROUPS_DIR):
+            name = relative[len(GROUPS_DIR) :]
+            _put_or_drop(self.groups, name, None if value is None else decode_group(name, value))
+        elif relative.startswith(TOPICS_DIR):
+            name = relative[len(TOPICS_DIR) :]
+            _put_or_drop(self.topics, name, None if value is None else decode_topic(name, value))
+
+    def build(self, revision: int) -> ClusterSnapshot:
+        return ClusterSnapshot(
+            revision=revision,
+            cluster_id=self.cluster_id,
+            controller=self.controller,
+            brokers=MappingProxyType(self.brokers),
+            groups=MappingProxyType(self.groups),
+            topics=MappingProxyType(self.topics),
+            damaged=MappingProxyType(self.damaged) if self.damaged else _EMPTY,
+        )
+
+
+def _put_or_drop(table: dict[_K, _V], key: _K, value: _V | None) -> None:
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value

@@ -1,0 +1,77 @@
+"""A broker's live view of the cluster: one range read of the prefix, then one watch from the next revision.
+
+``ClusterView.snapshot`` is the current :class:`ClusterSnapshot`; the watch task replaces it after every
+event (never polls) and then calls each listener with (old, new). Listeners run on the event loop and must
+not block; they are how a broker mirrors topics into its store and wakes its controller duty.
+``wait_for(predicate)`` lets callers (admin handlers, tests) wait until a change they made is seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from .errors import ClusterError
+from .etcd import Etcd
+from .layout import KeyLayout
+from .snapshot import ClusterSnapshot, snapshot_from_keys
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[ClusterSnapshot, ClusterSnapshot], None]
+
+
+class ClusterView:
+    """The snapshot of one cluster, kept current by a watch."""
+
+    def __init__(self, etcd: Etcd, layout: KeyLayout) -> None:
+        self._etcd = etcd
+        self.layout = layout
+        self.snapshot = ClusterSnapshot()
+        self._listeners: list[Listener] = []
+        self._changed = asyncio.Condition()
+        self._task: asyncio.Task[None] | None = None
+        self.failure: ClusterError | None = None
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    async def start(self) -> ClusterSnapshot:
+        """Read everything under the prefix, start watching from the next revision; the first snapshot."""
+        entries, revision = await self._etcd.get_prefix(self.layout.prefix)
+        self._publish(snapshot_from_keys(self.layout, ((e.key, e.value) for e in entries), revision))
+        self._task = asyncio.create_task(self._follow(revision + 1), name="rockafka-cluster-watch")
+        return self.snapshot
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def wait_for(self, predicate: Callable[[ClusterSnapshot], bool], timeout_s: float) -> ClusterSnapshot:
+        """The first snapshot for which ``predicate`` holds (TimeoutError after ``timeout_s``)."""
+        async with asyncio.timeout(timeout_s), self._changed:
+            await self._changed.wait_for(lambda: predicate(self.snapshot))
+        return self.snapshot
+
+    async def _follow(self, start_revision: int) -> None:
+        try:
+            async for change in self._etcd.watch_prefix(self.layout.prefix, start_revision):
+                self._publish(self.snapshot.with_change(self.layout, change.key, change.value, change.revision))
+                async with self._changed:
+                    self._changed.notify_all()
+        except ClusterError as exc:
+            self.failure = exc
+            log.error("cluster metadata watch stopped: %s", exc)
+
+    def _publish(self, new: ClusterSnapshot) -> None:
+        old, self.snapshot = self.snapshot, new
+        for listener in self._listeners:
+            try:
+                listener(old, new)
+            except Exception:
+                log.exception("cluster view listener %r failed", listener)

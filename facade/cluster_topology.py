@@ -1,0 +1,229 @@
+"""The topology of a broker in a cluster: every answer from the cluster snapshot, topics mirrored into the store.
+
+Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It listens to the
+:class:`~rockafka.cluster.view.ClusterView` and, on every new snapshot:
+
+- mirrors the cluster's topics into the local store (created with the cluster's topic id, grown, deleted),
+  so the store's per-partition code runs unchanged and every broker holds every topic's (possibly empty)
+  partitions; only the leader's receive records;
+- rebuilds ``led`` (per topic, the partitions this broker's group leads while this broker is the group's
+  leader) and drops the cached Metadata partitions.
+
+Internal topics (``__consumer_offsets``, ``__transaction_state``) have placements in etcd like any topic
+but are not mirrored: the coordinators keep their own state (see docs/cluster.md for what is missing). A
+FindCoordinator for an internal topic not yet in etcd creates it there (as Kafka creates
+``__consumer_offsets`` on first use) and is answered "not available" until the watch brings it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import Iterator, Mapping
+from typing import Final
+
+from rockafka.cluster import (
+    NO_LEADER,
+    ClusterError,
+    ClusterSnapshot,
+    NoBrokerGroupsError,
+    TopicExistsError,
+    UnknownTopicError,
+)
+from rockafka.cluster.member import ClusterMember
+from rockafka.cluster.metadata import ClusterMetadata
+from rockafka.core_pyx import hotcodec as hot
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
+
+from .handlers.context import ApiError
+from .topology import BrokerAddress, PartitionPlace, coordinator_partition
+
+log = logging.getLogger(__name__)
+
+INTERNAL_TOPICS: Final = frozenset({"__consumer_offsets", "__transaction_state"})
+#: How long CreateTopics waits for its own change to come back through the watch.
+SEEN_TIMEOUT_S: Final = 10.0
+
+
+class ClusterTopology:
+    """Answers the handlers' questions from the current cluster snapshot (see the module docstring)."""
+
+    def __init__(self, member: ClusterMember, store: MessageStore) -> None:
+        assert member.view is not None, "the member must have started"
+        self._member = member
+        self._view = member.view
+        self._store = store
+        self._node = member.settings.node_id
+        self.led: Mapping[str, frozenset[int]] = {}
+        self._partitions_cache: dict[str, tuple[hot.MetadataResponsePartition, ...]] = {}
+        self._creating: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._changed(ClusterSnapshot(), self._view.snapshot)
+        self._view.add_listener(self._changed)
+
+    @property
+    def snapshot(self) -> ClusterSnapshot:
+        return self._view.snapshot
+
+    def brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
+        others = [
+            BrokerAddress(node, info.host, info.port)
+            for node, info in sorted(self.snapshot.brokers.items())
+            if node != own.node_id
+        ]
+        return [own, *others]
+
+    def controller_id(self, own: int) -> int:
+        controller = self.snapshot.controller
+        return -1 if controller is None else controller
+
+    def place(self, topic: str, partition: int, own: int) -> PartitionPlace:
+        snapshot = self.snapshot
+        leader = snapshot.leader_of(topic, partition)
+        if leader is None:
+            return PartitionPlace(NO_LEADER, -1, ())
+        members = tuple(snapshot.group_members(leader.group))
+        return PartitionPlace(leader.leader, leader.epoch, members or (leader.leader,))
+
+    def metadata_partitions(self, topic: str, count: int, own: int) -> tuple[hot.MetadataResponsePartition, ...]:
+        cached = self._partitions_cache.get(topic)
+        if cached is None or len(cached) != count:
+            cached = tuple(self._metadata_partition(topic, index) for index in range(count))
+            self._partitions_cache[topic] = cached
+        return cached
+
+    def _metadata_partition(self, topic: str, index: int) -> hot.MetadataResponsePartition:
+        place = self.place(topic, index, self._node)
+        code = ErrorCode.NONE if place.leader != NO_LEADER else ErrorCode.LEADER_NOT_AVAILABLE
+        replicas = place.replicas
+        return hot.MetadataResponsePartition(code, index, place.leader, place.epoch, replicas, replicas, ())
+
+    def coordinator(self, internal_topic: str, partitions: int, key: str, own: BrokerAddress) -> BrokerAddress | None:
+        snapshot = self.snapshot
+        record = snapshot.topics.get(internal_topic)
+        if record is None:
+            self._create_in_background(internal_topic, partitions)
+            return None
+        leader = snapshot.leader_of(internal_topic, coordinator_partition(key, record.partitions))
+        if leader is None or leader.leader == NO_LEADER:
+            return None
+        if leader.leader == own.node_id:
+            return own
+        info = snapshot.brokers.get(leader.leader)
+        return None if info is None else BrokerAddress(info.node_id, info.host, info.port)
+
+    async def create_topic(self, name: str, partitions: int, configs: Mapping[str, str]) -> TopicInfo:
+        """Create ``name`` in etcd, then wait until this broker's store mirrors it."""
+        metadata = self._metadata()
+        with _as_api_errors(name):
+            record = await metadata.create_topic(self.snapshot, name, partitions, configs)
+            await self._view.wait_for(lambda s: name in s.topics, SEEN_TIMEOUT_S)
+        return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
+    async def delete_topic(self, name: str) -> TopicInfo:
+        """Delete ``name`` from etcd, then wait until this broker's store dropped it."""
+        metadata = self._metadata()
+        with _as_api_errors(name):
+            record = await metadata.delete_topic(name)
+            await self._view.wait_for(lambda s: name not in s.topics, SEEN_TIMEOUT_S)
+        return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
+    async def create_partitions(self, name: str, total: int) -> TopicInfo:
+        """Grow ``name`` to ``total`` partitions in etcd (new ones on the least loaded groups), then wait for it."""
+        metadata = self._metadata()
+        with _as_api_errors(name):
+            record = await metadata.add_partitions(self.snapshot, name, total)
+            await self._view.wait_for(lambda s: s.topics.get(name) == record, SEEN_TIMEOUT_S)
+        return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
+    def _metadata(self) -> ClusterMetadata:
+        metadata = self._member.metadata
+        assert metadata is not None, "the member has started"
+        return metadata
+
+    def auto_create(self, name: str, partitions: int) -> TopicInfo | None:
+        """Start creating ``name`` in etcd; the client finds it on a later Metadata request."""
+        self._create_in_background(name, partitions)
+        return None
+
+    def _create_in_background(self, name: str, partitions: int) -> None:
+        """Create ``name`` in etcd without waiting (auto-creation; internal topics on first use)."""
+        if name in self._creating:
+            return
+        self._creating.add(name)
+        task = asyncio.get_running_loop().create_task(self._create_quietly(name, partitions))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _create_quietly(self, name: str, partitions: int) -> None:
+        try:
+            await self._metadata().create_topic(self.snapshot, name, partitions, {})
+            log.info("auto-created topic %s with %d partitions in the cluster", name, partitions)
+        except TopicExistsError:
+            pass
+        except ClusterError as exc:
+            log.warning("cannot create topic %s in the cluster: %s", name, exc)
+        finally:
+            self._creating.discard(name)
+
+    def _changed(self, old: ClusterSnapshot, new: ClusterSnapshot) -> None:
+        if new.topics is not old.topics:
+            self._mirror(old, new)
+        self.led = self._led_by_me(new)
+        self._partitions_cache = {}
+
+    def _led_by_me(self, snapshot: ClusterSnapshot) -> dict[str, frozenset[int]]:
+        mine = {name for name, state in snapshot.groups.items() if state.leader == self._node}
+        return {
+            name: frozenset(index for index, group in enumerate(record.placement) if group in mine)
+            for name, record in snapshot.topics.items()
+        }
+
+    def _mirror(self, old: ClusterSnapshot, new: ClusterSnapshot) -> None:
+        """Make the store's topics follow the cluster's (internal topics excepted)."""
+        for name, record in new.topics.items():
+            if name in INTERNAL_TOPICS or old.topics.get(name) == record:
+                continue
+            try:
+                self._mirror_one(name, record.topic_id, record.partitions, record.configs)
+            except StoreError as exc:
+                log.error("cannot mirror topic %s into the store: %s", name, exc)
+        for name in old.topics.keys() - new.topics.keys():
+            if name not in INTERNAL_TOPICS:
+                try:
+                    self._store.topics.delete(name)
+                except UnknownTopicOrPartitionError:
+                    pass
+                except StoreError as exc:
+                    log.error("cannot delete topic %s from the store: %s", name, exc)
+
+    def _mirror_one(self, name: str, topic_id: uuid.UUID, partitions: int, configs: Mapping[str, str]) -> None:
+        try:
+            local = self._store.topics.describe(name)
+        except UnknownTopicOrPartitionError:
+            self._store.topics.create(name, partitions, dict(configs), topic_id)
+            return
+        if local.topic_id != topic_id:
+            log.error("topic %s: id %s in the store, %s in the cluster: not mirrored", name, local.topic_id, topic_id)
+        elif local.partitions < partitions:
+            self._store.topics.create_partitions(name, partitions)
+
+
+@contextlib.contextmanager
+def _as_api_errors(name: str) -> Iterator[None]:
+    """The cluster layer's errors of a topic change, as the Kafka error codes admin clients act on."""
+    try:
+        yield
+    except TopicExistsError as exc:
+        raise ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, str(exc)) from None
+    except UnknownTopicError as exc:
+        raise ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, str(exc)) from None
+    except NoBrokerGroupsError as exc:
+        raise ApiError(ErrorCode.INVALID_REPLICATION_FACTOR, str(exc)) from None
+    except (ClusterError, TimeoutError) as exc:  # etcd unreachable, or a concurrent change won: retriable
+        raise ApiError(
+            ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata did not take the change to {name}: {exc}"
+        ) from None

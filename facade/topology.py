@@ -1,0 +1,149 @@
+"""Where partitions live and which broker serves what: the one seam between the handlers and a cluster.
+
+Handlers never ask "are we clustered?"; they ask ``ctx.broker.topology``:
+
+- ``led``: None when this broker leads every partition its store holds (a single broker: produce, fetch
+  and list-offsets check nothing more); otherwise, per topic, the partitions this broker leads. Those
+  handlers read it once per request and answer NOT_LEADER_OR_FOLLOWER for any other partition: an O(1)
+  lookup in a map rebuilt when the cluster changes, never a request to etcd.
+- ``brokers``, ``controller_id``: what Metadata and DescribeCluster list.
+- ``metadata_partitions`` and ``place``: each partition's leader, leader epoch and replicas.
+- ``coordinator``: which broker coordinates a group or transactional id (None: not known yet, the
+  client retries).
+- ``create_topic``, ``auto_create``, ``delete_topic``, ``create_partitions``: topic changes, in the local
+  store at once or through the cluster's metadata (an awaitable; see ``handlers/topic_changes.py``).
+
+:class:`LocalTopology` is today's single broker, exactly. ``ClusterTopology`` (``facade/cluster_topology.py``)
+answers from the cluster snapshot of ``rockafka.cluster``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from rockafka.core_pyx import hotcodec as hot
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.store import MessageStore, TopicAlreadyExistsError, TopicInfo
+
+log = logging.getLogger(__name__)
+
+#: The leader epoch of every partition of a single broker (there is no other replica to fail over to).
+LOCAL_LEADER_EPOCH: Final = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerAddress:
+    """A broker as clients reach it."""
+
+    node_id: int
+    host: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionPlace:
+    """One partition's leader (-1: none now), leader epoch and replicas."""
+
+    leader: int
+    epoch: int
+    replicas: tuple[int, ...]
+
+
+class Topology(Protocol):
+    """What the handlers need to know about where partitions live (see the module docstring)."""
+
+    @property
+    def led(self) -> Mapping[str, frozenset[int]] | None: ...
+
+    def brokers(self, own: BrokerAddress) -> list[BrokerAddress]: ...
+
+    def controller_id(self, own: int) -> int: ...
+
+    def place(self, topic: str, partition: int, own: int) -> PartitionPlace: ...
+
+    def metadata_partitions(self, topic: str, count: int, own: int) -> tuple[hot.MetadataResponsePartition, ...]: ...
+
+    def coordinator(
+        self, internal_topic: str, partitions: int, key: str, own: BrokerAddress
+    ) -> BrokerAddress | None: ...
+
+    def create_topic(
+        self, name: str, partitions: int, configs: Mapping[str, str]
+    ) -> TopicInfo | Awaitable[TopicInfo]: ...
+
+    def auto_create(self, name: str, partitions: int) -> TopicInfo | None: ...
+
+    def delete_topic(self, name: str) -> TopicInfo | Awaitable[TopicInfo]: ...
+
+    def create_partitions(self, name: str, total: int) -> TopicInfo | Awaitable[TopicInfo]: ...
+
+
+class LocalTopology:
+    """One broker is the whole cluster: it leads every partition at epoch 0 and coordinates everything."""
+
+    led: Final = None
+
+    def __init__(self, store: MessageStore) -> None:
+        self._store = store
+
+    def brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
+        return [own]
+
+    def controller_id(self, own: int) -> int:
+        return own
+
+    def place(self, topic: str, partition: int, own: int) -> PartitionPlace:
+        return PartitionPlace(own, LOCAL_LEADER_EPOCH, (own,))
+
+    def metadata_partitions(self, topic: str, count: int, own: int) -> tuple[hot.MetadataResponsePartition, ...]:
+        return _local_partitions(count, own)
+
+    def coordinator(self, internal_topic: str, partitions: int, key: str, own: BrokerAddress) -> BrokerAddress | None:
+        return own
+
+    def create_topic(self, name: str, partitions: int, configs: Mapping[str, str]) -> TopicInfo:
+        return self._store.topics.create(name, partitions, configs)
+
+    def auto_create(self, name: str, partitions: int) -> TopicInfo | None:
+        """Create ``name`` now (tolerating a race with another request creating it)."""
+        try:
+            topic = self._store.topics.create(name, partitions)
+        except TopicAlreadyExistsError:
+            return self._store.topics.describe(name)
+        log.info("auto-created topic %s with %d partitions", name, topic.partitions)
+        return topic
+
+    def delete_topic(self, name: str) -> TopicInfo:
+        return self._store.topics.delete(name)
+
+    def create_partitions(self, name: str, total: int) -> TopicInfo:
+        return self._store.topics.create_partitions(name, total)
+
+
+@functools.lru_cache(maxsize=256)
+def _local_partitions(count: int, node: int) -> tuple[hot.MetadataResponsePartition, ...]:
+    """Partitions 0..count-1, each led by ``node``, its only replica and whole ISR; one shared tuple per count."""
+    replicas = (node,)
+    entry = hot.MetadataResponsePartition
+    return tuple(
+        entry(ErrorCode.NONE, index, node, LOCAL_LEADER_EPOCH, replicas, replicas, ()) for index in range(count)
+    )
+
+
+def java_string_hash(text: str) -> int:
+    """Java's ``String.hashCode`` (UTF-16 code units, 32-bit overflow), which Kafka hashes coordinator keys with."""
+    value = 0
+    data = text.encode("utf-16-be")
+    for index in range(0, len(data), 2):
+        value = (31 * value + (data[index] << 8 | data[index + 1])) & 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def coordinator_partition(key: str, partitions: int) -> int:
+    """The internal-topic partition whose leader coordinates ``key``: Kafka's ``Utils.abs(hashCode) % partitions``."""
+    hashed = java_string_hash(key)
+    return (0 if hashed == -(1 << 31) else abs(hashed)) % partitions

@@ -1,0 +1,90 @@
+"""The command line of a cluster: `rockafka cluster up`, and `rockafka serve` refusing to join, in one line."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from kafka import KafkaAdminClient
+
+from rockafka.cluster.local_etcd import LocalEtcd
+from rockafka.cluster.readiness import wait_until_serving
+from rockafka.testing import Broker
+
+START_S = 60.0
+
+
+def _serve(tmp_path: Path, *overrides: str) -> subprocess.CompletedProcess[str]:
+    args = [sys.executable, "-m", "rockafka", "serve", "--override", f"log.dirs={tmp_path / 'data'}"]
+    args += ["--override", "listeners=PLAINTEXT://127.0.0.1:0"]
+    for item in overrides:
+        args += ["--override", item]
+    return subprocess.run(args, capture_output=True, text=True, timeout=START_S, check=False)
+
+
+def _errors(stderr: str) -> list[str]:
+    """stderr without the broker's INFO/WARNING log lines: what the user is told."""
+    return [line for line in stderr.splitlines() if " INFO " not in line and " WARNING " not in line]
+
+
+def test_serve_with_an_unreachable_etcd_says_so_in_one_line(tmp_path: Path) -> None:
+    done = _serve(tmp_path, "rockafka.cluster.etcd.endpoints=127.0.0.1:1")
+    assert done.returncode == 1
+    assert _errors(done.stderr) == ["rockafka serve: etcd is not reachable at 127.0.0.1:1"]
+
+
+def test_serve_with_a_node_id_another_live_broker_holds_is_refused(tmp_path: Path, etcd: LocalEtcd) -> None:
+    settings = {"rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "twins", "node.id": "4"}
+    with Broker(subprocess=True, settings=settings):
+        asyncio.run(wait_until_serving(etcd.endpoint, "twins", [4], START_S))
+        done = _serve(tmp_path, *(f"{key}={value}" for key, value in settings.items()))
+    assert done.returncode == 1
+    [line] = _errors(done.stderr)
+    assert line.startswith("rockafka serve: node.id 4 is already registered by a live broker (group group-4 at")
+
+
+def test_a_bad_group_name_is_one_line(tmp_path: Path, etcd: LocalEtcd) -> None:
+    done = _serve(tmp_path, f"rockafka.cluster.etcd.endpoints={etcd.endpoint}", "rockafka.cluster.group=no spaces")
+    assert done.returncode == 1
+    assert _errors(done.stderr) == [
+        "rockafka serve: broker group name 'no spaces' must be 1-249 characters of a-z, A-Z, 0-9, '.', '_', '-'"
+    ]
+
+
+def test_a_single_broker_never_loads_the_etcd_client() -> None:
+    probe = (
+        "import sys\nfrom rockafka.testing import Broker\nwith Broker():\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('aetcd', 'grpc')))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=START_S, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_cluster_up_prints_the_bootstrap_serves_and_stops_everything_on_ctrl_c(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "rockafka", "cluster", "up", "--groups", "2", "--data-dir", str(tmp_path)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # the process prints it once the cluster serves, or exits
+        assert line.startswith("bootstrap: "), process.stderr.read() if process.stderr else line
+        bootstrap = line.removeprefix("bootstrap: ").strip()
+        assert len(bootstrap.split(",")) == 2
+        admin = KafkaAdminClient(bootstrap_servers=bootstrap.split(",")[1])
+        try:
+            assert sorted(b["broker_id"] for b in admin.describe_cluster()["brokers"]) == [1, 2]
+        finally:
+            admin.close()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(START_S) == 0
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(START_S)
+    for node in (1, 2):
+        assert (tmp_path / f"broker-{node}" / "data").is_dir()
+        log = (tmp_path / f"broker-{node}" / "broker.log").read_text()
+        assert "Rockafka broker stopped" in log
