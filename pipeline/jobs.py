@@ -23,7 +23,7 @@ is found with a join, and reported with its offset on each side.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -92,8 +92,8 @@ def export_store(
 
 def copy_topics(
     spark: Any,
-    source: str,
-    target: str,
+    source: Mapping[str, str],
+    target: Mapping[str, str],
     topics: Sequence[str],
     *,
     checkpoint: str,
@@ -101,10 +101,11 @@ def copy_topics(
     max_offsets_per_trigger: int | None = None,
     exactly_once: bool = False,
 ) -> StreamRun:
-    """Copy the topics' records from ``source`` to ``target`` (bootstrap servers), same partition numbers."""
+    """Copy the topics' records from ``source`` to ``target`` (each the ``kafka.*`` options of its broker, as
+    ``{"kafka.bootstrap.servers": "host:port"}``), same partition numbers."""
     reader = (
         spark.readStream.format("rockafka")
-        .option("kafka.bootstrap.servers", source)
+        .options(**source)
         .option("subscribe", ",".join(topics))
         .option("startingOffsets", "earliest")
         .option("includeHeaders", "true")
@@ -114,7 +115,7 @@ def copy_topics(
         reader = reader.option("maxOffsetsPerTrigger", str(max_offsets_per_trigger))
     writer = (
         reader.load().select("topic", "partition", "key", "value", "headers", "timestamp")
-        .writeStream.format("rockafka").option("kafka.bootstrap.servers", target)
+        .writeStream.format("rockafka").options(**target)
         .option("exactlyOnce", str(exactly_once).lower()).option("checkpointLocation", checkpoint)
     )  # fmt: skip
     return run_available_now(writer, None, "copy", progress)
@@ -148,9 +149,10 @@ class PartitionCheck:
         return self.first_difference is None
 
 
-def _read_all(spark: Any, bootstrap: str, topics: Sequence[str], committed: bool) -> Any:
+def read_all(spark: Any, options: Mapping[str, str], topics: Sequence[str], committed: bool) -> Any:
+    """Every record of the topics, batch, over the wire (``options``: the broker's ``kafka.*`` options)."""
     return (
-        spark.read.format("rockafka").option("kafka.bootstrap.servers", bootstrap)
+        spark.read.format("rockafka").options(**options)
         .option("subscribe", ",".join(topics)).option("includeHeaders", "true")
         .option("kafka.isolation.level", _isolation(committed)).load()
     )  # fmt: skip
@@ -193,16 +195,16 @@ def _first_difference(source: Any, target: Any, topic: str, partition: int) -> t
 
 def verify_topics(
     spark: Any,
-    source: str,
-    target: str,
+    source: Mapping[str, str],
+    target: Mapping[str, str],
     topics: Sequence[str],
     progress: Progress | None = None,
     committed: bool = False,
 ) -> list[PartitionCheck]:
     """Compare every partition of the topics on both sides (see the module docstring), read_committed when
     ``committed``."""
-    hashed_source = _hashed(_read_all(spark, source, topics, committed)).cache()
-    hashed_target = _hashed(_read_all(spark, target, topics, committed)).cache()
+    hashed_source = _hashed(read_all(spark, source, topics, committed)).cache()
+    hashed_target = _hashed(read_all(spark, target, topics, committed)).cache()
     try:
         if progress is not None:
             progress("verify: summarising the source")
