@@ -12,8 +12,15 @@ from typing import Any
 
 import pytest
 from kafka.admin import (
-    ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType, KafkaAdminClient, ResourcePattern,
-    ResourcePatternFilter, ResourceType,
+    ACL,
+    ACLFilter,
+    ACLOperation,
+    ACLPermissionType,
+    ACLResourcePatternType,
+    KafkaAdminClient,
+    ResourcePattern,
+    ResourcePatternFilter,
+    ResourceType,
 )  # fmt: skip
 
 from compat_tests.security_setup import PASSWORDS, SecureBroker, start_secure_broker
