@@ -22,12 +22,17 @@ is found with a join, and reported with its offset on each side.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .errors import PipelineError
+from .errors import PipelineError, one_line
+from .offsets import Bounds
+from .progress import Tracker
 
 Progress = Callable[[str], None]
 POLL_S = 0.5
@@ -38,29 +43,57 @@ class StreamRun:
     batches: int
     rows: int
     seconds: float
+    #: Offsets read per partition (``topic-partition``).
+    partitions: dict[str, int] = field(default_factory=dict)
 
 
-def run_available_now(query_writer: Any, path: str | None, what: str, progress: Progress | None) -> StreamRun:
-    """Start a stream with ``availableNow``, report each micro-batch, and wait for it to end."""
-    started = time.monotonic()
+def run_available_now(
+    query_writer: Any, path: str | None, what: str, progress: Progress | None, goal: Bounds | None = None
+) -> StreamRun:
+    """Start a stream with ``availableNow``, report each micro-batch (:mod:`.progress`; with an ETA when the
+    ``goal`` bounds are known), and wait for it to end. Ctrl-C stops the query quietly (Spark's logging off,
+    so no Java trace of the interrupted batch) and raises ``KeyboardInterrupt``: the checkpoint resumes it."""
+    tracker = Tracker(what, progress, goal)
     writer = query_writer.trigger(availableNow=True)
     query = writer.start(path) if path else writer.start()
-    seen, batches, rows = -1, 0, 0
-    while True:
-        finished = query.awaitTermination(POLL_S)
-        for report in query.recentProgress:
-            if report["batchId"] > seen:
-                seen = report["batchId"]
-                batches += 1
-                rows += int(report["numInputRows"])
-                if progress is not None:
-                    rate = rows / max(time.monotonic() - started, 1e-9)
-                    progress(f"{what}: batch {seen}: {report['numInputRows']} rows, {rows} in all ({rate:,.0f} rows/s)")
-        if finished:
-            break
+    seen = -1
+    with _ctrl_c_noted() as interrupted:
+        while not interrupted:
+            finished = query.awaitTermination(POLL_S)
+            for report in query.recentProgress:
+                if report["batchId"] > seen:
+                    seen = report["batchId"]
+                    tracker.batch(report)
+            if finished:
+                break
+    if interrupted:
+        from pyspark.sql import SparkSession
+
+        session = SparkSession.getActiveSession()
+        if session is not None:
+            session.sparkContext.setLogLevel("OFF")
+        query.stop()  # returns once the stream's thread has ended
+        if session is not None:
+            session.sparkContext.setLogLevel("ERROR")  # the pipeline's sessions' level (:mod:`.session`)
+        raise KeyboardInterrupt
     if query.exception() is not None:
-        raise PipelineError(f"{what} failed: {query.exception()}")
-    return StreamRun(batches, rows, time.monotonic() - started)
+        raise PipelineError(f"{what} failed: {one_line(query.exception())}")
+    return StreamRun(tracker.batches, tracker.rows, time.monotonic() - tracker.started, tracker.partitions())
+
+
+@contextlib.contextmanager
+def _ctrl_c_noted() -> Iterator[list[bool]]:
+    """While inside, Ctrl-C (SIGINT) only appends to the yielded list (PySpark's own handler would raise inside
+    a Py4J call and log its traces); elsewhere than the main thread, nothing changes."""
+    noted: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    previous = signal.signal(signal.SIGINT, lambda number, frame: noted.append(True))
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def export_store(
@@ -100,6 +133,7 @@ def copy_topics(
     progress: Progress | None = None,
     max_offsets_per_trigger: int | None = None,
     exactly_once: bool = False,
+    goal: Bounds | None = None,
 ) -> StreamRun:
     """Copy the topics' records from ``source`` to ``target`` (each the ``kafka.*`` options of its broker, as
     ``{"kafka.bootstrap.servers": "host:port"}``), same partition numbers."""
@@ -118,7 +152,7 @@ def copy_topics(
         .writeStream.format("rockafka").options(**target)
         .option("exactlyOnce", str(exactly_once).lower()).option("checkpointLocation", checkpoint)
     )  # fmt: skip
-    return run_available_now(writer, None, "copy", progress)
+    return run_available_now(writer, None, "copy", progress, goal)
 
 
 def _isolation(committed: bool) -> str:
@@ -133,6 +167,8 @@ class Side:
     min_offset: int | None
     max_offset: int | None
     checksum: int | None
+    #: Bytes of keys and values.
+    bytes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,18 +200,22 @@ def _hashed(frame: Any) -> Any:
 
     position = F.row_number().over(Window.partitionBy("topic", "partition").orderBy("offset"))
     record = F.xxhash64("key", "value", F.to_json("headers"), "timestamp")
-    return frame.select("topic", "partition", "offset", position.alias("n"), record.alias("h")).withColumn(
-        "rh", F.xxhash64("h", "n")
-    )
+    size = F.coalesce(F.length("key"), F.lit(0)) + F.coalesce(F.length("value"), F.lit(0))
+    columns = ("topic", "partition", "offset", position.alias("n"), record.alias("h"), size.alias("size"))
+    return frame.select(*columns).withColumn("rh", F.xxhash64("h", "n"))
 
 
 def _summaries(hashed: Any) -> dict[tuple[str, int], Side]:
     from pyspark.sql import functions as F
 
     rows = hashed.groupBy("topic", "partition").agg(
-        F.count("*").alias("c"), F.min("offset").alias("lo"), F.max("offset").alias("hi"), F.bit_xor("rh").alias("x")
+        F.count("*").alias("c"),
+        F.min("offset").alias("lo"),
+        F.max("offset").alias("hi"),
+        F.bit_xor("rh").alias("x"),
+        F.sum("size").alias("b"),
     )
-    return {(r["topic"], r["partition"]): Side(r["c"], r["lo"], r["hi"], r["x"]) for r in rows.collect()}
+    return {(r["topic"], r["partition"]): Side(r["c"], r["lo"], r["hi"], r["x"], r["b"] or 0) for r in rows.collect()}
 
 
 def _first_difference(source: Any, target: Any, topic: str, partition: int) -> tuple[int, int | None, int | None]:
@@ -233,10 +273,19 @@ def report_document(source: str, target: str, topics: Sequence[str], checks: Seq
         "source": source,
         "target": target,
         "topics": list(topics),
-        "copied": None if copied is None else asdict(copied),
+        "copied": None if copied is None else copy_summary(copied, checks),
         "equal": all(check.equal for check in checks),
         "partitions": [{**asdict(check), "equal": check.equal} for check in checks],
     }
+
+
+def copy_summary(copied: StreamRun, checks: Sequence[PartitionCheck]) -> dict[str, Any]:
+    """The copy's figures: its run, the bytes (keys and values) of what it copied, measured by verification, and
+    the rates."""
+    copied_bytes = sum(check.target.bytes for check in checks)
+    seconds = max(copied.seconds, 1e-9)
+    return {**asdict(copied), "bytes": copied_bytes, "rows_per_s": round(copied.rows / seconds),
+            "mb_per_s": round(copied_bytes / seconds / 1e6, 3)}  # fmt: skip
 
 
 def report_table(checks: Sequence[PartitionCheck]) -> str:

@@ -158,15 +158,11 @@ def sync_groups(
     """Translate every group's offsets (:mod:`.offsetmap`) and commit them on the target; the report section."""
     from .jobs import read_all
     from .offsetmap import translate
-    from .wire import OffsetOracle
+    from .wire import offset_bounds
 
     active = admin.active_groups(list(groups))
     wanted = {(tp, c) for group, offsets in groups.items() if group not in active for tp, c in offsets.items()}
-    oracle = OffsetOracle(target.config())
-    try:
-        ends = oracle.bounds(sorted({tp for tp, _ in wanted})).latest
-    finally:
-        oracle.close()
+    ends = offset_bounds(target.config(), sorted({tp for tp, _ in wanted})).latest
     topics = sorted({tp.topic for tp, _ in wanted})
     frames = [read_all(spark, side.options, topics, committed) for side in (source, target)] if topics else [None, None]
     mapped = translate(spark, frames[0], frames[1], wanted, starts, ends)

@@ -170,3 +170,12 @@ def producer(config: Mapping[str, Any]) -> Any:
     from kafka import KafkaProducer
 
     return _cached(_PRODUCERS, {"acks": "all", **config}, lambda c: KafkaProducer(**c))
+
+
+def offset_bounds(config: Mapping[str, Any], partitions: list[TopicPartition]) -> Bounds:
+    """The partitions' earliest and latest (high watermark) offsets now."""
+    oracle = OffsetOracle(config)
+    try:
+        return oracle.bounds(partitions)
+    finally:
+        oracle.close()

@@ -178,7 +178,7 @@ def _migrate(args: argparse.Namespace, source: Any, target: Any, admins: tuple[A
     from rockafka.pipeline.jobs import copy_topics, report_document, report_table, verify_topics
     from rockafka.pipeline.migration import apply_acls, apply_topics, sync_groups
     from rockafka.pipeline.offsetmap import copy_starts
-    from rockafka.pipeline.wire import OffsetOracle
+    from rockafka.pipeline.wire import offset_bounds
 
     source_admin, target_admin = admins
     checkpoint = args.checkpoint or args.report.with_name(args.report.name + ".checkpoint")
@@ -188,15 +188,12 @@ def _migrate(args: argparse.Namespace, source: Any, target: Any, admins: tuple[A
         if not args.verify_only:
             apply_topics(target_admin, plan)
             acls = apply_acls(target_admin, plan)
-            oracle = OffsetOracle(target.config())
-            try:
-                starts = copy_starts(checkpoint, oracle.bounds(plan.partitions()).latest)
-            finally:
-                oracle.close()
+            starts = copy_starts(checkpoint, offset_bounds(target.config(), plan.partitions()).latest)
+            goal = offset_bounds(source.config(), plan.partitions())
             _progress(f"copy: checkpoint {checkpoint}" + (f"; {acls} ACLs created" if acls else ""))
             copied = copy_topics(
                 spark, source.options, target.options, args.topics, checkpoint=str(checkpoint), progress=_progress,
-                max_offsets_per_trigger=args.max_offsets_per_trigger, exactly_once=args.exactly_once,
+                max_offsets_per_trigger=args.max_offsets_per_trigger, exactly_once=args.exactly_once, goal=goal,
             )  # fmt: skip
         checks = verify_topics(
             spark, source.options, target.options, args.topics, progress=_progress, committed=args.exactly_once
@@ -214,6 +211,10 @@ def _migrate(args: argparse.Namespace, source: Any, target: Any, admins: tuple[A
         summary = moved.get("skipped") or f"{len(how)} partition(s) committed, {how.count('translated')} translated"
         print(f"group {group}: {summary}")
     document = report_document(source.bootstrap, target.bootstrap, args.topics, checks, copied)
+    if document["copied"] is not None:
+        c = document["copied"]
+        print(f"copied {c['rows']} rows, {c['bytes'] / 1e6:,.1f} MB in {c['seconds']:.1f} s "
+              f"({c['rows_per_s']:,} rows/s, {c['mb_per_s']} MB/s)")  # fmt: skip
     document["configs"] = {topic: spec.configs for topic, spec in sorted(plan.topics.items())}
     document["groups"] = groups
     document["notes"] = plan.notes
