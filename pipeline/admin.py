@@ -105,7 +105,10 @@ class Admin:
         resources = [ConfigResource(ConfigResourceType.TOPIC, t, dict(c)) for t, c in configs.items() if c]
         if resources:
             with self.failing("alter topic configs"):
-                self.client.alter_configs(resources, incremental=True)
+                outcome = self.client.alter_configs(resources, incremental=True).get("topic", {})
+            refused = [f"{topic}: {result}" for topic, result in sorted(outcome.items()) if result != "OK"]
+            if refused:
+                raise PipelineError(f"{self.where}: topic configs refused: {'; '.join(refused)}")
 
     # --- consumer groups ---
 

@@ -28,6 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .errors import PipelineError, one_line
@@ -48,37 +49,68 @@ class StreamRun:
 
 
 def run_available_now(
-    query_writer: Any, path: str | None, what: str, progress: Progress | None, goal: Bounds | None = None
+    query_writer: Any,
+    path: str | None,
+    what: str,
+    progress: Progress | None,
+    goal: Bounds | None = None,
+    stop_file: Path | None = None,
 ) -> StreamRun:
     """Start a stream with ``availableNow``, report each micro-batch (:mod:`.progress`; with an ETA when the
-    ``goal`` bounds are known), and wait for it to end. Ctrl-C stops the query quietly (Spark's logging off,
-    so no Java trace of the interrupted batch) and raises ``KeyboardInterrupt``: the checkpoint resumes it."""
+    ``goal`` bounds are known), and wait for it to end.
+
+    Ctrl-C creates ``stop_file`` (the source's ``stopFile`` option): the micro-batch in flight completes and
+    no other starts, so the checkpoint resumes without a partial batch; a second Ctrl-C, or one without a
+    ``stop_file``, stops the query at once (Spark's logging off meanwhile: no Java trace of the interrupted
+    batch). Either way ``KeyboardInterrupt`` then goes on up."""
     tracker = Tracker(what, progress, goal)
     writer = query_writer.trigger(availableNow=True)
     query = writer.start(path) if path else writer.start()
-    seen = -1
+    seen, finished = -1, False
     with _ctrl_c_noted() as interrupted:
-        while not interrupted:
+        while not finished and not (interrupted and (stop_file is None or len(interrupted) > 1)):
+            if interrupted and stop_file is not None and not stop_file.exists():
+                stop_file.touch()
+                _say(progress, f"{what}: stopping after the micro-batch in flight (Ctrl-C again to stop at once)")
             finished = query.awaitTermination(POLL_S)
             for report in query.recentProgress:
                 if report["batchId"] > seen:
                     seen = report["batchId"]
                     tracker.batch(report)
-            if finished:
-                break
     if interrupted:
-        from pyspark.sql import SparkSession
-
-        session = SparkSession.getActiveSession()
-        if session is not None:
-            session.sparkContext.setLogLevel("OFF")
-        query.stop()  # returns once the stream's thread has ended
-        if session is not None:
-            session.sparkContext.setLogLevel("ERROR")  # the pipeline's sessions' level (:mod:`.session`)
+        if not finished:
+            _stop_quietly(query)
         raise KeyboardInterrupt
     if query.exception() is not None:
         raise PipelineError(f"{what} failed: {one_line(query.exception())}")
     return StreamRun(tracker.batches, tracker.rows, time.monotonic() - tracker.started, tracker.partitions())
+
+
+def _say(progress: Progress | None, line: str) -> None:
+    if progress is not None:
+        progress(line)
+
+
+def _stop_quietly(query: Any) -> None:
+    from pyspark.sql import SparkSession
+
+    session = SparkSession.getActiveSession()
+    if session is not None:
+        session.sparkContext.setLogLevel("OFF")
+    query.stop()  # returns once the stream's thread has ended
+    if session is not None:
+        session.sparkContext.setLogLevel("ERROR")  # the pipeline's sessions' level (:mod:`.session`)
+
+
+def stop_file_of(checkpoint: str) -> Path | None:
+    """Where a run's stop file goes: in its checkpoint directory when that is local (removed first: a stale
+    one would stop the run at once)."""
+    if "://" in checkpoint and not checkpoint.startswith("file://"):
+        return None
+    stop = Path(checkpoint.removeprefix("file://")) / "rockafka-stop"
+    stop.parent.mkdir(parents=True, exist_ok=True)
+    stop.unlink(missing_ok=True)
+    return stop
 
 
 @contextlib.contextmanager
@@ -116,11 +148,12 @@ def export_store(
     )
     if max_offsets_per_trigger:
         reader = reader.option("maxOffsetsPerTrigger", str(max_offsets_per_trigger))
-    writer = (
-        reader.load(data_dir).writeStream.format(file_format)
-        .option("checkpointLocation", checkpoint or f"{path.rstrip('/')}/_checkpoint")
-    )  # fmt: skip
-    return run_available_now(writer, path, "export", progress)
+    checkpoint = checkpoint or f"{path.rstrip('/')}/_checkpoint"
+    stop = stop_file_of(checkpoint)
+    if stop is not None:
+        reader = reader.option("stopFile", str(stop))
+    writer = reader.load(data_dir).writeStream.format(file_format).option("checkpointLocation", checkpoint)
+    return run_available_now(writer, path, "export", progress, stop_file=stop)
 
 
 def copy_topics(
@@ -147,12 +180,15 @@ def copy_topics(
     )
     if max_offsets_per_trigger:
         reader = reader.option("maxOffsetsPerTrigger", str(max_offsets_per_trigger))
+    stop = stop_file_of(checkpoint)
+    if stop is not None:
+        reader = reader.option("stopFile", str(stop))
     writer = (
         reader.load().select("topic", "partition", "key", "value", "headers", "timestamp")
         .writeStream.format("rockafka").options(**target)
         .option("exactlyOnce", str(exactly_once).lower()).option("checkpointLocation", checkpoint)
     )  # fmt: skip
-    return run_available_now(writer, None, "copy", progress, goal)
+    return run_available_now(writer, None, "copy", progress, goal, stop)
 
 
 def _isolation(committed: bool) -> str:

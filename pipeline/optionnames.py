@@ -25,6 +25,7 @@ READ = (
     "minPartitions",
     "failOnDataLoss",
     "includeHeaders",
+    "stopFile",
 )
 KAFKA_SOURCE = (
     *READ,

@@ -61,6 +61,7 @@ def add_parser(subparsers: Any) -> None:
     migrate.add_argument("--verify-only", action="store_true", help="compare the two sides without copying")
     migrate.add_argument("--dry-run", action="store_true", help="print what would be moved, move nothing")
     migrate.add_argument("--acls", action="store_true", help="copy the source's ACLs to the target too")
+    migrate.add_argument("--append", action="store_true", help="copy even into target topics that hold records")
     migrate.add_argument("--no-groups", action="store_true", help="leave consumer group offsets behind")
     migrate.add_argument("--timeout", type=float, default=5.0, help="seconds to reach each broker (default 5)")
     migrate.add_argument(
@@ -166,11 +167,33 @@ def run_migrate(args: argparse.Namespace) -> int:
         if args.dry_run:
             print("\n".join(plan_lines(plan)))
             return 0
+        if not (args.verify_only or args.append):
+            _refuse_a_second_copy(target, plan, args)
         document = _migrate(args, source, target, (source_admin, target_admin), plan)
     args.report.write_text(json.dumps(document, indent=2) + "\n")
     verdict = "every partition is equal" if document["equal"] else "PARTITIONS DIFFER"
     print(f"{verdict}; report written to {args.report}")
     return 0 if document["equal"] else 1
+
+
+def _refuse_a_second_copy(target: Any, plan: Any, args: argparse.Namespace) -> None:
+    """A copy that is not resumed (no checkpoint) into partitions already holding records would copy again."""
+    from rockafka.pipeline.offsetmap import STATE_FILE
+    from rockafka.pipeline.wire import offset_bounds
+
+    if (_checkpoint(args) / STATE_FILE).exists() or not plan.existing:
+        return
+    held = {tp: end for tp, end in offset_bounds(target.config(), plan.partitions()).latest.items() if end > 0}
+    if held:
+        names = ", ".join(f"{tp.topic}-{tp.partition}" for tp in sorted(held))
+        raise PipelineError(
+            f"the target already holds records in {names} and no checkpoint of a copy is at {_checkpoint(args)}: "
+            "a copy would add the source's records again; use --verify-only to compare, or --append to copy anyway"
+        )
+
+
+def _checkpoint(args: argparse.Namespace) -> Path:
+    return Path(args.checkpoint or args.report.with_name(args.report.name + ".checkpoint"))
 
 
 def _migrate(args: argparse.Namespace, source: Any, target: Any, admins: tuple[Any, Any], plan: Any) -> dict[str, Any]:
@@ -181,7 +204,7 @@ def _migrate(args: argparse.Namespace, source: Any, target: Any, admins: tuple[A
     from rockafka.pipeline.wire import offset_bounds
 
     source_admin, target_admin = admins
-    checkpoint = args.checkpoint or args.report.with_name(args.report.name + ".checkpoint")
+    checkpoint = _checkpoint(args)
     copied, starts, groups = None, {}, {}
     spark, owned = _session(args)
     try:

@@ -15,7 +15,7 @@ from rockafka.cli import main
 from rockafka.testing import Broker
 
 from .appdata import committed, consume, create_configured_topic, delete_before, topic_overrides
-from .kafkadata import consume_all, produce
+from .kafkadata import consume_all, create_topic, produce
 
 pytestmark = pytest.mark.spark
 
@@ -31,6 +31,7 @@ def test_a_group_resumes_on_the_target_at_the_next_record_and_configs_move(
     spark: Any, broker: Broker, target_broker: Broker, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     create_configured_topic(broker.bootstrap, "app", 2)
+    create_topic(target_broker.bootstrap, "app", 2)  # there already, empty, without the configs: they are set
     produce(broker.bootstrap, "app", 80, partitions=2)
     delete_before(broker.bootstrap, "app", 0, 10)  # partition 0 starts at 10: the target's copy starts at 0
     consume(broker.bootstrap, "app", "app-group", 30)
@@ -82,3 +83,18 @@ def topic_overrides_missing(bootstrap: str, topic: str) -> bool:
         return topic not in consumer.topics()
     finally:
         consumer.close()
+
+
+def test_a_second_copy_into_topics_that_hold_records_is_refused(
+    broker: Broker, target_broker: Broker, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    create_configured_topic(broker.bootstrap, "twice", 1)
+    create_configured_topic(target_broker.bootstrap, "twice", 1)
+    produce(broker.bootstrap, "twice", 3, partitions=1)
+    produce(target_broker.bootstrap, "twice", 3, partitions=1)
+
+    code = main(["pipeline", "migrate", "--from", broker.bootstrap, "--to", target_broker.bootstrap,
+                 "--topics", "twice", "--report", str(tmp_path / "report.json")])  # fmt: skip
+
+    assert code == 2
+    assert capsys.readouterr().err.startswith("rockafka pipeline: the target already holds records in twice-0")

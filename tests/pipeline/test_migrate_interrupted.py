@@ -1,5 +1,6 @@
-"""Ctrl-C during a migration's copy: one line, exit 130, no stack trace; the same command run again resumes from
-the checkpoint and leaves the target verified equal, with the checkpoint removed."""
+"""Ctrl-C during a migration's copy: the micro-batch in flight completes, then one line, exit 130, no stack
+trace; the same command run again resumes from the checkpoint and leaves the target verified equal (no record
+twice), with the checkpoint removed."""
 
 from __future__ import annotations
 
@@ -57,6 +58,7 @@ def test_ctrl_c_during_the_copy_then_a_resume_verifies_equal(
     assert rest.strip().splitlines()[-1] == (
         "rockafka pipeline: interrupted; run the same command again to resume from its checkpoint"
     )
+    assert "copy: stopping after the micro-batch in flight" in rest
     assert "Traceback" not in err and "\tat " not in err
     assert (tmp_path / "report.json.checkpoint").is_dir()
 
