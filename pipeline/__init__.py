@@ -6,16 +6,24 @@
   Spark's Kafka source schema, option names and offsets JSON (:mod:`.kafka_source`);
 - ``rockafka-store``: a reader of a Rockafka data directory's files (:mod:`.store_source`).
 
-Importing this package does not import PySpark; :func:`register` and the jobs do.
+``readable_errors()`` turns a Spark job's failure into a one-line ``PipelineError``. Importing this package
+does not import PySpark; :func:`register` and the jobs do.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .errors import DataLossError, OptionError, PipelineError, SparkUnavailableError
+from .errors import DataLossError, OptionError, PipelineError, SparkUnavailableError, readable_errors
 
-__all__ = ["DataLossError", "OptionError", "PipelineError", "SparkUnavailableError", "register"]
+__all__ = [
+    "DataLossError",
+    "OptionError",
+    "PipelineError",
+    "SparkUnavailableError",
+    "readable_errors",
+    "register",
+]
 
 
 def register(spark: Any) -> None:

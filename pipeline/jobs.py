@@ -22,12 +22,18 @@ is found with a join, and reported with its offset on each side.
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
-from .errors import PipelineError
+from .errors import PipelineError, one_line
+from .offsets import Bounds
+from .progress import Tracker
 
 Progress = Callable[[str], None]
 POLL_S = 0.5
@@ -38,29 +44,88 @@ class StreamRun:
     batches: int
     rows: int
     seconds: float
+    #: Offsets read per partition (``topic-partition``).
+    partitions: dict[str, int] = field(default_factory=dict)
 
 
-def run_available_now(query_writer: Any, path: str | None, what: str, progress: Progress | None) -> StreamRun:
-    """Start a stream with ``availableNow``, report each micro-batch, and wait for it to end."""
-    started = time.monotonic()
+def run_available_now(
+    query_writer: Any,
+    path: str | None,
+    what: str,
+    progress: Progress | None,
+    goal: Bounds | None = None,
+    stop_file: Path | None = None,
+) -> StreamRun:
+    """Start a stream with ``availableNow``, report each micro-batch (:mod:`.progress`; with an ETA when the
+    ``goal`` bounds are known), and wait for it to end.
+
+    Ctrl-C creates ``stop_file`` (the source's ``stopFile`` option): the micro-batch in flight completes and
+    no other starts, so the checkpoint resumes without a partial batch; a second Ctrl-C, or one without a
+    ``stop_file``, stops the query at once (Spark's logging off meanwhile: no Java trace of the interrupted
+    batch). Either way ``KeyboardInterrupt`` then goes on up."""
+    tracker = Tracker(what, progress, goal)
     writer = query_writer.trigger(availableNow=True)
     query = writer.start(path) if path else writer.start()
-    seen, batches, rows = -1, 0, 0
-    while True:
-        finished = query.awaitTermination(POLL_S)
-        for report in query.recentProgress:
-            if report["batchId"] > seen:
-                seen = report["batchId"]
-                batches += 1
-                rows += int(report["numInputRows"])
-                if progress is not None:
-                    rate = rows / max(time.monotonic() - started, 1e-9)
-                    progress(f"{what}: batch {seen}: {report['numInputRows']} rows, {rows} in all ({rate:,.0f} rows/s)")
-        if finished:
-            break
+    seen, finished = -1, False
+    with _ctrl_c_noted() as interrupted:
+        while not finished and not (interrupted and (stop_file is None or len(interrupted) > 1)):
+            if interrupted and stop_file is not None and not stop_file.exists():
+                stop_file.touch()
+                _say(progress, f"{what}: stopping after the micro-batch in flight (Ctrl-C again to stop at once)")
+            finished = query.awaitTermination(POLL_S)
+            for report in query.recentProgress:
+                if report["batchId"] > seen:
+                    seen = report["batchId"]
+                    tracker.batch(report)
+    if interrupted:
+        if not finished:
+            _stop_quietly(query)
+        raise KeyboardInterrupt
     if query.exception() is not None:
-        raise PipelineError(f"{what} failed: {query.exception()}")
-    return StreamRun(batches, rows, time.monotonic() - started)
+        raise PipelineError(f"{what} failed: {one_line(query.exception())}")
+    return StreamRun(tracker.batches, tracker.rows, time.monotonic() - tracker.started, tracker.partitions())
+
+
+def _say(progress: Progress | None, line: str) -> None:
+    if progress is not None:
+        progress(line)
+
+
+def _stop_quietly(query: Any) -> None:
+    from pyspark.sql import SparkSession
+
+    session = SparkSession.getActiveSession()
+    if session is not None:
+        session.sparkContext.setLogLevel("OFF")
+    query.stop()  # returns once the stream's thread has ended
+    if session is not None:
+        session.sparkContext.setLogLevel("ERROR")  # the pipeline's sessions' level (:mod:`.session`)
+
+
+def stop_file_of(checkpoint: str) -> Path | None:
+    """Where a run's stop file goes: in its checkpoint directory when that is local (removed first: a stale
+    one would stop the run at once)."""
+    if "://" in checkpoint and not checkpoint.startswith("file://"):
+        return None
+    stop = Path(checkpoint.removeprefix("file://")) / "rockafka-stop"
+    stop.parent.mkdir(parents=True, exist_ok=True)
+    stop.unlink(missing_ok=True)
+    return stop
+
+
+@contextlib.contextmanager
+def _ctrl_c_noted() -> Iterator[list[bool]]:
+    """While inside, Ctrl-C (SIGINT) only appends to the yielded list (PySpark's own handler would raise inside
+    a Py4J call and log its traces); elsewhere than the main thread, nothing changes."""
+    noted: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+    previous = signal.signal(signal.SIGINT, lambda number, frame: noted.append(True))
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def export_store(
@@ -83,28 +148,31 @@ def export_store(
     )
     if max_offsets_per_trigger:
         reader = reader.option("maxOffsetsPerTrigger", str(max_offsets_per_trigger))
-    writer = (
-        reader.load(data_dir).writeStream.format(file_format)
-        .option("checkpointLocation", checkpoint or f"{path.rstrip('/')}/_checkpoint")
-    )  # fmt: skip
-    return run_available_now(writer, path, "export", progress)
+    checkpoint = checkpoint or f"{path.rstrip('/')}/_checkpoint"
+    stop = stop_file_of(checkpoint)
+    if stop is not None:
+        reader = reader.option("stopFile", str(stop))
+    writer = reader.load(data_dir).writeStream.format(file_format).option("checkpointLocation", checkpoint)
+    return run_available_now(writer, path, "export", progress, stop_file=stop)
 
 
 def copy_topics(
     spark: Any,
-    source: str,
-    target: str,
+    source: Mapping[str, str],
+    target: Mapping[str, str],
     topics: Sequence[str],
     *,
     checkpoint: str,
     progress: Progress | None = None,
     max_offsets_per_trigger: int | None = None,
     exactly_once: bool = False,
+    goal: Bounds | None = None,
 ) -> StreamRun:
-    """Copy the topics' records from ``source`` to ``target`` (bootstrap servers), same partition numbers."""
+    """Copy the topics' records from ``source`` to ``target`` (each the ``kafka.*`` options of its broker, as
+    ``{"kafka.bootstrap.servers": "host:port"}``), same partition numbers."""
     reader = (
         spark.readStream.format("rockafka")
-        .option("kafka.bootstrap.servers", source)
+        .options(**source)
         .option("subscribe", ",".join(topics))
         .option("startingOffsets", "earliest")
         .option("includeHeaders", "true")
@@ -112,12 +180,15 @@ def copy_topics(
     )
     if max_offsets_per_trigger:
         reader = reader.option("maxOffsetsPerTrigger", str(max_offsets_per_trigger))
+    stop = stop_file_of(checkpoint)
+    if stop is not None:
+        reader = reader.option("stopFile", str(stop))
     writer = (
         reader.load().select("topic", "partition", "key", "value", "headers", "timestamp")
-        .writeStream.format("rockafka").option("kafka.bootstrap.servers", target)
+        .writeStream.format("rockafka").options(**target)
         .option("exactlyOnce", str(exactly_once).lower()).option("checkpointLocation", checkpoint)
     )  # fmt: skip
-    return run_available_now(writer, None, "copy", progress)
+    return run_available_now(writer, None, "copy", progress, goal, stop)
 
 
 def _isolation(committed: bool) -> str:
@@ -132,6 +203,8 @@ class Side:
     min_offset: int | None
     max_offset: int | None
     checksum: int | None
+    #: Bytes of keys and values.
+    bytes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +221,10 @@ class PartitionCheck:
         return self.first_difference is None
 
 
-def _read_all(spark: Any, bootstrap: str, topics: Sequence[str], committed: bool) -> Any:
+def read_all(spark: Any, options: Mapping[str, str], topics: Sequence[str], committed: bool) -> Any:
+    """Every record of the topics, batch, over the wire (``options``: the broker's ``kafka.*`` options)."""
     return (
-        spark.read.format("rockafka").option("kafka.bootstrap.servers", bootstrap)
+        spark.read.format("rockafka").options(**options)
         .option("subscribe", ",".join(topics)).option("includeHeaders", "true")
         .option("kafka.isolation.level", _isolation(committed)).load()
     )  # fmt: skip
@@ -162,18 +236,22 @@ def _hashed(frame: Any) -> Any:
 
     position = F.row_number().over(Window.partitionBy("topic", "partition").orderBy("offset"))
     record = F.xxhash64("key", "value", F.to_json("headers"), "timestamp")
-    return frame.select("topic", "partition", "offset", position.alias("n"), record.alias("h")).withColumn(
-        "rh", F.xxhash64("h", "n")
-    )
+    size = F.coalesce(F.length("key"), F.lit(0)) + F.coalesce(F.length("value"), F.lit(0))
+    columns = ("topic", "partition", "offset", position.alias("n"), record.alias("h"), size.alias("size"))
+    return frame.select(*columns).withColumn("rh", F.xxhash64("h", "n"))
 
 
 def _summaries(hashed: Any) -> dict[tuple[str, int], Side]:
     from pyspark.sql import functions as F
 
     rows = hashed.groupBy("topic", "partition").agg(
-        F.count("*").alias("c"), F.min("offset").alias("lo"), F.max("offset").alias("hi"), F.bit_xor("rh").alias("x")
+        F.count("*").alias("c"),
+        F.min("offset").alias("lo"),
+        F.max("offset").alias("hi"),
+        F.bit_xor("rh").alias("x"),
+        F.sum("size").alias("b"),
     )
-    return {(r["topic"], r["partition"]): Side(r["c"], r["lo"], r["hi"], r["x"]) for r in rows.collect()}
+    return {(r["topic"], r["partition"]): Side(r["c"], r["lo"], r["hi"], r["x"], r["b"] or 0) for r in rows.collect()}
 
 
 def _first_difference(source: Any, target: Any, topic: str, partition: int) -> tuple[int, int | None, int | None]:
@@ -193,16 +271,16 @@ def _first_difference(source: Any, target: Any, topic: str, partition: int) -> t
 
 def verify_topics(
     spark: Any,
-    source: str,
-    target: str,
+    source: Mapping[str, str],
+    target: Mapping[str, str],
     topics: Sequence[str],
     progress: Progress | None = None,
     committed: bool = False,
 ) -> list[PartitionCheck]:
     """Compare every partition of the topics on both sides (see the module docstring), read_committed when
     ``committed``."""
-    hashed_source = _hashed(_read_all(spark, source, topics, committed)).cache()
-    hashed_target = _hashed(_read_all(spark, target, topics, committed)).cache()
+    hashed_source = _hashed(read_all(spark, source, topics, committed)).cache()
+    hashed_target = _hashed(read_all(spark, target, topics, committed)).cache()
     try:
         if progress is not None:
             progress("verify: summarising the source")
@@ -231,10 +309,19 @@ def report_document(source: str, target: str, topics: Sequence[str], checks: Seq
         "source": source,
         "target": target,
         "topics": list(topics),
-        "copied": None if copied is None else asdict(copied),
+        "copied": None if copied is None else copy_summary(copied, checks),
         "equal": all(check.equal for check in checks),
         "partitions": [{**asdict(check), "equal": check.equal} for check in checks],
     }
+
+
+def copy_summary(copied: StreamRun, checks: Sequence[PartitionCheck]) -> dict[str, Any]:
+    """The copy's figures: its run, the bytes (keys and values) of what it copied, measured by verification, and
+    the rates."""
+    copied_bytes = sum(check.target.bytes for check in checks)
+    seconds = max(copied.seconds, 1e-9)
+    return {**asdict(copied), "bytes": copied_bytes, "rows_per_s": round(copied.rows / seconds),
+            "mb_per_s": round(copied_bytes / seconds / 1e6, 3)}  # fmt: skip
 
 
 def report_table(checks: Sequence[PartitionCheck]) -> str:

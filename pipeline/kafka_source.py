@@ -42,9 +42,11 @@ from pyspark.sql.datasource import (
 )
 from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
+from .admin import ensure_sink_topic
 from .errors import OptionError, PipelineError
 from .exactly_once import ExactlyOnce, Send, exactly_once_settings, produce_transactionally
 from .offsets import Bounds, OffsetRange, TimeLookup
+from .optionnames import KAFKA_SINK, KAFKA_SOURCE, check_names
 from .options import flag, fold, positive_int, read_committed, read_settings
 from .planning import OffsetPlanner, StreamPlanner
 from .schema import kafka_schema
@@ -56,6 +58,7 @@ SEND_CHUNK = 10_000
 
 class _WirePlanning(OffsetPlanner):
     def __init__(self, options: dict[str, str], *, streaming: bool) -> None:
+        check_names(options, KAFKA_SOURCE, "the rockafka source")
         self.settings = read_settings(options, streaming=streaming)
         read_committed(options, "read_uncommitted")  # a bad kafka.isolation.level fails here, in one line
         self.config = client_config(options, "consumer")
@@ -102,6 +105,7 @@ class _Sink:
     """What every writer task needs: the producer settings and how to read the DataFrame's columns."""
 
     def __init__(self, options: dict[str, str], schema: Any) -> None:
+        check_names(options, KAFKA_SINK, "the rockafka sink")
         self.config = client_config(options, "producer")
         self.exactly_once: ExactlyOnce | None = exactly_once_settings(options, self.config)
         self.topic = options.get("topic")
@@ -122,6 +126,11 @@ class _Sink:
             if name in types and types[name] not in allowed:
                 raise OptionError(f"sink column {name} must be {' or '.join(allowed)}, not {types[name]}")
         self.columns = {name: types[name] for name in expected if name in types}
+        partitions = positive_int(options, "topicPartitions")
+        if partitions is not None and self.topic is None:
+            raise OptionError("topicPartitions needs the topic option")
+        if self.topic is not None and ("partition" in types or partitions is not None):
+            ensure_sink_topic(self.config, self.topic, partitions)
 
     def produce(self, batches: Iterator[Any]) -> Produced:
         sends = (send for batch in batches for send in _rows(batch, self.columns, self.topic))

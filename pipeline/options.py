@@ -7,8 +7,10 @@ Topic selection (exactly one): ``subscribe`` (comma-separated topics), ``subscri
 regular expression matched against the whole name), ``assign`` (``{"topic": [0, 1]}``).
 Reading: ``startingOffsets``, ``endingOffsets``, ``startingTimestamp``, ``startingOffsetsByTimestamp``,
 ``startingOffsetsByTimestampStrategy`` (see :mod:`.offsets`), ``maxOffsetsPerTrigger``, ``minPartitions``,
-``failOnDataLoss`` (default true), ``includeHeaders`` (default false). ``kafka.*`` options go to the Kafka
-client (:mod:`.wire`).
+``failOnDataLoss`` (default true), ``includeHeaders`` (default false), and a Rockafka extension for streams,
+``stopFile``: a path where a file, once it exists, stops the planning of micro-batches (an ``availableNow``
+run then ends after the micro-batch in flight, so an interrupted copy resumes without a partial batch).
+``kafka.*`` options go to the Kafka client (:mod:`.wire`).
 """
 
 from __future__ import annotations
@@ -121,6 +123,8 @@ class ReadSettings:
     min_partitions: int | None
     fail_on_data_loss: bool
     include_headers: bool
+    #: ``stopFile`` (a Rockafka extension): once a file exists at this path, a stream plans no further micro-batch.
+    stop_file: str | None = None
 
 
 def read_settings(options: Mapping[str, str], *, streaming: bool, timestamps: bool = True) -> ReadSettings:
@@ -143,4 +147,5 @@ def read_settings(options: Mapping[str, str], *, streaming: bool, timestamps: bo
         min_partitions=positive_int(options, "minPartitions"),
         fail_on_data_loss=flag(options, "failOnDataLoss", True),
         include_headers=flag(options, "includeHeaders", False),
+        stop_file=options.get("stopfile"),
     )

@@ -8,11 +8,14 @@ Streaming: the first batch starts at ``startingOffsets``; each ``latestOffset`` 
 offsets (rate-limited by ``maxOffsetsPerTrigger``, capped at what was there when an ``availableNow``
 trigger began). A partition that appears mid-stream enters the offsets at its earliest offset and is read
 from the next batch on, so a replayed batch (after a restart from the checkpoint) reads the same ranges.
-Spark stores the offsets JSON in the checkpoint; nothing else is kept, so reads are exactly-once.
+Spark stores the offsets JSON in the checkpoint; nothing else is kept, so reads are exactly-once. Once the
+``stopFile`` exists, ``latestOffset`` answers the start: no new data, so an ``availableNow`` run ends
+between micro-batches.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from pyspark.sql.datasource import InputPartition
@@ -99,6 +102,8 @@ class StreamPlanner(OffsetPlanner):
         self._target = dict(self._bounds().latest)
 
     def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
+        if self.settings.stop_file is not None and os.path.exists(self.settings.stop_file):
+            return start  # no new data: an availableNow run ends here, between micro-batches
         begin = offsets_from_json(start)
         bounds = self._bounds()
         latest = dict(bounds.latest)

@@ -28,6 +28,7 @@ from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 
 from .errors import OptionError
 from .offsets import Bounds, OffsetRange, TimeLookup, TopicPartition
+from .optionnames import STORE_NOT_SUPPORTED, STORE_SOURCE, check_names
 from .options import flag, fold, read_committed, read_settings
 from .planning import OffsetPlanner, StreamPlanner
 from .schema import kafka_schema
@@ -39,6 +40,7 @@ MODES = ("cq", "segments")
 
 class _StorePlanning(OffsetPlanner):
     def __init__(self, options: dict[str, str], *, streaming: bool) -> None:
+        check_names(options, STORE_SOURCE, "the rockafka-store source", STORE_NOT_SUPPORTED, kafka=False)
         root = options.get("path") or options.get("datadir")
         if not root:
             raise OptionError('give the data directory: load("/path/to/data") or option("dataDir", ...)')
@@ -50,9 +52,6 @@ class _StorePlanning(OffsetPlanner):
             raise OptionError(f"mode must be one of {', '.join(MODES)}, not {self.mode!r}")
         if streaming and self.mode != "cq":
             raise OptionError("mode=segments is for batch reads only")
-        for name in options:
-            if name.startswith("kafka.") and name != "kafka.isolation.level":
-                raise OptionError(f"option {name}: the store source takes no Kafka client options")
         self.committed = read_committed(options, "read_committed")
         self.settings = read_settings(options, streaming=streaming, timestamps=False)
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any, Literal
 
+from .clientprops import JAVA_ONLY, java_security
 from .errors import OptionError, PipelineError
 from .offsets import Bounds, OffsetRange, TopicPartition
 from .schema import BATCH_ROWS, ArrowRows
@@ -36,9 +37,9 @@ def client_config(options: Mapping[str, str], kind: Kind) -> dict[str, Any]:
     from kafka import KafkaConsumer, KafkaProducer
 
     defaults = (KafkaConsumer if kind == "consumer" else KafkaProducer).DEFAULT_CONFIG
-    config: dict[str, Any] = {}
+    config: dict[str, Any] = java_security(options)
     for name, text in options.items():
-        if not name.startswith("kafka."):
+        if not name.startswith("kafka.") or name in JAVA_ONLY:
             continue
         key = name[len("kafka.") :].replace(".", "_")
         if key in MANAGED[kind]:
@@ -171,29 +172,10 @@ def producer(config: Mapping[str, Any]) -> Any:
     return _cached(_PRODUCERS, {"acks": "all", **config}, lambda c: KafkaProducer(**c))
 
 
-def partition_counts(bootstrap: str, topics: list[str]) -> dict[str, int]:
-    """How many partitions each of the topics has (topics that do not exist are left out)."""
-    oracle = OffsetOracle({"bootstrap_servers": bootstrap})
+def offset_bounds(config: Mapping[str, Any], partitions: list[TopicPartition]) -> Bounds:
+    """The partitions' earliest and latest (high watermark) offsets now."""
+    oracle = OffsetOracle(config)
     try:
-        counts = oracle.partition_counts()
+        return oracle.bounds(partitions)
     finally:
         oracle.close()
-    return {topic: counts[topic] for topic in topics if counts.get(topic)}
-
-
-def ensure_topics(bootstrap: str, wanted: Mapping[str, int]) -> None:
-    """Create the topics missing at ``bootstrap`` with the given partition counts; a topic that exists with
-    fewer partitions is an error (records could not keep their partition numbers)."""
-    from kafka.admin import KafkaAdminClient, NewTopic
-
-    existing = partition_counts(bootstrap, list(wanted))
-    short = [f"{t} has {existing[t]} < {n} partitions" for t, n in wanted.items() if t in existing and existing[t] < n]
-    if short:
-        raise PipelineError(f"target topics too small: {'; '.join(short)}")
-    missing = [NewTopic(t, n, 1) for t, n in wanted.items() if t not in existing]
-    if missing:
-        admin = KafkaAdminClient(bootstrap_servers=bootstrap)
-        try:
-            admin.create_topics(missing)
-        finally:
-            admin.close()

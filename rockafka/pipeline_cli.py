@@ -2,26 +2,32 @@
 
 ``export --data-dir D --topics a,b --to parquet PATH`` appends the topics' records not exported yet to
 PATH (exactly once, by a checkpoint in ``PATH/_checkpoint`` unless ``--checkpoint`` says elsewhere).
-``migrate --from HOST:PORT --to HOST:PORT --topics a,b`` copies the topics (same partitions, keys,
-headers, timestamps), then verifies every partition on both sides and writes a JSON report
-(``--report``) and a table; exit 0 when every partition is equal, 1 when one differs. ``--exactly-once``
+``migrate --from HOST:PORT --to HOST:PORT --topics a,b`` moves an application's topics: creates them on the
+target with the source's partition counts and config overrides, copies their records (same partitions, keys,
+headers, timestamps), verifies every partition on both sides, then commits the consumer groups' offsets on the
+target, translated through the copy (:mod:`rockafka.pipeline.migration`); ``--acls`` copies ACLs too and
+``--dry-run`` prints the plan only. ``--from-config``/``--to-config`` read Kafka client properties files
+(security settings). It writes a JSON report (``--report``, default ``migration-report.json``) and a table;
+exit 0 when every partition is equal, 1 when one differs. The copy's checkpoint (default: the report path
+plus ``.checkpoint``) lets an interrupted run resume and is removed after a verified copy. ``--exactly-once``
 copies read_committed with the exactly-once sink and verifies read_committed on both sides. Both run on
 ``--master`` (default ``local[*]``); ``--conf key=value`` sets any Spark setting. Mistakes (a missing
-directory, an unknown topic, an unreachable broker, no PySpark or Java) are one line on stderr, exit 2;
-a damaged data directory file is one line, exit 1.
+directory, an unknown topic, an unreachable broker within ``--timeout``, no PySpark or Java) are one line on
+stderr, exit 2; a damaged data directory file is one line, exit 1; Ctrl-C is one line, exit 130.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rockafka.pipeline import PipelineError
+from rockafka.pipeline.errors import one_line
 from rockafka.store import CorruptStoreError, StoreError
 from rockafka.store.reader import StoreReader
 
@@ -42,13 +48,22 @@ def add_parser(subparsers: Any) -> None:
     _common(export)
     export.set_defaults(func=_guarded(run_export))
 
-    migrate = commands.add_parser("migrate", help="copy topics between brokers, then verify them per partition")
-    migrate.add_argument("--from", dest="source", required=True, metavar="BOOTSTRAP", help="source host:port")
-    migrate.add_argument("--to", dest="target", required=True, metavar="BOOTSTRAP", help="target host:port")
+    migrate = commands.add_parser("migrate", help="copy topics, configs and group offsets between brokers, then verify")
+    migrate.add_argument("--from", dest="source", metavar="BOOTSTRAP", help="source host:port")
+    migrate.add_argument("--to", dest="target", metavar="BOOTSTRAP", help="target host:port")
+    migrate.add_argument("--from-config", type=Path, metavar="FILE", help="the source's Kafka client properties")
+    migrate.add_argument("--to-config", type=Path, metavar="FILE", help="the target's Kafka client properties")
     migrate.add_argument("--topics", required=True, type=_names, help="comma-separated topics")
-    migrate.add_argument("--checkpoint", help="Spark checkpoint of the copy, to resume it (default: a new one)")
+    migrate.add_argument(
+        "--checkpoint", type=Path, help="checkpoint of the copy (default: the report path + .checkpoint)"
+    )
     migrate.add_argument("--report", type=Path, default=Path("migration-report.json"), help="JSON report path")
     migrate.add_argument("--verify-only", action="store_true", help="compare the two sides without copying")
+    migrate.add_argument("--dry-run", action="store_true", help="print what would be moved, move nothing")
+    migrate.add_argument("--acls", action="store_true", help="copy the source's ACLs to the target too")
+    migrate.add_argument("--append", action="store_true", help="copy even into target topics that hold records")
+    migrate.add_argument("--no-groups", action="store_true", help="leave consumer group offsets behind")
+    migrate.add_argument("--timeout", type=float, default=5.0, help="seconds to reach each broker (default 5)")
     migrate.add_argument(
         "--exactly-once", action="store_true",
         help="copy committed records only, with a transactional sink; verify read_committed on both sides",
@@ -83,23 +98,20 @@ def _guarded(command: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     def run(args: argparse.Namespace) -> int:
         try:
             return command(args)
+        except KeyboardInterrupt:
+            print("rockafka pipeline: interrupted; run the same command again to resume from its checkpoint",
+                  file=sys.stderr)  # fmt: skip
+            return 130
         except (PipelineError, StoreError, OSError) as exc:
             print(f"rockafka pipeline: {exc}", file=sys.stderr)
             return 1 if isinstance(exc, CorruptStoreError) else 2  # a damaged data directory file, as serve
         except Exception as exc:
             if type(exc).__module__.startswith(("pyspark", "py4j")):
-                print(f"rockafka pipeline: Spark job failed: {_cause(exc)}", file=sys.stderr)
+                print(f"rockafka pipeline: Spark job failed: {one_line(exc)}", file=sys.stderr)
                 return 1
             raise
 
     return run
-
-
-def _cause(exc: Exception) -> str:
-    """The pipeline's own error inside a Spark error, else its first line."""
-    lines = str(exc).splitlines()
-    ours = [line for line in lines if "rockafka.pipeline.errors." in line]
-    return (ours[-1].split("rockafka.pipeline.errors.", 1)[1] if ours else lines[0] if lines else repr(exc)).strip()
 
 
 def _progress(line: str) -> None:
@@ -144,33 +156,92 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_migrate(args: argparse.Namespace) -> int:
-    from rockafka.pipeline.jobs import copy_topics, report_document, report_table, verify_topics
-    from rockafka.pipeline.wire import ensure_topics, partition_counts
+    from rockafka.pipeline.admin import Admin
+    from rockafka.pipeline.clientprops import read_properties
+    from rockafka.pipeline.migration import endpoint, make_plan, plan_lines
 
-    counts = partition_counts(args.source, args.topics)
-    missing = [topic for topic in args.topics if topic not in counts]
-    if missing:
-        raise PipelineError(f"not on the source {args.source}: {', '.join(missing)}")
-    copied = None
-    spark, owned = _session(args)
-    try:
-        if not args.verify_only:
-            ensure_topics(args.target, counts)
-            checkpoint = args.checkpoint or tempfile.mkdtemp(prefix="rockafka-migrate-")
-            _progress(f"copy: checkpoint {checkpoint}")
-            copied = copy_topics(
-                spark, args.source, args.target, args.topics, checkpoint=checkpoint, progress=_progress,
-                max_offsets_per_trigger=args.max_offsets_per_trigger, exactly_once=args.exactly_once,
-            )  # fmt: skip
-        checks = verify_topics(
-            spark, args.source, args.target, args.topics, progress=_progress, committed=args.exactly_once
-        )
-    finally:
-        if owned:
-            spark.stop()
-    document = report_document(args.source, args.target, args.topics, checks, copied)
+    source = endpoint("source", args.source, read_properties(args.from_config) if args.from_config else {})
+    target = endpoint("target", args.target, read_properties(args.to_config) if args.to_config else {})
+    with Admin(source.config(), args.timeout) as source_admin, Admin(target.config(), args.timeout) as target_admin:
+        plan = make_plan(source_admin, target_admin, args.topics, acls=args.acls)
+        if args.dry_run:
+            print("\n".join(plan_lines(plan)))
+            return 0
+        if not (args.verify_only or args.append):
+            _refuse_a_second_copy(target, plan, args)
+        document = _migrate(args, source, target, (source_admin, target_admin), plan)
     args.report.write_text(json.dumps(document, indent=2) + "\n")
-    print(report_table(checks))
     verdict = "every partition is equal" if document["equal"] else "PARTITIONS DIFFER"
     print(f"{verdict}; report written to {args.report}")
     return 0 if document["equal"] else 1
+
+
+def _refuse_a_second_copy(target: Any, plan: Any, args: argparse.Namespace) -> None:
+    """A copy that is not resumed (no checkpoint) into partitions already holding records would copy again."""
+    from rockafka.pipeline.offsetmap import STATE_FILE
+    from rockafka.pipeline.wire import offset_bounds
+
+    if (_checkpoint(args) / STATE_FILE).exists() or not plan.existing:
+        return
+    held = {tp: end for tp, end in offset_bounds(target.config(), plan.partitions()).latest.items() if end > 0}
+    if held:
+        names = ", ".join(f"{tp.topic}-{tp.partition}" for tp in sorted(held))
+        raise PipelineError(
+            f"the target already holds records in {names} and no checkpoint of a copy is at {_checkpoint(args)}: "
+            "a copy would add the source's records again; use --verify-only to compare, or --append to copy anyway"
+        )
+
+
+def _checkpoint(args: argparse.Namespace) -> Path:
+    return Path(args.checkpoint or args.report.with_name(args.report.name + ".checkpoint"))
+
+
+def _migrate(args: argparse.Namespace, source: Any, target: Any, admins: tuple[Any, Any], plan: Any) -> dict[str, Any]:
+    """Copy (unless --verify-only), verify, then move the groups' offsets; the report document."""
+    from rockafka.pipeline.jobs import copy_topics, report_document, report_table, verify_topics
+    from rockafka.pipeline.migration import apply_acls, apply_topics, sync_groups
+    from rockafka.pipeline.offsetmap import copy_starts
+    from rockafka.pipeline.wire import offset_bounds
+
+    source_admin, target_admin = admins
+    checkpoint = _checkpoint(args)
+    copied, starts, groups = None, {}, {}
+    spark, owned = _session(args)
+    try:
+        if not args.verify_only:
+            apply_topics(target_admin, plan)
+            acls = apply_acls(target_admin, plan)
+            starts = copy_starts(checkpoint, offset_bounds(target.config(), plan.partitions()).latest)
+            goal = offset_bounds(source.config(), plan.partitions())
+            _progress(f"copy: checkpoint {checkpoint}" + (f"; {acls} ACLs created" if acls else ""))
+            copied = copy_topics(
+                spark, source.options, target.options, args.topics, checkpoint=str(checkpoint), progress=_progress,
+                max_offsets_per_trigger=args.max_offsets_per_trigger, exactly_once=args.exactly_once, goal=goal,
+            )  # fmt: skip
+        checks = verify_topics(
+            spark, source.options, target.options, args.topics, progress=_progress, committed=args.exactly_once
+        )
+        equal = all(check.equal for check in checks)
+        if equal and not args.verify_only and not args.no_groups:
+            offsets = source_admin.group_offsets(args.topics)
+            groups = sync_groups(spark, source, target, target_admin, offsets, starts, args.exactly_once)
+    finally:
+        if owned:
+            spark.stop()
+    print(report_table(checks))
+    for group, moved in groups.items():
+        how = [entry.get("how") for entry in moved.values()]
+        summary = moved.get("skipped") or f"{len(how)} partition(s) committed, {how.count('translated')} translated"
+        print(f"group {group}: {summary}")
+    document = report_document(source.bootstrap, target.bootstrap, args.topics, checks, copied)
+    if document["copied"] is not None:
+        c = document["copied"]
+        print(f"copied {c['rows']} rows, {c['bytes'] / 1e6:,.1f} MB in {c['seconds']:.1f} s "
+              f"({c['rows_per_s']:,} rows/s, {c['mb_per_s']} MB/s)")  # fmt: skip
+    document["configs"] = {topic: spec.configs for topic, spec in sorted(plan.topics.items())}
+    document["groups"] = groups
+    document["notes"] = plan.notes
+    if document["equal"] and copied is not None:
+        shutil.rmtree(checkpoint, ignore_errors=True)
+        document["checkpoint"] = f"{checkpoint} (removed after the verified copy)"
+    return document
