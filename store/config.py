@@ -57,6 +57,9 @@ class StoreConfig:
     free_space_reserve_bytes: int = 64 * MIB
     #: The offsets log is compacted into ``consumerOffset.json`` once it grows past this.
     offsets_compact_bytes: int = 16 * MIB
+    #: The log cleaner's I/O budget (bytes read plus written per second; Kafka's
+    #: ``log.cleaner.io.max.bytes.per.second``); None: unthrottled.
+    cleaner_io_bytes_per_second: int | None = None
     #: Kafka topic configs a topic takes when it does not set them (the broker's ``log.retention.ms`` as
     #: ``retention.ms``, ...); not persisted with the topics, so a changed broker default applies to them all.
     topic_defaults: Mapping[str, str] = field(default_factory=dict)
@@ -75,6 +78,8 @@ class StoreConfig:
         _at_least("index_entry_count", self.index_entry_count, 2)
         _at_least("offsets_compact_bytes", self.offsets_compact_bytes, 1024)
         _at_least("free_space_reserve_bytes", self.free_space_reserve_bytes, 0)
+        if self.cleaner_io_bytes_per_second is not None:
+            _at_least("cleaner_io_bytes_per_second", self.cleaner_io_bytes_per_second, 1)
         if not 0.0 < self.disk_usage_force_ratio <= 1.0:
             raise InvalidConfigError("disk_usage_force_ratio must be in (0, 1]")
         TopicSettings.parse(self.topic_defaults)

@@ -4,6 +4,9 @@ Owns the record path of the broker: appends (through the ``Writer``, which store
 and has the ``QueueBuilder`` add their units), transaction markers, reads of whole batches (``partition.py``),
 ListOffsets by time, the log start, high watermark and last stable offset of a partition, and DeleteRecords.
 
+A compacted partition's offsets below its compacted log's end are read from that log (``compactedlog.py``), with
+the gaps compaction left; the rest from the ConsumeQueue and the CommitLog.
+
 Threads: every method runs on the event loop thread; append listeners run on it too, before ``append``
 returns. A read that finds a unit pointing at the wrong record repairs its queue there (``QueueBuilder.repair``).
 """
@@ -92,6 +95,12 @@ class Records:
         if not log_start <= fetch_offset <= high_watermark:
             raise OffsetOutOfRangeError(fetch_offset, log_start, high_watermark)
         limit = high_watermark if max_offset is None else min(max_offset, high_watermark)
+        compacted = self._partitions.compacted.get(key)
+        if compacted is not None and fetch_offset < compacted.end_offset:
+            batches, size, next_offset = compacted.read(fetch_offset, max_bytes, min(limit, compacted.end_offset))
+            if batches:
+                return ReadResult(tuple(batches), size, next_offset, high_watermark, log_start)
+            fetch_offset = compacted.end_offset  # nothing kept from there to the end: the rest of the gap
         batches, size, next_offset = partition_reads.read_batches(
             queue, self._commitlog, fetch_offset, max_bytes, limit, repair=self._repair
         )
