@@ -10,7 +10,9 @@ A pass over one partition, in three steps so the event loop is never held for lo
    its ConsumeQueue unit; the aborted transactions in it, from the transaction tracker. No copy, no decode.
 2. **execute** (the ``rockafka-cleaner`` thread): ``compaction.clean`` decides what stays, and the new
    generation's file is written and fsynced (``CompactedLogFiles.write_generation``); the pass sleeps as needed
-   to stay under ``cleaner_io_bytes_per_second`` (bytes read plus written).
+   to stay under ``cleaner_io_bytes_per_second`` (bytes read plus written), and to compute at most
+   ``cleaner_duty_cycle`` of the time: decoding and rebuilding batches is Python work that holds the GIL, which
+   the event loop's appends and fetches need.
 3. **publish** (loop thread): the manifest names the new generation (one atomic rename), the older file goes,
    and ``Partitions.compacted`` serves the new log. A pass whose partition was deleted meanwhile is dropped.
 
@@ -53,6 +55,21 @@ from .transactions import TransactionTracker
 MAX_BATCHES_PER_PASS: Final = 20_000
 
 
+class _Pacer:
+    """Keeps a pass's thread computing at most ``duty_cycle`` of the time: after each stretch of work it sleeps
+    (releasing the GIL) ``(1 - duty) / duty`` times as long, so the event loop keeps the interpreter."""
+
+    def __init__(self, duty_cycle: float) -> None:
+        self._rest_per_work = (1.0 - duty_cycle) / duty_cycle
+        self._mark = time.monotonic()
+
+    def __call__(self) -> None:
+        worked = time.monotonic() - self._mark
+        if self._rest_per_work > 0:
+            time.sleep(worked * self._rest_per_work)
+        self._mark = time.monotonic()
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     key: PartitionKey
@@ -92,6 +109,7 @@ class LogCleaner:
         transactions: TransactionTracker,
         clock: Callable[[], int],
         io_bytes_per_second: int | None = None,
+        duty_cycle: float = 1.0,
     ) -> None:
         self._health = health
         self._layout = layout
@@ -101,6 +119,7 @@ class LogCleaner:
         self._transactions = transactions
         self._clock = clock
         self._io_bytes_per_second = io_bytes_per_second
+        self._duty_cycle = duty_cycle
         self._executor: ThreadPoolExecutor | None = None
         self._in_flight: Future[_Written] | None = None
 
@@ -171,11 +190,11 @@ class LogCleaner:
         end = max(cleanable_end(summaries, last_stable=last_stable, now_ms=now, rules=rules), dirty_from)
         dirty = [unit for unit in units if unit.base_offset < end]
         horizon = compacted.earliest_horizon if compacted is not None else None
-        due = force or (horizon is not None and now >= horizon)
+        horizon_due = horizon is not None and now >= horizon
         clean_bytes = compacted.size if compacted is not None else 0
-        if not (dirty or (due and compacted is not None)):
+        if not (dirty or horizon_due):
             return None
-        if not (due or worth_cleaning(summaries[: len(dirty)], clean_bytes, now_ms=now, rules=rules)):
+        if not (force or horizon_due or worth_cleaning(summaries[: len(dirty)], clean_bytes, now_ms=now, rules=rules)):
             return None
         end = max([end, *(unit.next_offset for unit in dirty)])
         sources = [] if compacted is None else [SourceBatch.of(b) for b in compacted.batches()]
@@ -197,7 +216,10 @@ class LogCleaner:
     def _execute(self, plan: _Plan) -> _Written:
         """Decide and write the new generation (any thread: it touches only the plan and its own new file)."""
         started = time.monotonic()
-        result = clean(plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_starts=plan.aborted_starts)
+        pacer = _Pacer(self._duty_cycle)
+        result = clean(
+            plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_starts=plan.aborted_starts, pause=pacer
+        )
         batches = list(result.batches)
         _, size = plan.files.write_generation(plan.generation, batches)
         if self._io_bytes_per_second:

@@ -38,8 +38,9 @@ Everything here is pure: no files, no clock (``now_ms`` is passed in), no thread
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from rockafka.core_pyx.compression import decompress
 from rockafka.core_pyx.crc32c import crc32c
@@ -60,6 +61,14 @@ from .errors import StoreError
 _HEAD = struct.Struct(">qiib")  # baseOffset, batchLength, partitionLeaderEpoch, magic
 _CRC = struct.Struct(">I")
 _BODY = struct.Struct(">hiqqqhii")  # attributes, lastOffsetDelta, baseTimestamp, maxTimestamp, pid, epoch, seq, count
+
+
+#: How many batches a pass decodes (or decides on) between two calls of its ``pause``.
+PAUSE_EVERY: Final = 32
+
+
+def _no_pause() -> None:
+    pass
 
 
 class CompactionError(StoreError):
@@ -146,10 +155,16 @@ def clean(
     rules: CompactionRules,
     now_ms: int,
     aborted_starts: frozenset[tuple[int, int]] = frozenset(),
+    pause: Callable[[], None] = _no_pause,
 ) -> PassResult:
-    """One pass over a cleanable range (batches in offset order): the batches to keep (module docstring)."""
+    """One pass over a cleanable range (batches in offset order): the batches to keep (module docstring).
+    ``pause`` is called every ``PAUSE_EVERY`` batches decoded or written, for the caller to yield the GIL."""
+    decoded: list[tuple[SourceBatch, list[Record]]] = []
     try:
-        decoded = [(source, [] if source.header.is_control else stored_records(source.data)) for source in sources]
+        for number, source in enumerate(sources, 1):
+            decoded.append((source, [] if source.header.is_control else stored_records(source.data)))
+            if number % PAUSE_EVERY == 0:
+                pause()
     except KernelError as exc:
         raise CompactionError(f"a batch to compact does not decode: {exc}") from exc
     aborted = _aborted_batches(sources, aborted_starts)
@@ -158,7 +173,9 @@ def clean(
     with_data: dict[int, bool] = {}  # producer id -> data of its current transaction kept
     kept: list[bytes | memoryview] = []
     records_in = records_kept = 0
-    for source, records in decoded:
+    for number, (source, records) in enumerate(decoded, 1):
+        if number % PAUSE_EVERY == 0:
+            pause()
         header = source.header
         expired = bool(header.attributes & DELETE_HORIZON_BIT) and now_ms >= header.base_timestamp
         if header.is_control:

@@ -19,6 +19,7 @@ FlushMode = Literal["async", "sync"]
 
 MIB: Final = 1 << 20
 GIB: Final = 1 << 30
+DEFAULT_CLEANER_DUTY_CYCLE: Final = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,8 @@ class StoreConfig:
     #: The log cleaner's I/O budget (bytes read plus written per second; Kafka's
     #: ``log.cleaner.io.max.bytes.per.second``); None: unthrottled.
     cleaner_io_bytes_per_second: int | None = None
+    #: The share of the time a pass may compute on the cleaner thread (it holds the GIL the event loop needs).
+    cleaner_duty_cycle: float = DEFAULT_CLEANER_DUTY_CYCLE
     #: Kafka topic configs a topic takes when it does not set them (the broker's ``log.retention.ms`` as
     #: ``retention.ms``, ...); not persisted with the topics, so a changed broker default applies to them all.
     topic_defaults: Mapping[str, str] = field(default_factory=dict)
@@ -80,6 +83,8 @@ class StoreConfig:
         _at_least("free_space_reserve_bytes", self.free_space_reserve_bytes, 0)
         if self.cleaner_io_bytes_per_second is not None:
             _at_least("cleaner_io_bytes_per_second", self.cleaner_io_bytes_per_second, 1)
+        if not 0.0 < self.cleaner_duty_cycle <= 1.0:
+            raise InvalidConfigError("cleaner_duty_cycle must be in (0, 1]")
         if not 0.0 < self.disk_usage_force_ratio <= 1.0:
             raise InvalidConfigError("disk_usage_force_ratio must be in (0, 1]")
         TopicSettings.parse(self.topic_defaults)

@@ -139,6 +139,7 @@ class MessageStore:
         self.cleaner = self._cleaner = LogCleaner(
             health=health, layout=self._layout, partitions=partitions, commitlog=commitlog, topics=files.table,
             transactions=tracker, clock=self._clock, io_bytes_per_second=config.cleaner_io_bytes_per_second,
+            duty_cycle=config.cleaner_duty_cycle,
         )  # fmt: skip
         self.cleaner.load()
         geometry = self._layout.geometry(config)
