@@ -46,6 +46,7 @@ from typing import Any, Final
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.recordbatch import DELETE_HORIZON_BIT, read_batch_header
 
+from .compaction import stored_records
 from .errors import CorruptStoreError
 from .jsonfile import fsync_directory, read_json, write_json
 
@@ -175,6 +176,20 @@ class CompactedLog:
             next_offset = self._nexts[index]
             index += 1
         return batches, total, next_offset
+
+    def first_at_or_after(self, timestamp: int, log_start: int) -> tuple[int, int] | None:
+        """(offset, timestamp) of the first record at or after ``log_start`` whose timestamp is at least
+        ``timestamp``; batches whose maxTimestamp is below it are skipped undecoded."""
+        first = bisect.bisect_right(self._nexts, log_start)
+        for index in range(first, len(self._bases)):
+            batch = self._batch(index)
+            header = read_batch_header(batch)
+            if header.max_timestamp < timestamp or header.is_control:
+                continue
+            for record in stored_records(batch):
+                if record.offset >= log_start and record.timestamp >= timestamp:
+                    return record.offset, record.timestamp
+        return None
 
     def close(self) -> None:
         """Unmap, unless a reader still holds a batch: then the mapping goes with its last view."""

@@ -110,12 +110,13 @@ class Records:
     def partition_offsets(self, topic: str, partition: int) -> PartitionOffsets:
         key, queue, _ = self._partitions.route(topic, partition)
         log_start = self._partitions.log_start(key, queue)
-        if log_start >= queue.next_offset:
+        start = self._queue_start(key, queue, log_start)
+        if start >= queue.next_offset:
             first = queue.end_index
-        elif log_start == queue.first_offset:  # the usual case: no search
+        elif start == queue.first_offset:  # the usual case: no search
             first = queue.first_index
         else:
-            first = queue.index_of_offset(log_start)
+            first = queue.index_of_offset(start)
         return PartitionOffsets(log_start, queue.next_offset, queue.total_bytes - queue.bytes_before(first))
 
     @guarded
@@ -139,22 +140,38 @@ class Records:
 
     @guarded
     def offset_for_timestamp(self, topic: str, partition: int, timestamp: int) -> TimestampOffset | None:
-        """The first record whose timestamp is at least ``timestamp`` (exact, inside its batch), or None."""
+        """The first record whose timestamp is at least ``timestamp`` (exact, inside its batch), or None. In a
+        compacted partition, its compacted log is searched first."""
         _, key, queue = self._partitions.get(topic, partition)
         log_start = self._partitions.log_start(key, queue)
+        compacted = self._partitions.compacted.get(key)
         try:
-            return partition_reads.offset_for_timestamp(queue, self._commitlog, timestamp, log_start)
+            if compacted is not None and log_start < compacted.end_offset:
+                found = compacted.first_at_or_after(timestamp, log_start)
+                if found is not None:
+                    return TimestampOffset(*found)
+            start = self._queue_start(key, queue, log_start)
+            return partition_reads.offset_for_timestamp(queue, self._commitlog, timestamp, start)
         except KernelError as exc:
             raise StoreError(f"a stored batch of {topic}-{partition} does not decode: {exc}") from exc
 
     @guarded
     def max_timestamp(self, topic: str, partition: int) -> TimestampOffset | None:
-        """The first record carrying the partition's largest timestamp (ListOffsets MAX_TIMESTAMP), or None."""
+        """The first record carrying the partition's largest timestamp (ListOffsets MAX_TIMESTAMP), or None. In a
+        compacted partition only the part after its compacted log is searched (not built further yet)."""
         _, key, queue = self._partitions.get(topic, partition)
+        start = self._queue_start(key, queue, self._partitions.log_start(key, queue))
         try:
-            return partition_reads.max_timestamp(queue, self._commitlog, self._partitions.log_start(key, queue))
+            return partition_reads.max_timestamp(queue, self._commitlog, start)
         except KernelError as exc:
             raise StoreError(f"a stored batch of {topic}-{partition} does not decode: {exc}") from exc
+
+    def _queue_start(self, key: PartitionKey, queue: ConsumeQueue, log_start: int) -> int:
+        """Where the partition's ConsumeQueue part starts: the log start, or past the compacted log."""
+        compacted = self._partitions.compacted.get(key)
+        if compacted is None:
+            return log_start
+        return min(max(log_start, compacted.end_offset, queue.first_offset), queue.next_offset)
 
     @guarded
     def delete_records(self, topic: str, partition: int, before_offset: int) -> int:
