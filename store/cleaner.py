@@ -181,7 +181,7 @@ class LogCleaner:
         log_start = self._partitions.log_start(key, queue)
         dirty_from = max(log_start, compacted.end_offset if compacted is not None else 0)
         now = self._clock()
-        first = queue.index_of_offset(dirty_from)
+        first = max(queue.index_of_offset(dirty_from), queue.first_index)
         units = [queue.unit(index) for index in range(first, min(queue.end_index, first + MAX_BATCHES_PER_PASS))]
         units = [unit for unit in units if unit.next_offset > dirty_from]
         summaries = [UnitSummary(u.base_offset, u.next_offset, u.size, u.max_timestamp) for u in units]
