@@ -29,7 +29,8 @@ ends it there (``end_offset`` stays: the offsets past the damage read as a gap).
 deleted because of a compacted log until its manifest is durable (``retention.py`` asks ``CompactedLogs``).
 
 Threads: ``write_generation`` runs on the cleaner's thread (it touches only its own new file); ``publish``,
-``load`` and reads run on the event loop thread.
+``load`` and reads run on the event loop thread. ``load_readonly`` (``reader.py``, the store tools) changes
+nothing on disk.
 """
 
 from __future__ import annotations
@@ -224,6 +225,16 @@ class CompactedLogFiles:
             if live.stat().st_size < manifest.bytes:
                 raise CorruptStoreError(f"{live} is shorter than the {manifest.bytes} bytes its manifest names")
             os.truncate(live, manifest.bytes)
+        return CompactedLog(live, manifest)
+
+    def load_readonly(self) -> CompactedLog | None:
+        """The live generation as the manifest names it, nothing deleted or cut (the store tools' reader)."""
+        manifest = read_json(self.manifest_path, _parse_manifest)
+        if manifest is None:
+            return None
+        live = self.directory / log_name(manifest.generation)
+        if manifest.bytes and not live.exists():
+            raise CorruptStoreError(f"{self.manifest_path} names {live.name}, which is missing")
         return CompactedLog(live, manifest)
 
     def write_generation(self, generation: int, batches: list[bytes | memoryview]) -> tuple[Path, int]:

@@ -232,6 +232,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.index.entries", INT, 20000000, at_least(1)),
     ConfigDef("rockafka.commitlog.cache.bytes", LONG, 1 << 30, at_least(-1)),
     ConfigDef("rockafka.free.space.reserve.bytes", LONG, 64 << 20, NON_NEGATIVE),
+    ConfigDef("rockafka.cleaner.duty.cycle", DOUBLE, 0.1, at_least(0.001)),
 )
 
 TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
@@ -346,6 +347,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "released from memory (-1: keep all, the kernel decides)",
     "rockafka.free.space.reserve.bytes": "free space appends leave on the data directory's file system: below it, "
     "produce gets KAFKA_STORAGE_ERROR (everything else goes on) until space returns; see docs/running.md",
+    "rockafka.cleaner.duty.cycle": "share of the time a compaction pass may compute (at most 1): it sleeps the "
+    "rest, so produce and fetch keep the interpreter",
     "listener.security.protocol.map": "security protocol of each listener name",
     "ssl.keystore.type": "PEM only (JKS and PKCS12 are refused at start: convert them to PEM); see docs/security.md",
     "ssl.keystore.location": "PEM file holding the broker's private key and certificate chain",

@@ -8,6 +8,7 @@ import pytest
 from kafka.record.default_records import DefaultRecordBatch
 
 from rockafka.store import KeylessRecordError, MessageStore, StoreConfig
+from rockafka.store.reader import StoreReader
 
 from .helpers import append, build_batch, small_config
 
@@ -77,6 +78,9 @@ def test_dead_commitlog_segments_are_deleted_and_reads_survive_a_restart(tmp_pat
         assert found is not None and found.offset == after[0][0]
         assert store.records.max_timestamp("t", 0) is not None
         assert store.records.partition_offsets("t", 0).log_start_offset == 0
+    with StoreReader(tmp_path) as reader:  # the store tools' reader: the compacted log, then the CommitLog
+        assert [(r.offset, r.key, r.value) for r in reader.records("t", 0, 0)] == after
+        assert [p.log_start_offset for p in reader.partitions()] == [0]
     with open_store(tmp_path) as store:
         assert read_all(store) == after
         assert {key: (offset, value) for offset, key, value in after if key is not None} == latest
