@@ -34,6 +34,7 @@ live only in its compacted log, which holds one version per key.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -50,6 +51,8 @@ from .partitions import PartitionKey, Partitions
 from .results import CleanReport
 from .topics import TopicTable
 from .transactions import TransactionTracker
+
+log = logging.getLogger(__name__)
 
 #: A pass takes at most this many new batches, so planning (on the loop thread) stays short; more go next time.
 MAX_BATCHES_PER_PASS: Final = 20_000
@@ -122,6 +125,7 @@ class LogCleaner:
         self._duty_cycle = duty_cycle
         self._executor: ThreadPoolExecutor | None = None
         self._in_flight: Future[_Written] | None = None
+        self._refused: set[PartitionKey] = set()  # partitions whose pass met a batch that does not decode
 
     def load(self) -> None:
         """Open every compacted partition's live log; remove compacted logs of partitions that are gone."""
@@ -142,24 +146,34 @@ class LogCleaner:
     @guarded
     def run(self) -> tuple[CleanReport, ...]:
         """Publish the pass that finished, if any, and start the next partition that wants cleaning."""
-        reports: list[CleanReport] = []
-        if self._in_flight is not None:
-            if not self._in_flight.done():
-                return ()
-            written, self._in_flight = self._in_flight.result(), None
-            report = self._publish(written)
-            if report is not None:
-                reports.append(report)
+        if self._in_flight is not None and not self._in_flight.done():
+            return ()
+        reports = self._finish_in_flight()
         plan = self._next_plan()
         if plan is not None:
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="rockafka-cleaner")
             self._in_flight = self._executor.submit(self._execute, plan)
-        return tuple(reports)
+        return reports
+
+    def _finish_in_flight(self) -> tuple[CleanReport, ...]:
+        """Wait for the pass in flight, if any, and publish it. A pass that failed is dropped, logged once."""
+        future, self._in_flight = self._in_flight, None
+        if future is None:
+            return ()
+        try:
+            written = future.result()
+        except CompactionError as exc:
+            log.warning("compaction pass dropped: %s", exc)
+            return ()
+        report = self._publish(written)
+        return () if report is None else (report,)
 
     @guarded
     def clean(self, topic: str, partition: int) -> CleanReport | None:
-        """One whole pass over the partition now, whatever its dirty ratio; None when nothing is cleanable."""
+        """One whole pass over the partition now, whatever its dirty ratio (after publishing the background pass
+        in flight, if any); None when nothing is cleanable."""
+        self._finish_in_flight()
         settings = self._topics.settings(topic)
         plan = self._plan(topic, partition, settings.compaction, force=True)
         return None if plan is None else self._publish(self._execute(plan))
@@ -170,7 +184,13 @@ class LogCleaner:
             if not settings.cleanup_compact:
                 continue
             for partition in range(topic.partitions):
-                plan = self._plan(topic.name, partition, settings.compaction, force=False)
+                try:
+                    plan = self._plan(topic.name, partition, settings.compaction, force=False)
+                except CompactionError as exc:  # a damaged batch: the others' passes go on
+                    if (topic.topic_id.bytes, partition) not in self._refused:
+                        log.warning("not compacting %s-%d: %s", topic.name, partition, exc)
+                    self._refused.add((topic.topic_id.bytes, partition))
+                    continue
                 if plan is not None:
                     return plan
         return None

@@ -156,3 +156,17 @@ def test_a_keyless_record_is_refused_by_a_compacted_topic_only(tmp_path: Path) -
         store.topics.alter_configs("plain", {"cleanup.policy": "compact,delete"})  # takes effect at once
         with pytest.raises(KeylessRecordError):
             append(store, "plain", 0, build_batch([(None, b"3")]))
+
+
+def test_a_pass_asked_for_while_one_runs_in_the_background_publishes_that_one_first(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        store.topics.create("t", 1, COMPACTED)
+        fill(store)
+        assert store.cleaner.run() == ()  # a pass on the cleaner thread
+        fill(store, rounds=2)
+        latest = {key: (offset, value) for key, (offset, value) in fill(store, rounds=1).items()}
+        report = store.cleaner.clean("t", 0)
+        assert report is not None
+        assert {key: (offset, value) for offset, key, value in read_all(store) if key is not None} == latest
+        logs = sorted(p.name for p in (tmp_path / "compacted").rglob("*.log"))
+        assert logs == ["00000000000000000002.log"]  # the background pass was generation 1, published first
