@@ -1,6 +1,7 @@
 """``LogCleaner``: log compaction of compacted topics' partitions (``store.cleaner``), Kafka's log cleaner.
 
-The one owner of the compacted logs (``compactedlog.py``; it fills ``Partitions.compacted``, which reads use).
+The one owner of the compacted logs (``compactedlog.py``) once the store is open: it replaces them in
+``Partitions.compacted``, which reads use (``opening.py`` loads them there, before recovery, which needs their ends).
 A pass over one partition, in three steps so the event loop is never held for long:
 
 1. **plan** (loop thread): the cleanable range, from the compacted log's start (or the log start offset) to
@@ -126,22 +127,6 @@ class LogCleaner:
         self._executor: ThreadPoolExecutor | None = None
         self._in_flight: Future[_Written] | None = None
         self._refused: set[PartitionKey] = set()  # partitions whose pass met a batch that does not decode
-
-    def load(self) -> None:
-        """Open every compacted partition's live log; remove compacted logs of partitions that are gone."""
-        root = self._layout.compacted_logs
-        if not root.is_dir():
-            return
-        for topic_dir in root.iterdir():
-            for partition_dir in topic_dir.iterdir():
-                key = (bytes.fromhex(topic_dir.name), int(partition_dir.name))
-                files = CompactedLogFiles(partition_dir)
-                if key not in self._partitions.queues:
-                    files.delete()
-                    continue
-                log = files.load()
-                if log is not None:
-                    self._partitions.compacted[key] = log
 
     @guarded
     def run(self) -> tuple[CleanReport, ...]:

@@ -40,6 +40,7 @@ import contextlib
 import mmap
 import os
 import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -262,3 +263,23 @@ class CompactedLogFiles:
 
     def delete(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def load_compacted_logs(root: Path, live: Iterable[tuple[bytes, int]]) -> dict[tuple[bytes, int], CompactedLog]:
+    """Open the compacted logs under ``root`` (``compacted/``) of the ``live`` partitions (an unfinished pass's
+    orphans deleted); the directories of partitions that are gone are removed."""
+    wanted = set(live)
+    logs: dict[tuple[bytes, int], CompactedLog] = {}
+    if not root.is_dir():
+        return logs
+    for topic_dir in root.iterdir():
+        for partition_dir in topic_dir.iterdir():
+            key = (bytes.fromhex(topic_dir.name), int(partition_dir.name))
+            files = CompactedLogFiles(partition_dir)
+            if key not in wanted:
+                files.delete()
+                continue
+            log = files.load()
+            if log is not None:
+                logs[key] = log
+    return logs

@@ -141,7 +141,6 @@ class MessageStore:
             transactions=tracker, clock=self._clock, io_bytes_per_second=config.cleaner_io_bytes_per_second,
             duty_cycle=config.cleaner_duty_cycle,
         )  # fmt: skip
-        self.cleaner.load()
         geometry = self._layout.geometry(config)
         health.space.headroom = geometry.commitlog_segment_bytes + CHECK_BYTES if config.preallocate else CHECK_BYTES
         health.space.look()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -170,3 +172,24 @@ def test_a_pass_asked_for_while_one_runs_in_the_background_publishes_that_one_fi
         assert {key: (offset, value) for offset, key, value in read_all(store) if key is not None} == latest
         logs = sorted(p.name for p in (tmp_path / "compacted").rglob("*.log"))
         assert logs == ["00000000000000000002.log"]  # the background pass was generation 1, published first
+
+
+def test_crash_recovery_after_retention_deleted_the_commitlog_below_a_compacted_log(tmp_path: Path) -> None:
+    """A copy of the open store is what a kill -9 leaves (abort marker, ConsumeQueue units still pointing into
+    deleted segments): recovery must not take those offsets for lost and move the log start past them."""
+    live, crashed = tmp_path / "live", tmp_path / "crashed"
+    config = small_config(live, commitlog_segment_bytes=16384, consume_queue_units_per_file=64)
+    with MessageStore.open(config) as store:  # a queue file outlives the segments its first units point into
+        store.topics.create("t", 1, COMPACTED)
+        latest = fill(store)
+        store.cleaner.clean("t", 0)
+        assert store.retention.enforce().deleted_segments > 0
+        store.flush()
+        expected = read_all(store)
+        shutil.copytree(live, crashed)
+    assert (crashed / "abort").exists()
+    with MessageStore.open(replace(config, root_dir=crashed)) as store:
+        assert store.recovery_report is not None and store.recovery_report.lost_bytes == 0
+        assert store.records.partition_bounds("t", 0).log_start_offset == 0
+        assert read_all(store) == expected
+        assert {key: (offset, value) for offset, key, value in expected if key is not None} == latest
