@@ -174,7 +174,7 @@ def _retained_from(queue: ConsumeQueue, settings: TopicSettings, current: int, n
     """The log start offset the topic's retention.ms and retention.bytes allow for this partition."""
     if current >= queue.next_offset:
         return current
-    low = queue.index_of_offset(current)
+    low = max(queue.index_of_offset(current), queue.first_index)  # a compacted log may start below the queue
     target = current
     if settings.retention_ms is not None:
         index = queue.index_of_timestamp(now - settings.retention_ms, low)

@@ -91,6 +91,9 @@ def test_dead_commitlog_segments_are_deleted_and_reads_survive_a_restart(tmp_pat
         store.retention.enforce()
         final = {key: (offset, value) for offset, key, value in read_all(store) if key is not None}
         assert final == more
+        high = store.records.partition_bounds("t", 0).high_watermark
+        assert store.records.delete_records("t", 0, high - 3) == high - 3  # DeleteRecords inside the gaps
+        assert [offset for offset, _, _ in read_all(store)] == [high - 3, high - 2, high - 1]
 
 
 def test_a_pass_interrupted_before_its_manifest_leaves_the_previous_generation(tmp_path: Path) -> None:
@@ -193,3 +196,19 @@ def test_crash_recovery_after_retention_deleted_the_commitlog_below_a_compacted_
         assert store.records.partition_bounds("t", 0).log_start_offset == 0
         assert read_all(store) == expected
         assert {key: (offset, value) for offset, key, value in expected if key is not None} == latest
+
+
+def test_compact_delete_applies_retention_after_compaction(tmp_path: Path) -> None:
+    clock = [10_000_000]
+    config = small_config(tmp_path, commitlog_segment_bytes=16384, consume_queue_units_per_file=64)
+    with MessageStore.open(config, clock=lambda: clock[0]) as store:
+        store.topics.create("t", 1, {**COMPACTED, "cleanup.policy": "compact,delete", "retention.ms": "-1"})
+        fill(store)
+        store.cleaner.clean("t", 0)
+        assert store.retention.enforce().deleted_segments > 0  # the CommitLog below the compacted log
+        assert store.records.partition_bounds("t", 0).log_start_offset == 0
+        high = store.records.partition_bounds("t", 0).high_watermark
+        store.topics.alter_configs("t", {"retention.ms": "1000"})  # every record (timestamp 1000) is older
+        assert store.retention.enforce().log_start_moves == 1
+        assert store.records.partition_bounds("t", 0).log_start_offset == high
+        assert store.cleaner.clean("t", 0) is None
