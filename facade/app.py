@@ -11,6 +11,7 @@ import asyncio
 import logging
 import signal
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -97,6 +98,7 @@ class BrokerApp:
         if self.config.get("rockafka.cluster.etcd.endpoints"):
             await self._join_cluster(broker)
         self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
+        self._tasks.append(asyncio.create_task(self._cleaner_loop(broker)))
         self._connections.start()
         log.info(
             "Rockafka broker %d started (cluster %s, data in %s)",
@@ -149,23 +151,16 @@ class BrokerApp:
         return KafkaConnection(dispatcher, listener.name, listener.security_protocol, max_frame, self._connections)
 
     async def _retention_loop(self, broker: Broker) -> None:
-        interval_s = self.config.int("log.retention.check.interval.ms") / 1000
-        refused = ""
-        while True:
-            await asyncio.sleep(interval_s)
-            try:
-                report = broker.store.retention.enforce()
-            except StoreError as exc:  # a full or offline store: one line when it starts refusing, not every pass
-                if str(exc) != refused:
-                    log.warning("retention pass refused by the store: %s", exc)
-                refused = str(exc)
-                continue
-            except Exception:
-                log.exception("retention pass failed")
-                continue
-            refused = ""
-            if report.deleted_segments or report.log_start_moves:
-                log.info("retention: %s", report)
+        def enforce() -> list[object]:
+            report = broker.store.retention.enforce()
+            return [report] if report.deleted_segments or report.log_start_moves else []
+
+        await _every(self.config.int("log.retention.check.interval.ms") / 1000, "retention", enforce)
+
+    async def _cleaner_loop(self, broker: Broker) -> None:
+        """Log compaction: every ``log.cleaner.backoff.ms``, publish the cleaner's finished pass and start the next
+        (the pass itself runs on the store's cleaner thread)."""
+        await _every(self.config.int("log.cleaner.backoff.ms") / 1000, "compaction", broker.store.cleaner.run)
 
     async def stop(self) -> None:
         """Stop accepting, drain requests in flight (bounded), close connections, close the store."""
@@ -211,3 +206,24 @@ class BrokerApp:
         await stop_requested.wait()
         log.info("shutting down")
         await self.stop()
+
+
+async def _every(interval_s: float, what: str, run_once: Callable[[], Iterable[object]]) -> None:
+    """Run a store pass on a timer: one INFO line per report it gives; a refusal by a full or offline store is one
+    WARNING line when it starts, not one every pass."""
+    refused = ""
+    while True:
+        await asyncio.sleep(interval_s)
+        try:
+            reports = run_once()
+        except StoreError as exc:
+            if str(exc) != refused:
+                log.warning("%s pass refused by the store: %s", what, exc)
+            refused = str(exc)
+            continue
+        except Exception:
+            log.exception("%s pass failed", what)
+            continue
+        refused = ""
+        for report in reports:
+            log.info("%s: %s", what, report)

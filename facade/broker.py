@@ -84,8 +84,16 @@ def store_config(config: BrokerConfig) -> StoreConfig:
         index_entry_count=config.int("rockafka.index.entries"),
         commitlog_cache_bytes=None if cache_bytes < 0 else cache_bytes,
         free_space_reserve_bytes=config.int("rockafka.free.space.reserve.bytes"),
+        cleaner_io_bytes_per_second=_cleaner_budget(config.get("log.cleaner.io.max.bytes.per.second")),
+        cleaner_duty_cycle=min(1.0, float(config.get("rockafka.cleaner.duty.cycle"))),  # type: ignore[arg-type]
         topic_defaults=topic_defaults(config),
     )
+
+
+def _cleaner_budget(per_second: object) -> int | None:
+    """Kafka's unlimited default is Double.MAX_VALUE: anything past an exabyte a second is unthrottled."""
+    budget = float(per_second) if isinstance(per_second, (int, float)) else 1e308
+    return None if budget >= 1e18 else max(1, int(budget))
 
 
 def topic_defaults(config: BrokerConfig) -> dict[str, str]:

@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 
+from .compaction import CompactionRules
 from .errors import InvalidConfigError
 
 FlushMode = Literal["async", "sync"]
 
 MIB: Final = 1 << 20
 GIB: Final = 1 << 30
+DEFAULT_CLEANER_DUTY_CYCLE: Final = 0.1
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,11 @@ class StoreConfig:
     free_space_reserve_bytes: int = 64 * MIB
     #: The offsets log is compacted into ``consumerOffset.json`` once it grows past this.
     offsets_compact_bytes: int = 16 * MIB
+    #: The log cleaner's I/O budget (bytes read plus written per second; Kafka's
+    #: ``log.cleaner.io.max.bytes.per.second``); None: unthrottled.
+    cleaner_io_bytes_per_second: int | None = None
+    #: The share of the time a pass may compute on the cleaner thread (it holds the GIL the event loop needs).
+    cleaner_duty_cycle: float = DEFAULT_CLEANER_DUTY_CYCLE
     #: Kafka topic configs a topic takes when it does not set them (the broker's ``log.retention.ms`` as
     #: ``retention.ms``, ...); not persisted with the topics, so a changed broker default applies to them all.
     topic_defaults: Mapping[str, str] = field(default_factory=dict)
@@ -74,6 +81,10 @@ class StoreConfig:
         _at_least("index_entry_count", self.index_entry_count, 2)
         _at_least("offsets_compact_bytes", self.offsets_compact_bytes, 1024)
         _at_least("free_space_reserve_bytes", self.free_space_reserve_bytes, 0)
+        if self.cleaner_io_bytes_per_second is not None:
+            _at_least("cleaner_io_bytes_per_second", self.cleaner_io_bytes_per_second, 1)
+        if not 0.0 < self.cleaner_duty_cycle <= 1.0:
+            raise InvalidConfigError("cleaner_duty_cycle must be in (0, 1]")
         if not 0.0 < self.disk_usage_force_ratio <= 1.0:
             raise InvalidConfigError("disk_usage_force_ratio must be in (0, 1]")
         TopicSettings.parse(self.topic_defaults)
@@ -87,6 +98,7 @@ def _at_least(name: str, value: int, minimum: int) -> None:
 # Kafka's defaults for the topic configs the store interprets.
 DEFAULT_MAX_MESSAGE_BYTES: Final = 1_048_588
 DEFAULT_RETENTION_MS: Final = 604_800_000
+DEFAULT_DELETE_RETENTION_MS: Final = 86_400_000
 LONG_MAX: Final = (1 << 63) - 1
 DEFAULT_TIMESTAMP_AFTER_MAX_MS: Final = 3_600_000  # Kafka 4.0 (KIP-1030); Long.MAX_VALUE before
 CREATE_TIME: Final = "CreateTime"
@@ -102,6 +114,9 @@ class TopicSettings:
     retention_ms: int | None = DEFAULT_RETENTION_MS
     retention_bytes: int | None = None
     cleanup_delete: bool = True
+    cleanup_compact: bool = False
+    #: ``delete.retention.ms``, ``min.compaction.lag.ms``, ``max.compaction.lag.ms``, ``min.cleanable.dirty.ratio``.
+    compaction: CompactionRules = field(default_factory=CompactionRules)
     timestamp_before_max_ms: int | None = None
     """How far before the broker's clock a CreateTime record's timestamp may be; None: unbounded."""
     timestamp_after_max_ms: int | None = DEFAULT_TIMESTAMP_AFTER_MAX_MS
@@ -125,11 +140,34 @@ class TopicSettings:
             retention_ms=_int_config(configs, "retention.ms", DEFAULT_RETENTION_MS),
             retention_bytes=_int_config(configs, "retention.bytes", -1),
             cleanup_delete="delete" in policies,
+            cleanup_compact="compact" in policies,
+            compaction=_compaction_rules(configs),
             timestamp_before_max_ms=_bound_config(configs, "message.timestamp.before.max.ms", LONG_MAX),
             timestamp_after_max_ms=_bound_config(
                 configs, "message.timestamp.after.max.ms", DEFAULT_TIMESTAMP_AFTER_MAX_MS
             ),
         )
+
+
+def _compaction_rules(configs: Mapping[str, str]) -> CompactionRules:
+    delete_retention = _integer(configs, "delete.retention.ms", DEFAULT_DELETE_RETENTION_MS)
+    min_lag = _integer(configs, "min.compaction.lag.ms", 0)
+    if delete_retention < 0 or min_lag < 0:
+        raise InvalidConfigError("delete.retention.ms and min.compaction.lag.ms must be >= 0")
+    max_lag = _integer(configs, "max.compaction.lag.ms", LONG_MAX)
+    if max_lag < 1:
+        raise InvalidConfigError(f"max.compaction.lag.ms must be >= 1: {max_lag}")
+    raw_ratio = configs.get("min.cleanable.dirty.ratio", "0.5")
+    try:
+        ratio = float(raw_ratio)
+    except ValueError:
+        raise InvalidConfigError(f"min.cleanable.dirty.ratio must be a number: {raw_ratio!r}") from None
+    if not 0.0 <= ratio <= 1.0:
+        raise InvalidConfigError(f"min.cleanable.dirty.ratio must be between 0 and 1: {ratio}")
+    return CompactionRules(
+        delete_retention_ms=delete_retention, min_compaction_lag_ms=min_lag,
+        max_compaction_lag_ms=None if max_lag == LONG_MAX else max_lag, min_cleanable_dirty_ratio=ratio,
+    )  # fmt: skip
 
 
 def _bound_config(configs: Mapping[str, str], key: str, default: int) -> int | None:

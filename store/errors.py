@@ -64,6 +64,11 @@ class InvalidRecordsError(StoreError):
     """The batch headers handed to ``append`` do not describe the records buffer. CORRUPT_MESSAGE."""
 
 
+class KeylessRecordError(InvalidRecordsError):
+    """A record without a key produced to a compacted topic (Kafka's "Compacted topic cannot accept message
+    without key"). INVALID_RECORD (CORRUPT_MESSAGE where a client predates it)."""
+
+
 class RecordTooLargeError(StoreError):
     """A batch is larger than the topic's ``max.message.bytes`` or than a CommitLog segment. MESSAGE_TOO_LARGE."""
 

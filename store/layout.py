@@ -9,6 +9,7 @@
       commitlog/<20-digit offset>
       consumequeue/<topic id hex>/<partition>/<20-digit byte position>
       index/<yyyyMMddHHmmssSSS>
+      compacted/<topic id hex>/<partition>/manifest.json, <20-digit generation>.log   (compactedlog.py)
       config/topics.json  config/logStartOffsets.json  config/consumerOffset.json  config/consumerOffsets.log
       config/transactions.log  (and the group and producer documents' logs; each JSON file with its .bak)
       quarantine/losses.jsonl  quarantine/<source>-<start>-<time>.bin   (damaged bytes, see quarantine.py)
@@ -60,6 +61,13 @@ class StoreLayout:
 
     def consume_queue(self, topic_id: bytes, partition: int) -> Path:
         return self.consume_queues / topic_id.hex() / str(partition)
+
+    @property
+    def compacted_logs(self) -> Path:
+        return self.root / "compacted"
+
+    def compacted_log(self, topic_id: bytes, partition: int) -> Path:
+        return self.compacted_logs / topic_id.hex() / str(partition)
 
     @property
     def index(self) -> Path:

@@ -9,14 +9,15 @@ The broker calls the services through it, each the one owner of its state:
 - ``offsets`` (``offsets.py``): committed consumer offsets;
 - ``group_metadata`` and ``producer_state`` (``groups.py``): the coordinators' documents;
 - ``retention`` (``retention.py``): per-topic and CommitLog retention;
-- ``keys`` (``keyquery.py``): records by key, from the IndexFiles.
+- ``keys`` (``keyquery.py``): records by key, from the IndexFiles;
+- ``cleaner`` (``cleaner.py``): log compaction of ``cleanup.policy=compact`` topics.
 
 Only this module knows every service; it builds each with what it uses (a config value, the clock, a file
 service, ``StoreHealth``), never with itself. The import-linter contracts in ``pyproject.toml`` keep it so.
 
 Threading: every call is made from one thread (the broker's event loop thread). The store runs its own threads
-behind it: the flusher (fsync, group commit, checkpoint), the index thread (IndexFiles) and the segment
-pre-allocator. Futures handed out (``AppendResult.durable``, ``offsets.commit``) are
+behind it: the flusher (fsync, group commit, checkpoint), the index thread (IndexFiles), the segment
+pre-allocator and the cleaner (compaction passes). Futures handed out (``AppendResult.durable``, ``offsets.commit``) are
 ``concurrent.futures.Future`` completed on the flusher thread; wrap them with ``asyncio.wrap_future``. A thread
 that fails reports it through ``StoreHealth.report``, the one channel from the store's threads to the loop.
 
@@ -34,6 +35,7 @@ import time
 from collections.abc import Callable
 
 from .checkpoint import StoreLock, mark_clean
+from .cleaner import LogCleaner
 from .config import StoreConfig
 from .errors import StorageError
 from .flusher import FlushService
@@ -73,6 +75,7 @@ class MessageStore:
     producer_state: Documents
     retention: Retention
     keys: KeyQueries
+    cleaner: LogCleaner
 
     def __init__(self, config: StoreConfig, clock: Callable[[], int], lock: StoreLock) -> None:
         """Use ``MessageStore.open``."""
@@ -83,6 +86,7 @@ class MessageStore:
         self._health = StoreHealth(FreeSpace(config.root_dir, config.free_space_reserve_bytes))
         self._files = OpenFiles()
         self._flusher: FlushService | None = None
+        self._cleaner: LogCleaner | None = None
         self.recovery_report: RecoveryReport | None = None
 
     @classmethod
@@ -132,6 +136,11 @@ class MessageStore:
             topics=files.table, index=index, transactions=tracker, clock=self._clock,
         )  # fmt: skip
         self.keys = KeyQueries(health, files.table, partitions, index, commitlog)
+        self.cleaner = self._cleaner = LogCleaner(
+            health=health, layout=self._layout, partitions=partitions, commitlog=commitlog, topics=files.table,
+            transactions=tracker, clock=self._clock, io_bytes_per_second=config.cleaner_io_bytes_per_second,
+            duty_cycle=config.cleaner_duty_cycle,
+        )  # fmt: skip
         geometry = self._layout.geometry(config)
         health.space.headroom = geometry.commitlog_segment_bytes + CHECK_BYTES if config.preallocate else CHECK_BYTES
         health.space.look()
@@ -140,6 +149,8 @@ class MessageStore:
             index.start()
 
     def _stop_threads(self) -> None:
+        if self._cleaner is not None:
+            self._cleaner.close()
         if self._files.index is not None:
             self._files.index.stop()
         if self._flusher is not None:

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from .checkpoint import Checkpoint, mark_running
 from .commitlog import CommitLog
+from .compactedlog import load_compacted_logs
 from .config import StoreConfig
 from .consumequeue import DirtyFiles
 from .groups import GroupMetadataLog
@@ -82,6 +83,7 @@ def open_files(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> No
     units = geometry.consume_queue_units_per_file
     partitions = files.opened["queues"] = files.partitions = Partitions(layout, units, files.dirty, table, log_starts)
     partitions.load()
+    partitions.compacted.update(load_compacted_logs(layout.compacted_logs, partitions.queues))
     if config.index_enabled:
         slots, entries = geometry.index_slot_count, geometry.index_entry_count
         files.opened["index"] = files.index = IndexService(layout.index, slots, entries, commitlog)
@@ -97,6 +99,7 @@ def open_files(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> No
     files.report = recover(
         commitlog=commitlog, queues=partitions.queues, builder=files.builder, checkpoint=checkpoint.read(),
         log_starts=log_starts, index=files.index, topics=table, clean=not crashed, quarantine=quarantine,
+        compacted_ends={key: log.end_offset for key, log in partitions.compacted.items()},
     )  # fmt: skip
     bounds = {key: (partitions.log_start(key, queue), queue.next_offset) for key, queue in partitions.queues.items()}
     tracker.recovered(files.report.end_offset, bounds)

@@ -2,7 +2,9 @@
 
 Owns: the map from (topic id, partition) to its ``ConsumeQueue`` (created with the topic, deleted with it), and
 the route cache an append or a read takes (key, queue, parsed topic settings), cleared on every topic change.
-The topic table (``topics.py``) and the log start offsets are read here, written by their own services.
+The topic table (``topics.py``) and the log start offsets are read here, written by their own services; so are
+the compacted logs of compacted partitions (``compacted``: written by the cleaner, ``cleaner.py``), which serve a
+partition's offsets below their end and hold its log start when the CommitLog below them is gone.
 
 Threads: the event loop thread (and the opening thread before it). The index thread and the flusher never see
 it; the flusher reaches the queues' files through ``DirtyFiles``.
@@ -10,8 +12,10 @@ it; the flusher reaches the queues' files through ``DirtyFiles``.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable
 
+from .compactedlog import CompactedLog
 from .config import TopicSettings
 from .consumequeue import ConsumeQueue, DirtyFiles
 from .errors import UnknownTopicOrPartitionError
@@ -38,6 +42,7 @@ class Partitions:
         self._topics = topics
         self.log_starts = log_starts
         self.queues: dict[PartitionKey, ConsumeQueue] = {}
+        self.compacted: dict[PartitionKey, CompactedLog] = {}
         self._routes: dict[tuple[str, int], Route] = {}
 
     def load(self) -> None:
@@ -63,6 +68,10 @@ class Partitions:
         self._routes.clear()
         for number in range(count):
             self.queues.pop((topic_id, number)).delete()
+            compacted = self.compacted.pop((topic_id, number), None)
+            if compacted is not None:
+                compacted.close()
+                shutil.rmtree(self._layout.compacted_log(topic_id, number), ignore_errors=True)
 
     def changed(self) -> None:
         """A topic's configs changed: routes carry parsed settings."""
@@ -86,9 +95,13 @@ class Partitions:
 
     def log_start(self, key: PartitionKey, queue: ConsumeQueue) -> int:
         """The partition's effective log start offset: the moved one (DeleteRecords, retention), never below
-        its first unit nor above its high watermark."""
-        return min(max(self.log_starts.get(*key), queue.first_offset), queue.next_offset)
+        its first unit (or its compacted log's first offset) nor above its high watermark."""
+        compacted = self.compacted.get(key)
+        first = queue.first_offset if compacted is None else min(compacted.start_offset, queue.first_offset)
+        return min(max(self.log_starts.get(*key), first), queue.next_offset)
 
     def close(self) -> None:
         for queue in self.queues.values():
             queue.close()
+        for compacted in self.compacted.values():
+            compacted.close()

@@ -2,7 +2,8 @@
 
 It maps every file read-only, takes no lock, runs no recovery and starts no thread: it sees the files as
 they are on disk. A store being written meanwhile (or left by a crash) can end in a torn record; ``scan``
-reports where the valid log ends, and the other methods only follow ConsumeQueue units.
+reports where the valid log ends, and the other methods only follow ConsumeQueue units, and, for a compacted
+partition, its compacted log below its end (``compactedlog.py``: the manifest's generation, read as it is).
 
 **Transactions** (``transactions``): the ConsumeQueues are read when the reader opens, then
 ``config/transactions.log`` (read-only: nothing is cut or rewritten; a compaction replaces the file by an atomic
@@ -29,6 +30,8 @@ from rockafka.core_pyx.records import Record, read_records
 
 from . import keyquery
 from .commitlog import CommitLog, Damage, LogWalk
+from .compactedlog import CompactedLog, CompactedLogFiles
+from .compaction import stored_records
 from .consumequeue import UNIT, ConsumeQueue, DirtyFiles
 from .errors import StoreError, UnknownTopicOrPartitionError
 from .indexservice import IndexService
@@ -139,6 +142,11 @@ class StoreReader:
         )
         self._index.load_readonly()
         self._transactions, self._applied_below = _replay(layout.config / "transactions.log")
+        self._compacted: dict[PartitionKey, CompactedLog] = {}
+        for key in self._queues:
+            compacted = CompactedLogFiles(layout.compacted_log(*key)).load_readonly()
+            if compacted is not None:
+                self._compacted[key] = compacted
 
     def __enter__(self) -> StoreReader:
         return self
@@ -147,6 +155,8 @@ class StoreReader:
         self.close()
 
     def close(self) -> None:
+        for compacted in self._compacted.values():
+            compacted.close()
         self._index.close()
         for queue in self._queues.values():
             queue.close()
@@ -159,7 +169,9 @@ class StoreReader:
         return [SegmentInfo(s.path, s.start, s.size) for s in self._commitlog.segments()]
 
     def _log_start(self, key: PartitionKey, queue: ConsumeQueue) -> int:
-        return min(max(self._log_starts.get(*key), queue.first_offset), queue.next_offset)
+        compacted = self._compacted.get(key)
+        first = queue.first_offset if compacted is None else min(compacted.start_offset, queue.first_offset)
+        return min(max(self._log_starts.get(*key), first), queue.next_offset)
 
     def _queue(self, topic: str, partition: int) -> tuple[PartitionKey, ConsumeQueue]:
         key = (self._topics.get(topic).topic_id.bytes, partition)
@@ -174,8 +186,10 @@ class StoreReader:
             for number in range(topic.partitions):
                 key, queue = self._queue(topic.name, number)
                 start = self._log_start(key, queue)
-                first = queue.index_of_offset(start) if start < queue.next_offset else queue.end_index
-                size = queue.total_bytes - queue.bytes_before(first)
+                in_queue = max(start, queue.first_offset)  # below it: the compacted log, if any
+                first = queue.index_of_offset(in_queue) if in_queue < queue.next_offset else queue.end_index
+                compacted = self._compacted.get(key)
+                size = queue.total_bytes - queue.bytes_before(first) + (compacted.size if compacted else 0)
                 batches = queue.end_index - queue.first_index
                 summaries.append(PartitionSummary(topic.name, number, start, queue.next_offset, batches, size))
         return summaries
@@ -226,6 +240,11 @@ class StoreReader:
         """The records of a partition from ``from_offset`` (at least the log start offset) on, in order."""
         key, queue = self._queue(topic, partition)
         offset = max(from_offset, self._log_start(key, queue))
+        compacted = self._compacted.get(key)
+        if compacted is not None and offset < compacted.end_offset:
+            yield from _compacted_records(compacted, offset)
+            offset = compacted.end_offset
+        offset = max(offset, queue.first_offset)
         if offset >= queue.next_offset:
             return
         index = queue.index_of_offset(offset)
@@ -249,6 +268,17 @@ class StoreReader:
             index=self._index, commitlog=self._commitlog, queues=self._queues, log_start=self._log_start,
             topic=self._topics.get(topic), key=key, window=window, limit=limit,
         )  # fmt: skip
+
+
+def _compacted_records(compacted: CompactedLog, offset: int) -> Iterator[Record]:
+    """The records a compacted log keeps from ``offset`` up to its end."""
+    batches, _, _ = compacted.read(offset, 1 << 62, compacted.end_offset)
+    for batch in batches:
+        try:
+            decoded = stored_records(batch)
+        except KernelError as exc:
+            raise StoreError(f"a compacted batch does not decode: {exc}") from exc
+        yield from (record for record in decoded if offset <= record.offset < compacted.end_offset)
 
 
 def _replay(path: Path) -> tuple[dict[PartitionKey, _TransactionState], int]:

@@ -4,6 +4,9 @@ Owns the record path of the broker: appends (through the ``Writer``, which store
 and has the ``QueueBuilder`` add their units), transaction markers, reads of whole batches (``partition.py``),
 ListOffsets by time, the log start, high watermark and last stable offset of a partition, and DeleteRecords.
 
+A compacted partition's offsets below its compacted log's end are read from that log (``compactedlog.py``), with
+the gaps compaction left; the rest from the ConsumeQueue and the CommitLog.
+
 Threads: every method runs on the event loop thread; append listeners run on it too, before ``append``
 returns. A read that finds a unit pointing at the wrong record repairs its queue there (``QueueBuilder.repair``).
 """
@@ -92,6 +95,12 @@ class Records:
         if not log_start <= fetch_offset <= high_watermark:
             raise OffsetOutOfRangeError(fetch_offset, log_start, high_watermark)
         limit = high_watermark if max_offset is None else min(max_offset, high_watermark)
+        compacted = self._partitions.compacted.get(key)
+        if compacted is not None and fetch_offset < compacted.end_offset:
+            batches, size, next_offset = compacted.read(fetch_offset, max_bytes, min(limit, compacted.end_offset))
+            if batches:
+                return ReadResult(tuple(batches), size, next_offset, high_watermark, log_start)
+            fetch_offset = compacted.end_offset  # nothing kept from there to the end: the rest of the gap
         batches, size, next_offset = partition_reads.read_batches(
             queue, self._commitlog, fetch_offset, max_bytes, limit, repair=self._repair
         )
@@ -101,12 +110,13 @@ class Records:
     def partition_offsets(self, topic: str, partition: int) -> PartitionOffsets:
         key, queue, _ = self._partitions.route(topic, partition)
         log_start = self._partitions.log_start(key, queue)
-        if log_start >= queue.next_offset:
+        start = self._queue_start(key, queue, log_start)
+        if start >= queue.next_offset:
             first = queue.end_index
-        elif log_start == queue.first_offset:  # the usual case: no search
+        elif start == queue.first_offset:  # the usual case: no search
             first = queue.first_index
         else:
-            first = queue.index_of_offset(log_start)
+            first = queue.index_of_offset(start)
         return PartitionOffsets(log_start, queue.next_offset, queue.total_bytes - queue.bytes_before(first))
 
     @guarded
@@ -130,22 +140,38 @@ class Records:
 
     @guarded
     def offset_for_timestamp(self, topic: str, partition: int, timestamp: int) -> TimestampOffset | None:
-        """The first record whose timestamp is at least ``timestamp`` (exact, inside its batch), or None."""
+        """The first record whose timestamp is at least ``timestamp`` (exact, inside its batch), or None. In a
+        compacted partition, its compacted log is searched first."""
         _, key, queue = self._partitions.get(topic, partition)
         log_start = self._partitions.log_start(key, queue)
+        compacted = self._partitions.compacted.get(key)
         try:
-            return partition_reads.offset_for_timestamp(queue, self._commitlog, timestamp, log_start)
+            if compacted is not None and log_start < compacted.end_offset:
+                found = compacted.first_at_or_after(timestamp, log_start)
+                if found is not None:
+                    return TimestampOffset(*found)
+            start = self._queue_start(key, queue, log_start)
+            return partition_reads.offset_for_timestamp(queue, self._commitlog, timestamp, start)
         except KernelError as exc:
             raise StoreError(f"a stored batch of {topic}-{partition} does not decode: {exc}") from exc
 
     @guarded
     def max_timestamp(self, topic: str, partition: int) -> TimestampOffset | None:
-        """The first record carrying the partition's largest timestamp (ListOffsets MAX_TIMESTAMP), or None."""
+        """The first record carrying the partition's largest timestamp (ListOffsets MAX_TIMESTAMP), or None. In a
+        compacted partition only the part after its compacted log is searched (not built further yet)."""
         _, key, queue = self._partitions.get(topic, partition)
+        start = self._queue_start(key, queue, self._partitions.log_start(key, queue))
         try:
-            return partition_reads.max_timestamp(queue, self._commitlog, self._partitions.log_start(key, queue))
+            return partition_reads.max_timestamp(queue, self._commitlog, start)
         except KernelError as exc:
             raise StoreError(f"a stored batch of {topic}-{partition} does not decode: {exc}") from exc
+
+    def _queue_start(self, key: PartitionKey, queue: ConsumeQueue, log_start: int) -> int:
+        """Where the partition's ConsumeQueue part starts: the log start, or past the compacted log."""
+        compacted = self._partitions.compacted.get(key)
+        if compacted is None:
+            return log_start
+        return min(max(log_start, compacted.end_offset, queue.first_offset), queue.next_offset)
 
     @guarded
     def delete_records(self, topic: str, partition: int, before_offset: int) -> int:

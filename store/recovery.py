@@ -32,7 +32,7 @@ from __future__ import annotations
 import bisect
 import logging
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from queue import SimpleQueue
 
@@ -62,7 +62,15 @@ def recover(
     topics: TopicTable,
     clean: bool,
     quarantine: Quarantine | None = None,
+    compacted_ends: Mapping[PartitionKey, int] | None = None,
 ) -> RecoveryReport:
+    """``compacted_ends``: each compacted partition's compacted log end (``compactedlog.py``); the CommitLog
+    below it is served from there, so batches below it are never missing, like those below a log start."""
+    ends = compacted_ends or {}
+
+    def floor(key: PartitionKey) -> int:
+        return max(log_starts.get(*key), ends.get(key, 0))
+
     segments = commitlog.segments()
     safe = commitlog.min_offset if checkpoint is None else max(checkpoint.commitlog_offset, commitlog.min_offset)
     safe = min(safe, segments[-1].end if segments else commitlog.min_offset)
@@ -71,7 +79,7 @@ def recover(
     scan_from = safe
     rebuilt: list[TopicPartition] = []
     for key, queue in queues.items():
-        restart = _load_queue(queue, safe, log_starts.get(*key), commitlog)
+        restart = _load_queue(queue, safe, floor(key), commitlog)
         if restart is not None:
             scan_from = min(scan_from, restart)
             rebuilt.append(TopicPartition(_name(topics, key[0]), key[1]))
@@ -92,8 +100,8 @@ def recover(
     for key, queue in queues.items():
         queue.truncate_from_physical(end)
         if queue.end_index == queue.first_index:
-            queue.next_offset = max(queue.next_offset, log_starts.get(*key))
-    lost = _lost_head(commitlog, queues, log_starts, quarantine, topics)
+            queue.next_offset = max(queue.next_offset, floor(key))
+    lost = _lost_head(commitlog, queues, log_starts, floor, quarantine, topics)
     note_claims(queues, scan.damages)
     lost += keep_damage(commitlog, quarantine, scan.damages, lambda topic_id: _name(topics, topic_id))
     if scan.torn is not None:
@@ -119,6 +127,7 @@ def _lost_head(
     commitlog: CommitLog,
     queues: Mapping[PartitionKey, ConsumeQueue],
     log_starts: LogStartOffsets,
+    floor: Callable[[PartitionKey], int],
     quarantine: Quarantine | None,
     topics: TopicTable,
 ) -> int:
@@ -128,8 +137,7 @@ def _lost_head(
     moves: dict[PartitionKey, int] = {}
     lost = 0
     for key, queue in queues.items():
-        log_start = log_starts.get(*key)
-        gone = _gone_below(queue, log_start, commitlog.min_offset)
+        gone = _gone_below(queue, floor(key), commitlog.min_offset)
         if gone is None:
             continue
         physical, first, moves[key], size = gone

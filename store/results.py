@@ -133,6 +133,20 @@ class RetentionReport:
 
 
 @dataclass(frozen=True, slots=True)
+class CleanReport:
+    """One published compaction pass: the offsets its compacted log now serves, and what it read and kept."""
+
+    topic: str
+    partition: int
+    start_offset: int
+    end_offset: int
+    bytes_read: int
+    bytes_written: int
+    records_read: int
+    records_kept: int
+
+
+@dataclass(frozen=True, slots=True)
 class RecoveryReport:
     """What ``open`` found and repaired."""
 

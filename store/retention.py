@@ -10,7 +10,8 @@ touches ``Retention``):
 2. CommitLog segments are deleted oldest first, never the one being written, while the oldest is
    - older than ``file_reserved_ms`` (by mtime), or the log is over ``commitlog_retention_bytes``, or the
      disk is fuller than ``disk_usage_force_ratio`` (the global policy, RocketMQ's); or
-   - dead: every batch in it lies below its partition's log start offset (or its topic is gone).
+   - dead: every batch in it lies below its partition's log start offset (or its topic is gone), or, for a
+     compacted partition, below its compacted log's end (``cleaner.py``: those offsets are served from there).
    Before a segment goes, every partition's log start offset moves past its batches in it.
 3. ConsumeQueue files and IndexFiles that only point below the first remaining segment are deleted.
 
@@ -66,6 +67,7 @@ class Retention:
         self._policy = policy
         self._commitlog = commitlog
         self._queues = partitions.queues
+        self._compacted = partitions.compacted
         self._topics = topics
         self._log_starts = partitions.log_starts
         self._index = index
@@ -141,12 +143,19 @@ class Retention:
             return None
         return index
 
+    def _live_from(self, key: PartitionKey, queue: ConsumeQueue) -> int:
+        """The first offset the partition still reads from the CommitLog: its log start, or, when it is compacted,
+        its compacted log's end if that is higher (the compacted log serves everything below it)."""
+        compacted = self._compacted.get(key)
+        log_start = self._log_start(key, queue)
+        return log_start if compacted is None else max(log_start, compacted.end_offset)
+
     def _dead(self, segment: MappedFile) -> bool:
         for key, queue in self._queues.items():
             index = self._last_unit_in(queue, segment)
             if index is not None:
                 _, _, count, base = queue.head(index)
-                if base + count > self._log_start(key, queue):
+                if base + count > self._live_from(key, queue):
                     return False
         return True
 
@@ -156,7 +165,7 @@ class Retention:
             index = self._last_unit_in(queue, segment)
             if index is not None:
                 _, _, count, base = queue.head(index)
-                if base + count > self._log_start(key, queue):
+                if base + count > self._live_from(key, queue):
                     moves[key] = base + count
         return moves
 
@@ -165,7 +174,7 @@ def _retained_from(queue: ConsumeQueue, settings: TopicSettings, current: int, n
     """The log start offset the topic's retention.ms and retention.bytes allow for this partition."""
     if current >= queue.next_offset:
         return current
-    low = queue.index_of_offset(current)
+    low = max(queue.index_of_offset(current), queue.first_index)  # a compacted log may start below the queue
     target = current
     if settings.retention_ms is not None:
         index = queue.index_of_timestamp(now - settings.retention_ms, low)

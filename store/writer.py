@@ -21,13 +21,15 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
+from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.logrecord import HEADER_SIZE
+from rockafka.core_pyx.records import read_records
 
 from .commitlog import CommitLog, StoredBatch
 from .config import TopicSettings
 from .consumequeue import ConsumeQueue
 from .control import marker_batch
-from .errors import InvalidRecordsError, RecordTooLargeError
+from .errors import InvalidRecordsError, KeylessRecordError, RecordTooLargeError
 from .partitions import Route
 from .queuebuilder import QueueBuilder
 from .results import AppendResult
@@ -140,3 +142,15 @@ class Writer:
                 raise RecordTooLargeError(f"batch of {header.size} bytes exceeds max.message.bytes")
             if header.size > self._max_record_batch:
                 raise RecordTooLargeError(f"batch of {header.size} bytes does not fit a CommitLog segment")
+            if settings.cleanup_compact:
+                _refuse_keyless(view, header)
+
+
+def _refuse_keyless(view: memoryview, header: BatchHeader) -> None:
+    """A compacted topic takes only keyed records (Kafka's LogValidator): its batches are decoded to check."""
+    try:
+        records = read_records(view, header.position)
+    except KernelError as exc:
+        raise InvalidRecordsError(f"batch at {header.position} does not decode: {exc}") from exc
+    if any(record.key is None for record in records):
+        raise KeylessRecordError("a compacted topic cannot accept a record without a key")

@@ -188,7 +188,8 @@ def _produce_partition(
             partition, exc.code, -1, record_errors=exc.record_errors, error_message=str(exc)
         )
     except StoreError as exc:
-        return hot.PartitionProduceResponse(partition, store_error_code(exc), -1, error_message=str(exc))
+        code = _version_code(store_error_code(exc), ctx.api_version)
+        return hot.PartitionProduceResponse(partition, code, -1, error_message=str(exc))
     if result.durable is not None:
         waits.append(asyncio.wrap_future(result.durable))
     append_time = -1 if result.log_append_time_ms is None else result.log_append_time_ms
