@@ -29,6 +29,13 @@ HEADER_SIZE: Final = 40
 ENTRY_SIZE: Final = 20
 SLOT_SIZE: Final = 4
 MAX_TIME_DIFF: Final = 0x7FFFFFFF
+# Where each HEADER field starts
+BEGIN_TIMESTAMP_AT: Final = 0
+END_TIMESTAMP_AT: Final = 8
+BEGIN_PHYSICAL_AT: Final = 16
+END_PHYSICAL_AT: Final = 24
+HASH_SLOT_COUNT_AT: Final = 32
+INDEX_COUNT_AT: Final = 36
 
 HEADER: Final = struct.Struct(">qqqqii")
 ENTRY: Final = struct.Struct(">iqii")

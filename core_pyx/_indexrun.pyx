@@ -11,10 +11,24 @@ from rockafka.core_pyx._crc32c cimport rk_crc32c
 from rockafka.core_pyx._indexhash cimport rk_write_entries
 from rockafka.core_pyx._layouts cimport (
     BATCH_ATTRIBUTES_AT,
+    BATCH_COMPRESSION_MASK,
+    BATCH_CONTROL_BIT,
     BATCH_HEADER_SIZE,
+    BATCH_LENGTH_AT,
+    BATCH_LOG_OVERHEAD,
     BATCH_MAGIC_AT,
     BATCH_RECORD_COUNT_AT,
+    INDEX_BEGIN_PHYSICAL_AT,
+    INDEX_BEGIN_TIMESTAMP_AT,
+    INDEX_COUNT_AT,
+    INDEX_END_PHYSICAL_AT,
+    INDEX_END_TIMESTAMP_AT,
+    INDEX_HASH_SLOT_COUNT_AT,
     INDEX_HEADER_SIZE,
+    LOG_MAGIC_AT,
+    LOG_PHYSICAL_OFFSET_AT,
+    LOG_STORE_TIMESTAMP_AT,
+    LOG_TOPIC_ID_AT,
 )
 from rockafka.core_pyx._layouts cimport INDEX_ENTRY_SIZE as ENTRY_SIZE
 from rockafka.core_pyx._layouts cimport INDEX_SLOT_SIZE as SLOT_SIZE
@@ -36,8 +50,6 @@ cdef extern from *:
     void RK_RELEASE_FENCE() noexcept nogil
 
 cdef enum:
-    CONTROL_BIT = 0x20
-    COMPRESSION_MASK = 0x07
     MIN_CAPACITY = 16
 
 # Stops, as IndexStop; GO_ON: the record is done, walk on.
@@ -143,16 +155,18 @@ cdef Py_ssize_t _record_size(IndexWalk *walk, int *stop) noexcept nogil:
     if remaining < BLANK_SIZE:
         return 0
     total = <int32_t>rk_load_be32(p)
-    magic = rk_load_be32(p + 4)
+    magic = rk_load_be32(p + LOG_MAGIC_AT)
     if magic == BLANK_MAGIC:
         if total == remaining:
             stop[0] = STOP_SEGMENT_END
         return 0
     if magic != RECORD_MAGIC or not (RECORD_HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE):
         return 0
-    if <int64_t>rk_load_be64(p + 40) != walk.segment_start + walk.position:
+    if <int64_t>rk_load_be64(p + LOG_PHYSICAL_OFFSET_AT) != walk.segment_start + walk.position:
         return 0
-    if p[RECORD_HEADER_SIZE + BATCH_MAGIC_AT] != 2 or <int32_t>rk_load_be32(p + RECORD_HEADER_SIZE + 8) + 12 != total - RECORD_HEADER_SIZE:
+    if p[RECORD_HEADER_SIZE + BATCH_MAGIC_AT] != 2:
+        return 0
+    if <int32_t>rk_load_be32(p + RECORD_HEADER_SIZE + BATCH_LENGTH_AT) + BATCH_LOG_OVERHEAD != total - RECORD_HEADER_SIZE:
         return 0
     return total
 
@@ -160,12 +174,12 @@ cdef Py_ssize_t _record_size(IndexWalk *walk, int *stop) noexcept nogil:
 cdef void _write_header(IndexWalk *walk) noexcept nogil:
     cdef unsigned char *h = walk.index
     RK_RELEASE_FENCE()  # entries and slots are whole before the header counts them
-    rk_store_be64(h, <uint64_t>walk.begin_timestamp)
-    rk_store_be64(h + 8, <uint64_t>walk.end_timestamp)
-    rk_store_be64(h + 16, <uint64_t>walk.begin_physical_offset)
-    rk_store_be64(h + 24, <uint64_t>walk.end_physical_offset)
-    rk_store_be32(h + 32, <uint32_t>walk.hash_slot_count)
-    rk_store_be32(h + 36, <uint32_t>walk.index_count)
+    rk_store_be64(h + INDEX_BEGIN_TIMESTAMP_AT, <uint64_t>walk.begin_timestamp)
+    rk_store_be64(h + INDEX_END_TIMESTAMP_AT, <uint64_t>walk.end_timestamp)
+    rk_store_be64(h + INDEX_BEGIN_PHYSICAL_AT, <uint64_t>walk.begin_physical_offset)
+    rk_store_be64(h + INDEX_END_PHYSICAL_AT, <uint64_t>walk.end_physical_offset)
+    rk_store_be32(h + INDEX_HASH_SLOT_COUNT_AT, <uint32_t>walk.hash_slot_count)
+    rk_store_be32(h + INDEX_COUNT_AT, <uint32_t>walk.index_count)
 
 
 cdef int _index_record(IndexWalk *walk, Py_ssize_t total) noexcept nogil:
@@ -175,17 +189,17 @@ cdef int _index_record(IndexWalk *walk, Py_ssize_t total) noexcept nogil:
     cdef int64_t physical = walk.segment_start + walk.position
     cdef uint32_t attributes = rk_load_be16(batch + BATCH_ATTRIBUTES_AT)
     cdef int64_t stamp
-    if physical <= walk.indexed_through or attributes & CONTROL_BIT:
+    if physical <= walk.indexed_through or attributes & BATCH_CONTROL_BIT:
         return GO_ON
-    if attributes & COMPRESSION_MASK:
+    if attributes & BATCH_COMPRESSION_MASK:
         return STOP_COMPRESSED
     cdef Py_ssize_t n = _key_hashes(walk, batch + BATCH_HEADER_SIZE, total - RECORD_HEADER_SIZE - BATCH_HEADER_SIZE,
-                                    <int32_t>rk_load_be32(batch + BATCH_RECORD_COUNT_AT), rk_crc32c(0, p + 12, 16))
+                                    <int32_t>rk_load_be32(batch + BATCH_RECORD_COUNT_AT), rk_crc32c(0, p + LOG_TOPIC_ID_AT, 16))
     if n <= 0:
         return NO_MEMORY if n < 0 else GO_ON
     if walk.index_count + n > walk.entry_count:
         return STOP_FULL
-    stamp = <int64_t>rk_load_be64(p + 48)
+    stamp = <int64_t>rk_load_be64(p + LOG_STORE_TIMESTAMP_AT)
     if walk.index_count <= 1:
         walk.begin_timestamp = stamp
         walk.begin_physical_offset = physical

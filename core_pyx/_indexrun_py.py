@@ -47,9 +47,25 @@ from ._crc32c_py import crc32c
 from ._indexhash_py import ENTRY_SIZE, SLOT_SIZE, key_hashes, put_entries
 from ._indexhash_py import HEADER as INDEX_HEADER
 from ._indexhash_py import HEADER_SIZE as INDEX_HEADER_SIZE
-from ._logrecord_py import BLANK_MAGIC, BLANK_SIZE, RECORD_MAGIC
+from ._logrecord_py import (
+    BLANK_MAGIC,
+    BLANK_SIZE,
+    PARTITION_AT,
+    PHYSICAL_OFFSET_AT,
+    RECORD_MAGIC,
+    STORE_TIMESTAMP_AT,
+    TOPIC_ID_AT,
+)
 from ._logrecord_py import HEADER_SIZE as RECORD_HEADER_SIZE
-from ._recordbatch_py import ATTRIBUTES_OFFSET, COMPRESSION_MASK, CONTROL_BIT, MAGIC_OFFSET, RECORD_COUNT_OFFSET
+from ._recordbatch_py import (
+    ATTRIBUTES_OFFSET,
+    COMPRESSION_MASK,
+    CONTROL_BIT,
+    LENGTH_OFFSET,
+    LOG_OVERHEAD,
+    MAGIC_OFFSET,
+    RECORD_COUNT_OFFSET,
+)
 from ._recordbatch_py import RECORD_BATCH_OVERHEAD as BATCH_HEADER_SIZE
 from .errors import CorruptBatchError
 
@@ -117,9 +133,11 @@ def _parse(view: memoryview, position: int, segment_start: int) -> tuple[IndexSt
     if magic != RECORD_MAGIC or not RECORD_HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE:
         return IndexStop.UNPARSED, 0
     batch = position + RECORD_HEADER_SIZE
-    if _INT64.unpack_from(view, position + 40)[0] != segment_start + position:
+    if _INT64.unpack_from(view, position + PHYSICAL_OFFSET_AT)[0] != segment_start + position:
         return IndexStop.UNPARSED, 0
-    if view[batch + MAGIC_OFFSET] != 2 or _INT32.unpack_from(view, batch + 8)[0] + 12 != total - RECORD_HEADER_SIZE:
+    if view[batch + MAGIC_OFFSET] != 2:
+        return IndexStop.UNPARSED, 0
+    if _INT32.unpack_from(view, batch + LENGTH_OFFSET)[0] + LOG_OVERHEAD != total - RECORD_HEADER_SIZE:
         return IndexStop.UNPARSED, 0
     return None, total
 
@@ -127,7 +145,7 @@ def _parse(view: memoryview, position: int, segment_start: int) -> tuple[IndexSt
 def _hashes(view: memoryview, position: int, total: int) -> list[int]:
     batch = position + RECORD_HEADER_SIZE
     count = _INT32.unpack_from(view, batch + RECORD_COUNT_OFFSET)[0]
-    seed = crc32c(view[position + 12 : position + 28])
+    seed = crc32c(view[position + TOPIC_ID_AT : position + PARTITION_AT])  # the topic id
     try:
         return key_hashes(view[batch + BATCH_HEADER_SIZE : position + total], count, seed)
     except CorruptBatchError:
@@ -180,7 +198,7 @@ def index_records(
             if hashes:
                 if header.index_count + len(hashes) > entry_count:
                     return IndexRun(position, IndexStop.FULL, header)
-                stamp = _INT64.unpack_from(view, position + 48)[0]
+                stamp = _INT64.unpack_from(view, position + STORE_TIMESTAMP_AT)[0]
                 header = _put(out, slot_count, header, hashes, physical, stamp)
         position += total
         walked += total

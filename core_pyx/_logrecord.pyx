@@ -13,8 +13,24 @@ from rockafka.core_pyx._layouts cimport (
     BATCH_ATTRIBUTES_AT,
     BATCH_CRC_AT,
     BATCH_HEADER_SIZE,
+    BATCH_LAST_OFFSET_DELTA_AT,
+    BATCH_LENGTH_AT,
+    BATCH_LOG_OVERHEAD,
     BATCH_MAGIC_AT,
     BATCH_MAX_TIMESTAMP_AT,
+    BATCH_PRODUCER_EPOCH_AT,
+    BATCH_PRODUCER_ID_AT,
+    BATCH_TIMESTAMP_TYPE_BIT,
+    LOG_BASE_OFFSET_AT,
+    LOG_FLAGS_AT,
+    LOG_HEADER_CRC_AT,
+    LOG_MAGIC_AT,
+    LOG_PARTITION_AT,
+    LOG_PHYSICAL_OFFSET_AT,
+    LOG_RECORD_COUNT_AT,
+    LOG_RESERVED_AT,
+    LOG_STORE_TIMESTAMP_AT,
+    LOG_TOPIC_ID_AT,
 )
 from rockafka.core_pyx._layouts cimport LOG_BLANK_MAGIC as BLANK_MAGIC
 from rockafka.core_pyx._layouts cimport LOG_BLANK_SIZE as BLANK_SIZE
@@ -39,15 +55,18 @@ cdef extern from "sys/uio.h" nogil:
         size_t iov_len
     ssize_t pwritev(int fd, const iovec *iov, int iovcnt, long offset)
 
-cdef enum:
-    TIMESTAMP_TYPE_BIT = 0x08
-
 # Why a scan stopped (module constants, as in the pure twin).
 LIMIT = 0
 SEGMENT_END = 1
 END_OF_DATA = 2
 CORRUPT = 3
 
+
+
+cdef inline uint32_t _header_crc(const unsigned char *header) noexcept nogil:
+    """The header's CRC-32C: bytes before the CRC field, then those after it."""
+    return rk_crc32c(rk_crc32c(0, header, LOG_HEADER_CRC_AT), header + LOG_TOPIC_ID_AT,
+                     HEADER_SIZE - LOG_TOPIC_ID_AT)
 
 
 cdef int rk_encode_record(unsigned char *header, unsigned char *head, const unsigned char *batch,
@@ -60,25 +79,23 @@ cdef int rk_encode_record(unsigned char *header, unsigned char *head, const unsi
     rk_store_be64(head, <uint64_t>base_offset)
     attributes = rk_load_be16(head + BATCH_ATTRIBUTES_AT)
     if log_append_time != -1:
-        attributes |= TIMESTAMP_TYPE_BIT
+        attributes |= BATCH_TIMESTAMP_TYPE_BIT
         rk_store_be16(head + BATCH_ATTRIBUTES_AT, attributes)
         rk_store_be64(head + BATCH_MAX_TIMESTAMP_AT, <uint64_t>log_append_time)
         crc = rk_crc32c(0, head + BATCH_ATTRIBUTES_AT, BATCH_HEADER_SIZE - BATCH_ATTRIBUTES_AT)
         crc = rk_crc32c(crc, batch + BATCH_HEADER_SIZE, batch_length - BATCH_HEADER_SIZE)
         rk_store_be32(head + BATCH_CRC_AT, crc)
     rk_store_be32(header, <uint32_t>(HEADER_SIZE + batch_length))
-    rk_store_be32(header + 4, RECORD_MAGIC)
-    memcpy(header + 12, topic_id, 16)
-    rk_store_be32(header + 28, <uint32_t>partition)
-    rk_store_be64(header + 32, <uint64_t>base_offset)
-    rk_store_be64(header + 40, <uint64_t>physical_offset)
-    rk_store_be64(header + 48, <uint64_t>store_timestamp)
-    rk_store_be32(header + 56, <uint32_t>record_count)
-    rk_store_be16(header + 60, attributes)
-    rk_store_be16(header + 62, 0)
-    crc = rk_crc32c(0, header, 8)
-    crc = rk_crc32c(crc, header + 12, HEADER_SIZE - 12)
-    rk_store_be32(header + 8, crc)
+    rk_store_be32(header + LOG_MAGIC_AT, RECORD_MAGIC)
+    memcpy(header + LOG_TOPIC_ID_AT, topic_id, 16)
+    rk_store_be32(header + LOG_PARTITION_AT, <uint32_t>partition)
+    rk_store_be64(header + LOG_BASE_OFFSET_AT, <uint64_t>base_offset)
+    rk_store_be64(header + LOG_PHYSICAL_OFFSET_AT, <uint64_t>physical_offset)
+    rk_store_be64(header + LOG_STORE_TIMESTAMP_AT, <uint64_t>store_timestamp)
+    rk_store_be32(header + LOG_RECORD_COUNT_AT, <uint32_t>record_count)
+    rk_store_be16(header + LOG_FLAGS_AT, attributes)
+    rk_store_be16(header + LOG_RESERVED_AT, 0)
+    rk_store_be32(header + LOG_HEADER_CRC_AT, _header_crc(header))
     return attributes
 
 
@@ -116,7 +133,7 @@ def write_record(int fd, int64_t position, batch, bytes topic_id, int32_t partit
         if written != HEADER_SIZE + view.len:
             raise OSError(f"short write: {written} of {HEADER_SIZE + view.len} bytes")
         return (HEADER_SIZE + view.len, attributes, <int64_t>rk_load_be64(head + BATCH_MAX_TIMESTAMP_AT),
-                <int64_t>rk_load_be64(head + 43), <int16_t>rk_load_be16(head + 51))
+                <int64_t>rk_load_be64(head + BATCH_PRODUCER_ID_AT), <int16_t>rk_load_be16(head + BATCH_PRODUCER_EPOCH_AT))
     finally:
         PyBuffer_Release(&view)
 
@@ -129,7 +146,7 @@ cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, i
         return (CORRUPT, "no room for a record header")
     cdef const unsigned char *p = data + pos
     cdef int32_t total = <int32_t>rk_load_be32(p)
-    cdef uint32_t magic = rk_load_be32(p + 4)
+    cdef uint32_t magic = rk_load_be32(p + LOG_MAGIC_AT)
     if total == 0 and magic == 0:
         return (END_OF_DATA, "")
     if magic == BLANK_MAGIC:
@@ -138,18 +155,19 @@ cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, i
         return (CORRUPT, f"bad magic {magic:#010x}")
     if not (HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE):
         return (CORRUPT, f"bad record size {total}")
-    cdef uint32_t crc = rk_crc32c(rk_crc32c(0, p, 8), p + 12, HEADER_SIZE - 12)
-    if crc != rk_load_be32(p + 8):
+    cdef uint32_t crc = _header_crc(p)
+    if crc != rk_load_be32(p + LOG_HEADER_CRC_AT):
         return (CORRUPT, "header checksum mismatch")
-    cdef int64_t physical = <int64_t>rk_load_be64(p + 40)
+    cdef int64_t physical = <int64_t>rk_load_be64(p + LOG_PHYSICAL_OFFSET_AT)
     if physical != file_start + pos:
         return (CORRUPT, f"record claims physical offset {physical}")
     cdef const unsigned char *batch = p + HEADER_SIZE
-    cdef int64_t base = <int64_t>rk_load_be64(p + 32)
-    cdef int32_t count = <int32_t>rk_load_be32(p + 56)
-    if batch[BATCH_MAGIC_AT] != 2 or <int32_t>rk_load_be32(batch + 8) + 12 != total - HEADER_SIZE:
+    cdef int64_t base = <int64_t>rk_load_be64(p + LOG_BASE_OFFSET_AT)
+    cdef int32_t count = <int32_t>rk_load_be32(p + LOG_RECORD_COUNT_AT)
+    cdef int32_t batch_length = <int32_t>rk_load_be32(batch + BATCH_LENGTH_AT)
+    if batch[BATCH_MAGIC_AT] != 2 or batch_length + BATCH_LOG_OVERHEAD != total - HEADER_SIZE:
         return (CORRUPT, "batch magic or length disagrees with the header")
-    if <int64_t>rk_load_be64(batch) != base or <int32_t>rk_load_be32(batch + 23) + 1 != count:
+    if <int64_t>rk_load_be64(batch) != base or <int32_t>rk_load_be32(batch + BATCH_LAST_OFFSET_DELTA_AT) + 1 != count:
         return (CORRUPT, "batch base offset or count disagrees with the header")
     if physical >= verify_from:
         with nogil:
@@ -157,9 +175,10 @@ cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, i
         if crc != rk_load_be32(batch + BATCH_CRC_AT):
             return (CORRUPT, "batch CRC-32C mismatch")
     return (
-        physical, total, PyBytes_FromStringAndSize(<const char *>p + 12, 16), <int32_t>rk_load_be32(p + 28), base,
-        count, <int64_t>rk_load_be64(p + 48), rk_load_be16(batch + BATCH_ATTRIBUTES_AT), <int64_t>rk_load_be64(batch + BATCH_MAX_TIMESTAMP_AT),
-        <int64_t>rk_load_be64(batch + 43), <int16_t>rk_load_be16(batch + 51),
+        physical, total, PyBytes_FromStringAndSize(<const char *>p + LOG_TOPIC_ID_AT, 16),
+        <int32_t>rk_load_be32(p + LOG_PARTITION_AT), base, count, <int64_t>rk_load_be64(p + LOG_STORE_TIMESTAMP_AT),
+        rk_load_be16(batch + BATCH_ATTRIBUTES_AT), <int64_t>rk_load_be64(batch + BATCH_MAX_TIMESTAMP_AT),
+        <int64_t>rk_load_be64(batch + BATCH_PRODUCER_ID_AT), <int16_t>rk_load_be16(batch + BATCH_PRODUCER_EPOCH_AT),
     )
 
 

@@ -38,7 +38,7 @@ import struct
 from typing import TYPE_CHECKING, Final
 
 from ._crc32c_py import crc32c
-from ._recordbatch_py import ATTRIBUTES_OFFSET, CRC_OFFSET, MAX_TIMESTAMP_OFFSET, TIMESTAMP_TYPE_BIT
+from ._recordbatch_py import ATTRIBUTES_OFFSET, CRC_OFFSET, LOG_OVERHEAD, MAX_TIMESTAMP_OFFSET, TIMESTAMP_TYPE_BIT
 from ._recordbatch_py import RECORD_BATCH_OVERHEAD as BATCH_HEADER_SIZE
 
 if TYPE_CHECKING:
@@ -48,6 +48,17 @@ HEADER_SIZE: Final = 64
 RECORD_MAGIC: Final = 0x524B4331
 BLANK_MAGIC: Final = 0x524B4342
 BLANK_SIZE: Final = 8
+# Where each header field starts (total_size at 0)
+MAGIC_AT: Final = 4
+HEADER_CRC_AT: Final = 8
+TOPIC_ID_AT: Final = 12
+PARTITION_AT: Final = 28
+BASE_OFFSET_AT: Final = 32
+PHYSICAL_OFFSET_AT: Final = 40
+STORE_TIMESTAMP_AT: Final = 48
+RECORD_COUNT_AT: Final = 56
+FLAGS_AT: Final = 60
+RESERVED_AT: Final = 62
 LIMIT: Final = 0
 SEGMENT_END: Final = 1
 END_OF_DATA: Final = 2
@@ -95,7 +106,7 @@ def write_record(
         header, 0, total, RECORD_MAGIC, 0, topic_id, partition, base_offset, physical_offset, store_timestamp,
         record_count, attributes, 0,
     )  # fmt: skip
-    _UINT32.pack_into(header, 8, crc32c(memoryview(header)[12:], crc32c(memoryview(header)[:8])))
+    _UINT32.pack_into(header, HEADER_CRC_AT, _header_crc(memoryview(header)))
     written = os.pwritev(fd, [header, head, source[BATCH_HEADER_SIZE:]], position)
     if written != total:
         raise OSError(f"short write: {written} of {total} bytes")
@@ -131,7 +142,7 @@ def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tup
     if not HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE:
         return None, CORRUPT, f"bad record size {total}"
     _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = HEADER.unpack_from(view, pos)
-    if crc32c(view[pos + 12 : pos + HEADER_SIZE], crc32c(view[pos : pos + 8])) != header_crc:
+    if _header_crc(view[pos : pos + HEADER_SIZE]) != header_crc:
         return None, CORRUPT, "header checksum mismatch"
     if physical != file_start + pos:
         return None, CORRUPT, f"record claims physical offset {physical}"
@@ -139,7 +150,7 @@ def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tup
     batch_base, length, _, batch_magic, batch_crc, attributes, delta, _, max_ts, pid, epoch = _BATCH.unpack_from(
         view, body
     )
-    if batch_magic != 2 or length + 12 != total - HEADER_SIZE:
+    if batch_magic != 2 or length + LOG_OVERHEAD != total - HEADER_SIZE:
         return None, CORRUPT, "batch magic or length disagrees with the header"
     if batch_base != base or delta + 1 != count:
         return None, CORRUPT, "batch base offset or count disagrees with the header"
@@ -147,6 +158,11 @@ def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tup
         return None, CORRUPT, "batch CRC-32C mismatch"
     record = (physical, total, bytes(topic_id), partition, base, count, stored_at, attributes & 0xFFFF, max_ts)
     return (*record, pid, epoch), LIMIT, ""
+
+
+def _header_crc(header: memoryview) -> int:
+    """The CRC-32C of a record header: the bytes before its CRC field, then those after it."""
+    return crc32c(header[TOPIC_ID_AT:HEADER_SIZE], crc32c(header[:HEADER_CRC_AT]))
 
 
 def verify_crcs(segment: Buffer, position: int, end: int) -> int:

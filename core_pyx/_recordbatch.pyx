@@ -4,6 +4,26 @@
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 
 from rockafka.core_pyx._crc32c cimport rk_crc32c
+from rockafka.core_pyx._layouts cimport (
+    BATCH_ATTRIBUTES_AT,
+    BATCH_BASE_SEQUENCE_AT,
+    BATCH_BASE_TIMESTAMP_AT,
+    BATCH_COMPRESSION_MASK,
+    BATCH_CONTROL_BIT,
+    BATCH_CRC_AT,
+    BATCH_LAST_OFFSET_DELTA_AT,
+    BATCH_LENGTH_AT,
+    BATCH_LOG_OVERHEAD,
+    BATCH_MAGIC_AT,
+    BATCH_MAX_CODEC,
+    BATCH_MAX_TIMESTAMP_AT,
+    BATCH_PARTITION_LEADER_EPOCH_AT,
+    BATCH_PRODUCER_EPOCH_AT,
+    BATCH_PRODUCER_ID_AT,
+    BATCH_RECORD_COUNT_AT,
+    BATCH_TIMESTAMP_TYPE_BIT,
+    BATCH_TRANSACTIONAL_BIT,
+)
 from rockafka.core_pyx._layouts cimport BATCH_HEADER_SIZE as _OVERHEAD
 
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, UnsupportedMagicError
@@ -61,24 +81,24 @@ cdef class BatchHeader:
     @property
     def size(self):
         """Total bytes of the batch, its 12-byte log overhead included."""
-        return 12 + <int64_t>self.batch_length
+        return BATCH_LOG_OVERHEAD + <int64_t>self.batch_length
 
     @property
     def compression(self):
         """Codec id: 0 none, 1 gzip, 2 snappy, 3 lz4, 4 zstd."""
-        return self.attributes & 0x07
+        return self.attributes & BATCH_COMPRESSION_MASK
 
     @property
     def is_log_append_time(self):
-        return (self.attributes & 0x08) != 0
+        return (self.attributes & BATCH_TIMESTAMP_TYPE_BIT) != 0
 
     @property
     def is_transactional(self):
-        return (self.attributes & 0x10) != 0
+        return (self.attributes & BATCH_TRANSACTIONAL_BIT) != 0
 
     @property
     def is_control(self):
-        return (self.attributes & 0x20) != 0
+        return (self.attributes & BATCH_CONTROL_BIT) != 0
 
     @property
     def last_offset(self):
@@ -112,28 +132,28 @@ cdef class BatchHeader:
 cdef BatchHeader rk_read_header(const unsigned char *data, Py_ssize_t length, Py_ssize_t pos):
     if pos < 0:
         raise CorruptBatchError(f"record batch position {pos} is negative")
-    if length - pos < 17:
+    if length - pos < BATCH_MAGIC_AT + 1:
         raise CorruptBatchError(f"record batch at byte {pos} is truncated: {max(length - pos, 0)} bytes")
     cdef const unsigned char *p = data + pos
-    if p[16] != 2:
-        raise UnsupportedMagicError(<int8_t>p[16])
+    if p[BATCH_MAGIC_AT] != 2:
+        raise UnsupportedMagicError(<int8_t>p[BATCH_MAGIC_AT])
     if length - pos < _OVERHEAD:
         raise CorruptBatchError(f"record batch at byte {pos} is shorter than its 61-byte header")
     cdef BatchHeader header = BatchHeader.__new__(BatchHeader)
     header.position = pos
     header.base_offset = <int64_t>rk_load_be64(p)
-    header.batch_length = <int32_t>rk_load_be32(p + 8)
-    header.partition_leader_epoch = <int32_t>rk_load_be32(p + 12)
+    header.batch_length = <int32_t>rk_load_be32(p + BATCH_LENGTH_AT)
+    header.partition_leader_epoch = <int32_t>rk_load_be32(p + BATCH_PARTITION_LEADER_EPOCH_AT)
     header.magic = 2
-    header.crc = rk_load_be32(p + 17)
-    header.attributes = <int16_t>rk_load_be16(p + 21)
-    header.last_offset_delta = <int32_t>rk_load_be32(p + 23)
-    header.base_timestamp = <int64_t>rk_load_be64(p + 27)
-    header.max_timestamp = <int64_t>rk_load_be64(p + 35)
-    header.producer_id = <int64_t>rk_load_be64(p + 43)
-    header.producer_epoch = <int16_t>rk_load_be16(p + 51)
-    header.base_sequence = <int32_t>rk_load_be32(p + 53)
-    header.record_count = <int32_t>rk_load_be32(p + 57)
+    header.crc = rk_load_be32(p + BATCH_CRC_AT)
+    header.attributes = <int16_t>rk_load_be16(p + BATCH_ATTRIBUTES_AT)
+    header.last_offset_delta = <int32_t>rk_load_be32(p + BATCH_LAST_OFFSET_DELTA_AT)
+    header.base_timestamp = <int64_t>rk_load_be64(p + BATCH_BASE_TIMESTAMP_AT)
+    header.max_timestamp = <int64_t>rk_load_be64(p + BATCH_MAX_TIMESTAMP_AT)
+    header.producer_id = <int64_t>rk_load_be64(p + BATCH_PRODUCER_ID_AT)
+    header.producer_epoch = <int16_t>rk_load_be16(p + BATCH_PRODUCER_EPOCH_AT)
+    header.base_sequence = <int32_t>rk_load_be32(p + BATCH_BASE_SEQUENCE_AT)
+    header.record_count = <int32_t>rk_load_be32(p + BATCH_RECORD_COUNT_AT)
     return header
 
 
@@ -141,15 +161,15 @@ cdef uint32_t rk_batch_crc(const unsigned char *batch, Py_ssize_t n) noexcept:
     cdef uint32_t crc
     if n >= _NOGIL_MIN:
         with nogil:
-            crc = rk_crc32c(0, batch + 21, <size_t>(n - 21))
+            crc = rk_crc32c(0, batch + BATCH_ATTRIBUTES_AT, <size_t>(n - BATCH_ATTRIBUTES_AT))
         return crc
-    return rk_crc32c(0, batch + 21, <size_t>(n - 21))
+    return rk_crc32c(0, batch + BATCH_ATTRIBUTES_AT, <size_t>(n - BATCH_ATTRIBUTES_AT))
 
 
 cdef int _check_extent(BatchHeader header, Py_ssize_t length) except -1:
-    if header.batch_length < _OVERHEAD - 12:
+    if header.batch_length < _OVERHEAD - BATCH_LOG_OVERHEAD:
         raise CorruptBatchError(f"record batch length {header.batch_length} is below the header size")
-    if header.position + 12 + <int64_t>header.batch_length > length:
+    if header.position + BATCH_LOG_OVERHEAD + <int64_t>header.batch_length > length:
         raise CorruptBatchError(
             f"record batch of {header.size} bytes overruns its buffer at byte {header.position}"
         )
@@ -157,8 +177,10 @@ cdef int _check_extent(BatchHeader header, Py_ssize_t length) except -1:
 
 
 cdef int _check_produced(BatchHeader header) except -1:
-    if header.attributes & 0x07 > 4:
-        raise InvalidBatchError(f"record batch compression codec {header.attributes & 0x07} is unknown")
+    if header.attributes & BATCH_COMPRESSION_MASK > BATCH_MAX_CODEC:
+        raise InvalidBatchError(
+            f"record batch compression codec {header.attributes & BATCH_COMPRESSION_MASK} is unknown"
+        )
     if header.record_count <= 0:
         raise InvalidBatchError(f"record batch reports {header.record_count} records")
     if header.last_offset_delta != header.record_count - 1:
@@ -171,7 +193,7 @@ cdef int _check_produced(BatchHeader header) except -1:
 cdef BatchHeader rk_validate(const unsigned char *data, Py_ssize_t length, Py_ssize_t pos):
     cdef BatchHeader header = rk_read_header(data, length, pos)
     _check_extent(header, length)
-    cdef uint32_t actual = rk_batch_crc(data + pos, 12 + <Py_ssize_t>header.batch_length)
+    cdef uint32_t actual = rk_batch_crc(data + pos, BATCH_LOG_OVERHEAD + <Py_ssize_t>header.batch_length)
     if actual != header.crc:
         raise CorruptBatchError(
             f"record batch CRC-32C mismatch: stored {header.crc:#010x}, computed {actual:#010x}"
@@ -211,7 +233,7 @@ def validate_batches(buf):
         while pos < view.len:
             header = rk_validate(<const unsigned char *>view.buf, view.len, pos)
             headers.append(header)
-            pos += 12 + <Py_ssize_t>header.batch_length
+            pos += BATCH_LOG_OVERHEAD + <Py_ssize_t>header.batch_length
     finally:
         PyBuffer_Release(&view)
     return headers
@@ -249,8 +271,8 @@ def set_log_append_time(buf, Py_ssize_t pos, int64_t timestamp):
         header = rk_read_header(<const unsigned char *>view.buf, view.len, pos)
         _check_extent(header, view.len)
         p = <unsigned char *>view.buf + pos
-        rk_store_be16(p + 21, <uint16_t>(header.attributes | 0x08))
-        rk_store_be64(p + 35, <uint64_t>timestamp)
-        rk_store_be32(p + 17, rk_batch_crc(p, 12 + <Py_ssize_t>header.batch_length))
+        rk_store_be16(p + BATCH_ATTRIBUTES_AT, <uint16_t>(header.attributes | BATCH_TIMESTAMP_TYPE_BIT))
+        rk_store_be64(p + BATCH_MAX_TIMESTAMP_AT, <uint64_t>timestamp)
+        rk_store_be32(p + BATCH_CRC_AT, rk_batch_crc(p, BATCH_LOG_OVERHEAD + <Py_ssize_t>header.batch_length))
     finally:
         PyBuffer_Release(&view)

@@ -75,7 +75,7 @@ _ENCODE_FAILURES = (EncodeError, ValueError, OverflowError, TypeError, StructErr
 
 
 class RequestDispatcher:
-    """The :class:`~rockafka.facade.server.Dispatcher` of a broker."""
+    """The :class:`~rockafka.facade.server.RequestHandler` of a broker."""
 
     def __init__(self, broker: Broker, security: SecurityService | None = None) -> None:
         self._broker = broker

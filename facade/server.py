@@ -1,14 +1,15 @@
 """The network side: one asyncio protocol per connection, answering in request order.
 
-A connection splits its input into frames, hands each frame to the :class:`Dispatcher`, and queues
-what comes back: response bytes (or buffers, for zero-copy fetches) ready at once, an awaitable for
-requests that wait (long-poll fetches, group joins, synced produces), or nothing (acks=0 produce).
+A connection splits its input into frames, hands each frame to its :class:`RequestHandler` (the
+broker's is ``dispatch.RequestDispatcher``), and queues what comes back: response bytes (or buffers, for
+zero-copy fetches) ready at once, an awaitable for requests that wait (long-poll fetches, group joins,
+synced produces), or nothing (acks=0 produce).
 Responses leave in request order, as Kafka clients pipeline requests and match them by position;
 everything ready after one read is written with one ``writelines`` call (or one per
 ``WRITE_HIGH_WATER`` bytes).
 
-A frame that cannot be split (negative or oversized length prefix), or that the dispatcher declares
-broken, closes this connection only; a dispatcher may give a last response to write before closing
+A frame that cannot be split (negative or oversized length prefix), or that the request handler declares
+broken, closes this connection only; the handler may give a last response to write before closing
 (a refused SASL client is told why).
 
 A client that leaves is let go at once, as Kafka does: on end of input (the client closed its side) or
@@ -64,7 +65,7 @@ Outcome = Buffers | Awaitable[Buffers | None] | None
 
 
 class BrokenRequestError(Exception):
-    """Raised by a dispatcher for a request that cannot be answered: the connection is closed, after
+    """Raised by a request handler for a request that cannot be answered: the connection is closed, after
     ``response`` (when given) has been written and ``close_delay_s`` has passed (input is discarded meanwhile)."""
 
     def __init__(self, message: str, response: Buffers | None = None, close_delay_s: float = 0.0) -> None:
@@ -85,10 +86,12 @@ class ConnectionInfo:
     host: str = ""
     """The client's IP address, as ACL host entries name it."""
     sasl: SaslSession | None = None
-    """The SASL exchange of a SASL listener's connection (created by the dispatcher on the first request)."""
+    """The SASL exchange of a SASL listener's connection (created by the request handler on the first request)."""
 
 
-class Dispatcher(Protocol):
+class RequestHandler(Protocol):
+    """What a connection hands its request frames to."""
+
     def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
         """Answer one request frame; raise :class:`BrokenRequestError` to close the connection."""
 
@@ -111,13 +114,13 @@ class KafkaConnection(asyncio.Protocol):
 
     def __init__(
         self,
-        dispatcher: Dispatcher,
+        handler: RequestHandler,
         listener_name: str,
         security_protocol: str,
         max_frame_size: int,
         connections: ConnectionSet,
     ) -> None:
-        self._dispatcher = dispatcher
+        self._handler = handler
         self._splitter = FrameSplitter(max_frame_size)
         self._listener_name = listener_name
         self._security_protocol = security_protocol
@@ -169,7 +172,7 @@ class KafkaConnection(asyncio.Protocol):
         ssl_object = transport.get_extra_info("ssl_object")
         if ssl_object is not None and self._security_protocol == "SSL":
             try:
-                self.info.principal = self._dispatcher.ssl_principal(self._listener_name, ssl_object.getpeercert())
+                self.info.principal = self._handler.ssl_principal(self._listener_name, ssl_object.getpeercert())
             except SecurityError as exc:
                 log.warning("closing connection from %s: %s", self.info.peer, exc)
                 self._close_now()
@@ -211,7 +214,7 @@ class KafkaConnection(asyncio.Protocol):
 
     def _dispatch_one(self, frame: bytes) -> bool:
         try:
-            outcome = self._dispatcher.dispatch(frame, self.info)
+            outcome = self._handler.dispatch(frame, self.info)
         except BrokenRequestError as exc:
             log.warning("closing connection from %s: %s", self.info.peer, exc)
             if exc.response is not None:

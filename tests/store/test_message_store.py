@@ -25,13 +25,6 @@ from rockafka.store import (
 from .helpers import CODECS, append, build_batch, decoded, small_config, with_base_offset
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> MessageStore:
-    opened = MessageStore.open(small_config(tmp_path))
-    yield opened
-    opened.close()
-
-
 def test_append_assigns_offsets_and_stores_the_batch_unchanged_but_for_its_base_offset(store: MessageStore) -> None:
     store.topics.create("t", 2)
     first = build_batch([(b"a", b"1"), (b"b", b"2")])

@@ -22,13 +22,6 @@ from rockafka.store import (
 from .helpers import append, build_batch, decoded, small_config
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> MessageStore:
-    opened = MessageStore.open(small_config(tmp_path))
-    yield opened
-    opened.close()
-
-
 def test_topics_create_describe_alter_grow_and_delete(store: MessageStore) -> None:
     topic_id = uuid.uuid4()
     info = store.topics.create("orders", 2, {"retention.ms": "1000"}, topic_id=topic_id)
