@@ -189,6 +189,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("log.message.timestamp.type", STR, "CreateTime", one_of("CreateTime", "LogAppendTime"), read_only=False),
     ConfigDef("log.message.timestamp.before.max.ms", LONG, LONG_MAX, NON_NEGATIVE, read_only=False),
     ConfigDef("log.message.timestamp.after.max.ms", LONG, 3600000, NON_NEGATIVE, read_only=False),
+    ConfigDef("log.message.downconversion.enable", BOOL, True, None, read_only=False),
     ConfigDef("log.flush.interval.messages", LONG, LONG_MAX, at_least(1), read_only=False),
     ConfigDef("log.flush.interval.ms", LONG, None, read_only=False),
     ConfigDef("log.flush.scheduler.interval.ms", LONG, LONG_MAX),
@@ -241,6 +242,7 @@ TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("index.interval.bytes", INT, 4096, NON_NEGATIVE, "log.index.interval.bytes", False),
     ConfigDef("max.compaction.lag.ms", LONG, LONG_MAX, at_least(1), "log.cleaner.max.compaction.lag.ms", False),
     ConfigDef("max.message.bytes", INT, 1048588, NON_NEGATIVE, "message.max.bytes", False),
+    ConfigDef("message.downconversion.enable", BOOL, True, None, "log.message.downconversion.enable", False),
     ConfigDef(
         "message.timestamp.type",
         STR,
@@ -294,6 +296,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "log.message.timestamp.type": "CreateTime keeps the producer's timestamps; LogAppendTime stamps the broker's time",
     "log.message.timestamp.before.max.ms": "how far before the broker's clock a CreateTime record's timestamp may be",
     "log.message.timestamp.after.max.ms": "how far after the broker's clock a CreateTime record's timestamp may be",
+    "log.message.downconversion.enable": "the default of message.downconversion.enable: whether Fetch v0-3 reads "
+    "are converted to the old message formats (else UNSUPPORTED_VERSION)",
     "log.flush.interval.messages": "messages between forced flushes" + NOT_APPLIED + "; see rockafka.flush.mode",
     "log.flush.interval.ms": "milliseconds between forced flushes" + NOT_APPLIED + "; see rockafka.flush.interval.ms",
     "log.flush.scheduler.interval.ms": "how often the flusher checks" + NOT_APPLIED,
@@ -379,6 +383,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "message.timestamp.type": "CreateTime keeps the producer's timestamps; LogAppendTime stamps the broker's time",
     "message.timestamp.before.max.ms": "how far before the broker's clock a CreateTime record's timestamp may be",
     "message.timestamp.after.max.ms": "how far after the broker's clock a CreateTime record's timestamp may be",
+    "message.downconversion.enable": "whether Fetch v0-3 (old consumers) may read this topic, converted to the old "
+    "message formats; false: UNSUPPORTED_VERSION",
     "min.cleanable.dirty.ratio": "dirty ratio that triggers compaction" + NOT_APPLIED,
     "min.compaction.lag.ms": "minimum age before a record may be compacted" + NOT_APPLIED,
     "preallocate": "preallocate segment files (the next CommitLog file is always preallocated)",

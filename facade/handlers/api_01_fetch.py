@@ -36,6 +36,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.core_pyx.hotcodec import FetchResponse
@@ -184,7 +185,8 @@ def _down_converted(
     assert target.name is not None  # a partition with records has a topic
     if not _downconversion_enabled(ctx, target.name):
         return _failed(target, ErrorCode.UNSUPPORTED_VERSION, None), 0
-    converted = down_convert(partition.records, fetch_magic(ctx.api_version), target.fetch_offset, limit)
+    stored = cast("Sequence[memoryview]", partition.records)  # the batch slices _read_partition gave it
+    converted = down_convert(stored, fetch_magic(ctx.api_version), target.fetch_offset, limit)
     return partition._replace(records=[converted.records]), len(converted.records)
 
 
