@@ -223,6 +223,15 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("max.connections.per.ip.overrides", STR, "", _check_overrides),
     ConfigDef("fetch.max.bytes", INT, 57671680, at_least(1024)),
     *SECURITY_CONFIG_DEFS,
+    ConfigDef(
+        "rockafka.protocol.version",
+        STR,
+        "3.9",
+        one_of("3.9", "4.0"),
+        doc="the Kafka release whose client protocol versions are served (named after Kafka's "
+        "inter.broker.protocol.version): 3.9, every version Kafka 3.9 serves, the oldest clients' Produce v0-2 and "
+        "Fetch v0-3 included (message formats v0/v1 converted); 4.0, only Kafka 4.0's ranges (KIP-896)",
+    ),
     ConfigDef("rockafka.flush.mode", STR, "async", one_of("async", "sync"), doc="async or sync (group commit)"),
     ConfigDef("rockafka.flush.interval.ms", INT, 500, at_least(1), doc="background flush interval in async mode"),
     ConfigDef("rockafka.consumequeue.units.per.file", INT, 300000, at_least(16)),
