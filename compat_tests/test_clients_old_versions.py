@@ -70,7 +70,7 @@ def _expected() -> list[tuple[int, bytes | None, bytes | None]]:
     return [(offset, key, value) for offset, (key, value) in enumerate(MESSAGES)]
 
 
-@pytest.mark.parametrize("codec", [None, "gzip", "snappy"])
+@pytest.mark.parametrize("codec", [None, "gzip", "snappy", "lz4"])
 @pytest.mark.parametrize("api_version", OLD_VERSIONS, ids=lambda v: ".".join(map(str, v)))
 def test_an_old_producer_and_consumer_round_trip_every_byte(
     broker: BrokerProcess, api_version: tuple[int, ...], codec: str | None

@@ -27,13 +27,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from rockafka.core_pyx.compression import decompress
+from rockafka.core_pyx.compression import CODEC_LZ4, decompress
 from rockafka.core_pyx.crc32c import crc32c
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.recordbatch import ATTRIBUTES_OFFSET, RECORD_BATCH_OVERHEAD, read_batch_header
 from rockafka.core_pyx.records import decode_records
 from rockafka.core_pyx.varint import encode_varint, encode_varlong
 
+from .lz4frame import lz4_with_header_checksum
 from .messageset import (
     LOG_APPEND_TIME_BIT,
     MAGIC_V0,
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 #: RecordBatch v2 header fields from baseOffset to recordCount (their spec: ``core_pyx/_recordbatch_py``).
 _BATCH_HEAD = struct.Struct(">qiibIhiqqqhii")
 #: lz4, the last codec the old formats know (zstd needs RecordBatch v2).
-MAX_LEGACY_CODEC: Final = 3
+MAX_LEGACY_CODEC: Final = CODEC_LZ4
 _NO_PRODUCER: Final = -1
 _NO_LEADER_EPOCH: Final = -1
 _NULL: Final = encode_varint(-1)
@@ -100,15 +101,22 @@ def _flatten(messages: Sequence[LegacyMessage]) -> Iterator[tuple[int, bytes | N
         if not message.codec:
             yield message.timestamp, message.key, message.value
             continue
-        try:
-            inner = read_message_set(decompress(message.codec, message.value or b""))
-        except KernelError as exc:
-            raise MessageSetError(f"compressed message at offset {message.offset} does not decompress: {exc}") from None
-        for child in inner:
+        for child in read_message_set(_legacy_payload(message)):
             if child.codec:
                 raise MessageSetError(f"compressed message at offset {message.offset} nests another compressed one")
             timestamp = message.timestamp if message.is_log_append_time else child.timestamp
             yield timestamp, child.key, child.value
+
+
+def _legacy_payload(message: LegacyMessage) -> bytes:
+    """A compressed wrapper's inner MessageSet, decompressed (MessageSetError when it does not)."""
+    payload = message.value or b""
+    if message.codec == CODEC_LZ4 and message.magic == MAGIC_V0:
+        payload = lz4_with_header_checksum(payload)
+    try:
+        return decompress(message.codec, payload)
+    except KernelError as exc:
+        raise MessageSetError(f"compressed message at offset {message.offset} does not decompress: {exc}") from None
 
 
 def _record_batch(records: Sequence[tuple[int, bytes | None, bytes | None]]) -> bytes:

@@ -4,6 +4,7 @@ legacy and default record classes as an independent encoder and decoder."""
 from __future__ import annotations
 
 import pytest
+import xxhash
 from kafka.record.default_records import DefaultRecordBatchBuilder
 from kafka.record.legacy_records import LegacyRecordBatchBuilder
 from kafka.record.memory_records import MemoryRecords
@@ -11,6 +12,7 @@ from kafka.record.memory_records import MemoryRecords
 from rockafka.core_pyx.recordbatch import validate_batch
 from rockafka.facade.legacy import MessageSetError, down_convert, encode_message, read_message_set, up_convert
 from rockafka.facade.legacy.conversion import CONVERSIONS
+from rockafka.facade.legacy.lz4frame import lz4_with_header_checksum, xxh32_short
 from rockafka.store.control import marker_batch
 
 CODECS = {"none": 0, "gzip": 1, "snappy": 2, "lz4": 3}
@@ -44,11 +46,8 @@ def test_an_uncompressed_message_is_the_bytes_kafka_python_writes(
     assert encode_message(7, magic, 1_700_000_000_123, key, value) == bytes(builder.build())
 
 
-#: Kafka 0.8/0.9 wrote lz4 at magic 0 with a wrong frame header checksum (KAFKA-3160): not read (see the docs).
-UP_CASES = [(magic, codec) for magic in (0, 1) for codec in CODECS.values() if (magic, codec) != (0, 3)]
-
-
-@pytest.mark.parametrize("magic,codec", UP_CASES)
+@pytest.mark.parametrize("magic", [0, 1])
+@pytest.mark.parametrize("codec", CODECS.values(), ids=list(CODECS))
 def test_up_conversion_keeps_every_message_of_a_kafka_python_set(magic: int, codec: int) -> None:
     stamps = [1_700_000_000_000 + 5 * index for index in range(len(MESSAGES))]
     before = CONVERSIONS.up_messages
@@ -61,6 +60,22 @@ def test_up_conversion_keeps_every_message_of_a_kafka_python_set(magic: int, cod
     ]
     assert header.max_timestamp == max(expected_stamps)
     assert CONVERSIONS.up_messages == before + len(MESSAGES)
+
+
+def test_lz4_at_format_v0_is_read_with_its_0_8_header_checksum() -> None:
+    """kafka-python writes lz4 at magic 0 as Kafka 0.8/0.9 did (KAFKA-3160: the header checksum hashes the magic
+    number too), which a plain LZ4 reader refuses; the same frame with the right checksum passes unchanged."""
+    wrapper = read_message_set(_legacy_set(0, CODECS["lz4"], [-1] * 4))[0]
+    frame = wrapper.value
+    assert frame is not None
+    fixed = lz4_with_header_checksum(frame)
+    assert fixed != frame and lz4_with_header_checksum(fixed) == fixed
+    assert fixed[:6] == frame[:6] and fixed[7:] == frame[7:]  # only the checksum byte changed
+
+
+def test_the_descriptor_hash_is_xxhash32() -> None:
+    data = bytes(range(200, 215))
+    assert [xxh32_short(data[:n]) for n in range(16)] == [xxhash.xxh32_intdigest(data[:n]) for n in range(16)]
 
 
 def _v2_batch(codec: int, base_offset: int, headers: bool = True) -> bytes:
