@@ -287,6 +287,18 @@ def test_magic_0_and_1_are_refused(raw: RawClient, topic: str, version: int) -> 
     assert fetch(raw, topic, 0).high_watermark == 0
 
 
+@pytest.mark.parametrize("version", [0, 1, 2])
+def test_produce_v0_to_v2_refuse_a_bad_message_set_as_corrupt(raw: RawClient, topic: str, version: int) -> None:
+    """A MessageSet whose CRC-32 is wrong, that is cut short, or that is a RecordBatch v2: CORRUPT_MESSAGE, as
+    Kafka answers these versions; nothing is appended and the connection stays."""
+    good = legacy_message_set(RECORDS, magic=1 if version == 2 else 0)
+    flipped = good[:-1] + bytes([good[-1] ^ 0xFF])  # the last value byte: covered by the message's CRC-32
+    for bad in (flipped, good[:-3], record_batch(RECORDS)):
+        assert produce(raw, topic, bad, version=version)[0] == CORRUPT_MESSAGE
+    assert fetch(raw, topic, 0).high_watermark == 0
+    assert produce(raw, topic, good, version=version) == (NONE, 0)
+
+
 @pytest.mark.parametrize("codec", ["none", "gzip"])
 @pytest.mark.parametrize("count", [1, 3, 0])
 def test_wrong_record_count_is_refused(raw: RawClient, topic: str, codec: str, count: int) -> None:
