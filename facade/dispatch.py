@@ -106,7 +106,12 @@ class RequestDispatcher:
         if isinstance(body, RequestError):
             return self._refuse(body)
         handler = HANDLERS.get(header.api_key)
-        if handler is None or not self._serves(handler, header.api_version):
+        version = header.api_version
+        if (
+            handler is None
+            or not handler.min_version <= version <= handler.max_version
+            or (self._floors and self._below_floor(handler, version))  # empty under the default, 3.9
+        ):
             if header.api_key == API_VERSIONS_KEY:
                 return [encode_response(header, unsupported_api_versions_response(), 0)]
             self._refuse_unserved(header, connection)
@@ -162,11 +167,9 @@ class RequestDispatcher:
         decoded = decode_request(frame)
         return header, decoded.body if not isinstance(decoded, RequestError) else decoded
 
-    def _serves(self, handler: ApiHandler, version: int) -> bool:
-        if not self._floors:
-            return handler.min_version <= version <= handler.max_version
-        low, high = served_range(handler, self._floors)
-        return low <= version <= high
+    def _below_floor(self, handler: ApiHandler, version: int) -> bool:
+        """True when ``rockafka.protocol.version`` raised the API's minimum above ``version``."""
+        return version < served_range(handler, self._floors)[0]
 
     def _refuse_unserved(self, header: RequestHeader, connection: ConnectionInfo) -> NoReturn:
         """Close the connection of a request whose API or version is not served, logging it once per client id,
