@@ -78,10 +78,10 @@ def test_the_descriptor_hash_is_xxhash32() -> None:
     assert [xxh32_short(data[:n]) for n in range(16)] == [xxhash.xxh32_intdigest(data[:n]) for n in range(16)]
 
 
-def _v2_batch(codec: int, base_offset: int, headers: bool = True) -> bytes:
+def _v2_batch(codec: int, base_offset: int, headers: bool = True, producer_id: int = -1) -> bytes:
     builder = DefaultRecordBatchBuilder(
-        magic=2, compression_type=codec, is_transactional=False, producer_id=-1, producer_epoch=-1, base_sequence=-1,
-        batch_size=1 << 20,
+        magic=2, compression_type=codec, is_transactional=producer_id >= 0, producer_id=producer_id,
+        producer_epoch=0 if producer_id >= 0 else -1, base_sequence=0 if producer_id >= 0 else -1, batch_size=1 << 20,
     )  # fmt: skip
     for index, (key, value) in enumerate(MESSAGES):
         builder.append(index, 1_700_000_000_000 + index, key, value, [("h", b"x")] if headers else [])
@@ -107,9 +107,10 @@ def test_down_conversion_reads_back_in_kafka_python_with_offsets_and_without_hea
 
 
 def test_down_conversion_leaves_out_control_batches_and_records_below_the_fetch_offset() -> None:
-    marker = bytearray(marker_batch(producer_id=9, producer_epoch=0, coordinator_epoch=0, commit=True, timestamp=5))
+    """A transaction's records go out as stored (no isolation level below Fetch v4), its marker does not."""
+    marker = bytearray(marker_batch(producer_id=9, producer_epoch=0, coordinator_epoch=0, commit=False, timestamp=5))
     marker[0:8] = (4).to_bytes(8, "big")
-    batches = [memoryview(_v2_batch(0, 0)), memoryview(bytes(marker)), memoryview(_v2_batch(0, 5))]
+    batches = [memoryview(_v2_batch(0, 0, producer_id=9)), memoryview(bytes(marker)), memoryview(_v2_batch(0, 5))]
     converted = down_convert(batches, 1, 2, 1 << 20)
     assert [m.offset for m in read_message_set(converted.records)] == [2, 3, 5, 6, 7, 8]
 
