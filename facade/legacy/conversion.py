@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING, Final
 from rockafka.core_pyx.compression import CODEC_LZ4, decompress
 from rockafka.core_pyx.crc32c import crc32c
 from rockafka.core_pyx.errors import KernelError
-from rockafka.core_pyx.recordbatch import ATTRIBUTES_OFFSET, RECORD_BATCH_OVERHEAD, read_batch_header
+from rockafka.core_pyx.recordbatch import (
+    ATTRIBUTES_OFFSET,
+    CRC_OFFSET,
+    LOG_OVERHEAD,
+    RECORD_BATCH_OVERHEAD,
+    read_batch_header,
+)
 from rockafka.core_pyx.records import decode_records
 from rockafka.core_pyx.varint import encode_varint, encode_varlong
 
@@ -53,6 +59,7 @@ if TYPE_CHECKING:
 _BATCH_HEAD = struct.Struct(">qiibIhiqqqhii")
 #: lz4, the last codec the old formats know (zstd needs RecordBatch v2).
 MAX_LEGACY_CODEC: Final = CODEC_LZ4
+RECORD_BATCH_MAGIC: Final = 2
 _NO_PRODUCER: Final = -1
 _NO_LEADER_EPOCH: Final = -1
 _NULL: Final = encode_varint(-1)
@@ -139,11 +146,11 @@ def _record_batch(records: Sequence[tuple[int, bytes | None, bytes | None]]) -> 
     payload = b"".join(parts)
     count = len(records)
     head = _BATCH_HEAD.pack(
-        0, RECORD_BATCH_OVERHEAD - 12 + len(payload), _NO_LEADER_EPOCH, 2, 0, 0, count - 1,
+        0, RECORD_BATCH_OVERHEAD - LOG_OVERHEAD + len(payload), _NO_LEADER_EPOCH, RECORD_BATCH_MAGIC, 0, 0, count - 1,
         base_timestamp, max_timestamp, _NO_PRODUCER, _NO_PRODUCER, _NO_PRODUCER, count,
     )  # fmt: skip
     batch = bytearray(head + payload)
-    struct.pack_into(">I", batch, ATTRIBUTES_OFFSET - 4, crc32c(memoryview(batch)[ATTRIBUTES_OFFSET:]))
+    struct.pack_into(">I", batch, CRC_OFFSET, crc32c(memoryview(batch)[ATTRIBUTES_OFFSET:]))
     return bytes(batch)
 
 
