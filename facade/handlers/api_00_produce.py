@@ -2,7 +2,8 @@
 
 Version notes: v0-2 carry a MessageSet of message format v0 or v1, converted once to one RecordBatch v2 before
 anything else (``rockafka.facade.legacy``: one CommitLog format remains); a set that does not parse or whose
-CRC-32 is wrong is refused with CORRUPT_MESSAGE, as Kafka does. v3+ carries only RecordBatch v2 (magic 2);
+CRC-32 is wrong is refused with CORRUPT_MESSAGE, as Kafka does, and one naming zstd (which the old formats
+do not have) with UNSUPPORTED_COMPRESSION_TYPE. v3+ carries only RecordBatch v2 (magic 2);
 a batch of another magic is refused with
 INVALID_RECORD (v8+) or CORRUPT_MESSAGE (older clients do not know 87), as is a batch whose CRC,
 lengths or counts are wrong, and a partition carrying other than exactly one batch.
@@ -61,7 +62,7 @@ from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, Kerne
 from rockafka.core_pyx.hotcodec import ProduceRequest, ProduceResponse, decode_produce_request
 from rockafka.core_pyx.recordbatch import ATTRIBUTES_OFFSET, RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
 from rockafka.core_pyx.records import Record, decode_records, walk_records
-from rockafka.facade.legacy import MessageSetError, up_convert
+from rockafka.facade.legacy import MessageSetError, UnsupportedCodecError, up_convert
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, TopicSettings
@@ -206,6 +207,8 @@ def _up_converted(message_set: memoryview) -> memoryview:
     """A Produce v0-2 MessageSet as the one RecordBatch v2 the store keeps."""
     try:
         return memoryview(up_convert(message_set))
+    except UnsupportedCodecError as exc:
+        raise _Refused(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, str(exc)) from None
     except MessageSetError as exc:
         raise _Refused(ErrorCode.CORRUPT_MESSAGE, str(exc)) from None
 

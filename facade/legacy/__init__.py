@@ -5,7 +5,7 @@ converted down from the stored batches, on the way out.
 """
 
 from .conversion import CONVERSIONS, ConversionMeter, DownConverted, down_convert, fetch_magic, up_convert
-from .messageset import LegacyMessage, MessageSetError, encode_message, read_message_set
+from .messageset import LegacyMessage, MessageSetError, UnsupportedCodecError, encode_message, read_message_set
 
 __all__ = [
     "CONVERSIONS",
@@ -13,6 +13,7 @@ __all__ = [
     "DownConverted",
     "LegacyMessage",
     "MessageSetError",
+    "UnsupportedCodecError",
     "down_convert",
     "encode_message",
     "fetch_magic",

@@ -48,6 +48,7 @@ from .messageset import (
     NO_TIMESTAMP,
     LegacyMessage,
     MessageSetError,
+    UnsupportedCodecError,
     encode_message,
     read_message_set,
 )
@@ -104,7 +105,7 @@ def _flatten(messages: Sequence[LegacyMessage]) -> Iterator[tuple[int, bytes | N
     """(timestamp, key, value) of every message, compressed wrappers opened."""
     for message in messages:
         if message.codec > MAX_LEGACY_CODEC:
-            raise MessageSetError(f"message at offset {message.offset} names codec {message.codec} (0-3 at v0/v1)")
+            raise UnsupportedCodecError(f"message at offset {message.offset} names codec {message.codec}, not 0-3")
         if not message.codec:
             yield message.timestamp, message.key, message.value
             continue

@@ -67,6 +67,11 @@ class MessageSetError(ValueError):
         self.crc = crc
 
 
+class UnsupportedCodecError(MessageSetError):
+    """A message names a codec the old formats do not have (zstd, 4, needs RecordBatch v2): Kafka answers
+    UNSUPPORTED_COMPRESSION_TYPE."""
+
+
 class LegacyMessage(NamedTuple):
     """One message of a MessageSet (a compressed wrapper's ``value`` is its compressed inner set)."""
 

@@ -10,7 +10,14 @@ from kafka.record.legacy_records import LegacyRecordBatchBuilder
 from kafka.record.memory_records import MemoryRecords
 
 from rockafka.core_pyx.recordbatch import validate_batch
-from rockafka.facade.legacy import MessageSetError, down_convert, encode_message, read_message_set, up_convert
+from rockafka.facade.legacy import (
+    MessageSetError,
+    UnsupportedCodecError,
+    down_convert,
+    encode_message,
+    read_message_set,
+    up_convert,
+)
 from rockafka.facade.legacy.conversion import CONVERSIONS
 from rockafka.facade.legacy.lz4frame import lz4_with_header_checksum, xxh32_short
 from rockafka.store.control import marker_batch
@@ -147,6 +154,11 @@ def test_a_malformed_set_is_refused_and_not_a_checksum_error(data: bytes) -> Non
     with pytest.raises(MessageSetError) as caught:
         up_convert(data)
     assert not caught.value.crc
+
+
+def test_zstd_in_an_old_format_is_an_unsupported_codec() -> None:
+    with pytest.raises(UnsupportedCodecError):
+        up_convert(encode_message(0, 1, 4, None, b"not really zstd", attributes=4))
 
 
 def test_a_compressed_wrapper_inside_a_compressed_wrapper_is_refused() -> None:
