@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients
 
 all: compile
 
@@ -44,7 +44,7 @@ check-generated: gen-protocol
 	@test -z "$$(git status --porcelain -- $(GENERATED))" || \
 	  (echo "untracked generated files: run 'make gen-protocol' and commit" && git status --porcelain -- $(GENERATED) && exit 1)
 
-compat-deps: compat_tests/node/node_modules/.package-lock.json kcat
+compat-deps: compat_tests/node/node_modules/.package-lock.json kcat go-clients
 
 compat_tests/node/node_modules/.package-lock.json: compat_tests/node/package-lock.json
 	cd compat_tests/node && npm ci --no-audit --no-fund --loglevel=error
@@ -59,6 +59,14 @@ etcd:
 	@command -v etcd >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq etcd-server >/dev/null; \
 	  else echo "NOTE: etcd is not installed and this is not root: apt-get install etcd-server, or the cluster tests fail"; fi; }
+
+# Old Go clients for compat_tests/test_clients_old_go.py: Go, sarama 1.22 and kafka-go 0.2.1 from Debian (built by the tests)
+GO_CLIENT_PACKAGES := golang-go golang-github-shopify-sarama-dev golang-github-segmentio-kafka-go-dev
+go-clients:
+	@{ command -v go >/dev/null 2>&1 && test -d /usr/share/gocode/src/github.com/Shopify/sarama \
+	   && test -d /usr/share/gocode/src/github.com/segmentio/kafka-go; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(GO_CLIENT_PACKAGES) >/dev/null; \
+	  else echo "NOTE: Go and the old Go clients are not installed and this is not root: their compat tests will be skipped"; fi; }
 
 # The clients' own upstream suites (local checkouts, never committed): see compat_tests/upstream/run.py
 AIOKAFKA_SRC ?= ../upstream-src/aiokafka

@@ -22,6 +22,7 @@ import struct
 import threading
 import time
 import uuid
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -285,6 +286,27 @@ def test_magic_0_and_1_are_refused(raw: RawClient, topic: str, version: int) -> 
         assert produce(raw, topic, legacy_message_set(RECORDS, magic=magic), version=version)[0] == expected
     assert produce(raw, topic, with_magic(record_batch(RECORDS), 1), version=version)[0] == expected
     assert fetch(raw, topic, 0).high_watermark == 0
+
+
+@pytest.mark.parametrize("version", [0, 1, 2])
+def test_produce_v0_to_v2_refuse_a_bad_message_set_as_corrupt(raw: RawClient, topic: str, version: int) -> None:
+    """A MessageSet whose CRC-32 is wrong, that is cut short, or that is a RecordBatch v2: CORRUPT_MESSAGE, as
+    Kafka answers these versions; nothing is appended and the connection stays."""
+    good = legacy_message_set(RECORDS, magic=1 if version == 2 else 0)
+    flipped = good[:-1] + bytes([good[-1] ^ 0xFF])  # the last value byte: covered by the message's CRC-32
+    for bad in (flipped, good[:-3], record_batch(RECORDS)):
+        assert produce(raw, topic, bad, version=version)[0] == CORRUPT_MESSAGE
+    zstd = legacy_message_set([Rec(None, b"inner")], magic=1)  # any bytes: the codec is refused before reading
+    assert produce(raw, topic, with_legacy_codec(zstd, 4), version=version)[0] == UNSUPPORTED_COMPRESSION_TYPE
+    assert fetch(raw, topic, 0).high_watermark == 0
+    assert produce(raw, topic, good, version=version) == (NONE, 0)
+
+
+def with_legacy_codec(message_set: bytes, codec: int) -> bytes:
+    """One magic-1 message with its attributes' codec bits set to ``codec`` and its CRC-32 made right again."""
+    body = bytearray(message_set[16:])
+    body[1] = codec
+    return message_set[:12] + struct.pack(">I", zlib.crc32(body)) + bytes(body)
 
 
 @pytest.mark.parametrize("codec", ["none", "gzip"])

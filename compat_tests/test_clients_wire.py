@@ -36,7 +36,7 @@ from rockafka.facade.protocol.messages.produce import (
 from .brokerproc import BrokerProcess
 from .clients.fixtures import module_broker
 from .clients.records import Rec, unique_topic
-from .clients.wire import RawClient, record_batch
+from .clients.wire import RawClient, legacy_message_set, legacy_messages, record_batch
 
 broker = module_broker()
 EARLIEST, LATEST = -2, -1
@@ -73,7 +73,9 @@ def create_topic(client: RawClient, name: str) -> uuid.UUID:
 
 
 def produce(client: RawClient, topic: str, records: list[Rec], version: int) -> int:
-    data = TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=0, records=record_batch(records))])
+    """Produce ``records`` at ``version``: a RecordBatch v2 from v3, else a MessageSet (format v1 at v2, v0 before)."""
+    encoded = record_batch(records) if version >= 3 else legacy_message_set(records, magic=1 if version == 2 else 0)
+    data = TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=0, records=encoded)])
     answer = client.request(ProduceRequest(acks=-1, timeout_ms=5000, topic_data=[data]), version, ProduceResponse)
     partition = answer.responses[0].partition_responses[0]
     assert (answer.responses[0].name, partition.index, partition.error_code) == (topic, 0, 0), partition
@@ -114,6 +116,12 @@ def test_fetch_every_version_returns_the_same_bytes(client: RawClient, advertise
         answer = client.request(request, version, FetchResponse)
         assert answer.error_code == 0
         part = answer.responses[0].partitions[0]
+        if version < 4:  # down-converted: the records from the fetch offset, headers dropped, v2+ with timestamps
+            assert (part.error_code, part.high_watermark) == (0, 3)
+            magic, stamp = (1, 1_700_000_000_000) if version >= 2 else (0, None)
+            messages = legacy_messages(bytes(part.records or b""))
+            assert messages == [(magic, offset, stamp, b"key", b"value") for offset in (1, 2)], f"Fetch v{version}"
+            continue
         assert (part.error_code, part.high_watermark, part.last_stable_offset) == (0, 3, 3)
         if version >= 5:
             assert part.log_start_offset == 0

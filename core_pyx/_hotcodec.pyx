@@ -63,7 +63,10 @@ _DEFAULT_SnapshotId = SnapshotId()
 
 cdef object _r_produce_request_produce_request(Cursor *r, object view, int version):
     cdef Py_ssize_t count
-    f0 = rk_string(r, True)
+    if version >= 3:
+        f0 = rk_string(r, version >= 3)
+    else:
+        f0 = None
     f1 = rk_i16(r)
     f2 = rk_i32(r)
     count = rk_array(r, False)
@@ -96,7 +99,8 @@ cdef int _w_produce_response_produce_response(Out w, object value, int version) 
     w.array(v[0])
     for item0 in v[0]:
         _w_produce_response_topic_produce_response(w, item0, version)
-    w.i32(v[1])
+    if version >= 1:
+        w.i32(v[1])
     if version >= 9:
         tag0 = (version >= 10) and v[2] is not None and len(v[2]) != 0
         w.uvarint(tag0)
@@ -127,7 +131,8 @@ cdef int _w_produce_response_partition_produce_response(Out w, object value, int
     w.i32(v[0])
     w.i16(v[1])
     w.i64(v[2])
-    w.i64(v[3])
+    if version >= 2:
+        w.i64(v[3])
     if version >= 5:
         w.i64(v[4])
     if version >= 8:
@@ -177,7 +182,8 @@ cdef int _w_fetch_response_fetch_response(Out w, object value, int version) exce
     cdef Out sub
     cdef bint tag0
     cdef tuple v = rk_fields(value, 5, "FetchResponse")
-    w.i32(v[0])
+    if version >= 1:
+        w.i32(v[0])
     if version >= 7:
         w.i16(v[1])
     if version >= 7:
@@ -218,13 +224,15 @@ cdef int _w_fetch_response_partition_data(Out w, object value, int version) exce
     w.i32(v[0])
     w.i16(v[1])
     w.i64(v[2])
-    w.i64(v[3])
+    if version >= 4:
+        w.i64(v[3])
     if version >= 5:
         w.i64(v[4])
-    w.array(v[8])
-    if v[8] is not None:
-        for item0 in v[8]:
-            _w_fetch_response_aborted_transaction(w, item0, version)
+    if version >= 4:
+        w.array(v[8])
+        if v[8] is not None:
+            for item0 in v[8]:
+                _w_fetch_response_aborted_transaction(w, item0, version)
     if version >= 11:
         w.i32(v[9])
     w.records(v[10])
@@ -365,8 +373,8 @@ cdef int _w_metadata_response_metadata_response_partition(Out w, object value, i
 
 
 def decode_produce_request(body, int version):
-    """Decode a ProduceRequest body (v3-11); records are zero-copy views of ``body``."""
-    rk_check_version("ProduceRequest", version, 3, 11)
+    """Decode a ProduceRequest body (v0-11); records are zero-copy views of ``body``."""
+    rk_check_version("ProduceRequest", version, 0, 11)
     view = memoryview(body)
     if view.ndim != 1 or view.format != "B":
         view = view.cast("B")
@@ -387,16 +395,16 @@ def decode_produce_request(body, int version):
 
 
 def encode_produce_response(int version, response, correlation_id=None):
-    """Encode a ProduceResponse (v3-11): the body, or with ``correlation_id`` the whole frame."""
-    rk_check_version("ProduceResponse", version, 3, 11)
+    """Encode a ProduceResponse (v0-11): the body, or with ``correlation_id`` the whole frame."""
+    rk_check_version("ProduceResponse", version, 0, 11)
     cdef Out w = Out(version >= 9, correlation_id, version >= 9)
     _w_produce_response_produce_response(w, response, version)
     return w.finish()
 
 
 def encode_fetch_response_parts(int version, response, correlation_id=None, Py_ssize_t min_zero_copy=0):
-    """Encode a FetchResponse (v4-17) as parts to write back to back: the body, or with ``correlation_id`` the whole frame; record buffers of ``min_zero_copy`` bytes or more are parts of their own, uncopied, the rest is copied into ``bytes`` parts between them."""
-    rk_check_version("FetchResponse", version, 4, 17)
+    """Encode a FetchResponse (v0-17) as parts to write back to back: the body, or with ``correlation_id`` the whole frame; record buffers of ``min_zero_copy`` bytes or more are parts of their own, uncopied, the rest is copied into ``bytes`` parts between them."""
+    rk_check_version("FetchResponse", version, 0, 17)
     cdef Out w = Out(version >= 12, correlation_id, version >= 12)
     _w_fetch_response_fetch_response(w, response, version)
     return w.finish_parts(min_zero_copy)

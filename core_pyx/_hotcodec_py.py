@@ -43,7 +43,10 @@ _DEFAULT_SnapshotId = SnapshotId()
 
 
 def _r_produce_request_produce_request(r: Reader, version: int) -> ProduceRequest:
-    f0 = r.string(True)
+    if version >= 3:
+        f0 = r.string(version >= 3)
+    else:
+        f0 = None
     f1 = r.i16()
     f2 = r.i32()
     count = r.array(False)
@@ -71,7 +74,8 @@ def _w_produce_response_produce_response(w: Writer, v: ProduceResponse, version:
     w.array(v[0])
     for item0 in v[0]:
         _w_produce_response_topic_produce_response(w, item0, version)
-    w.i32(v[1])
+    if version >= 1:
+        w.i32(v[1])
     if version >= 9:
         tag0 = (version >= 10) and v[2] is not None and len(v[2]) != 0
         w.uvarint(tag0)
@@ -96,7 +100,8 @@ def _w_produce_response_partition_produce_response(w: Writer, v: PartitionProduc
     w.i32(v[0])
     w.i16(v[1])
     w.i64(v[2])
-    w.i64(v[3])
+    if version >= 2:
+        w.i64(v[3])
     if version >= 5:
         w.i64(v[4])
     if version >= 8:
@@ -138,7 +143,8 @@ def _w_produce_response_node_endpoint(w: Writer, v: NodeEndpoint, version: int) 
 
 
 def _w_fetch_response_fetch_response(w: Writer, v: FetchResponse, version: int) -> None:
-    w.i32(v[0])
+    if version >= 1:
+        w.i32(v[0])
     if version >= 7:
         w.i16(v[1])
     if version >= 7:
@@ -173,13 +179,15 @@ def _w_fetch_response_partition_data(w: Writer, v: PartitionData, version: int) 
     w.i32(v[0])
     w.i16(v[1])
     w.i64(v[2])
-    w.i64(v[3])
+    if version >= 4:
+        w.i64(v[3])
     if version >= 5:
         w.i64(v[4])
-    w.array(v[8])
-    if v[8] is not None:
-        for item0 in v[8]:
-            _w_fetch_response_aborted_transaction(w, item0, version)
+    if version >= 4:
+        w.array(v[8])
+        if v[8] is not None:
+            for item0 in v[8]:
+                _w_fetch_response_aborted_transaction(w, item0, version)
     if version >= 11:
         w.i32(v[9])
     w.records(v[10])
@@ -307,8 +315,8 @@ def _w_metadata_response_metadata_response_partition(w: Writer, v: MetadataRespo
 
 
 def decode_produce_request(body: Buffer, version: int) -> ProduceRequest:
-    """Decode a ProduceRequest body (v3-11); records are zero-copy views of ``body``."""
-    check_version("ProduceRequest", version, 3, 11)
+    """Decode a ProduceRequest body (v0-11); records are zero-copy views of ``body``."""
+    check_version("ProduceRequest", version, 0, 11)
     r = Reader(body, version >= 9)
     value = _r_produce_request_produce_request(r, version)
     if r.pos != len(r.view):
@@ -317,8 +325,8 @@ def decode_produce_request(body: Buffer, version: int) -> ProduceRequest:
 
 
 def encode_produce_response(version: int, response: ProduceResponse, correlation_id: int | None = None) -> bytes:
-    """Encode a ProduceResponse (v3-11): the body, or with ``correlation_id`` the whole frame."""
-    check_version("ProduceResponse", version, 3, 11)
+    """Encode a ProduceResponse (v0-11): the body, or with ``correlation_id`` the whole frame."""
+    check_version("ProduceResponse", version, 0, 11)
     w = Writer(version >= 9, correlation_id, version >= 9)
     _w_produce_response_produce_response(w, response, version)
     return w.finish()
@@ -327,8 +335,8 @@ def encode_produce_response(version: int, response: ProduceResponse, correlation
 def encode_fetch_response_parts(
     version: int, response: FetchResponse, correlation_id: int | None = None, min_zero_copy: int = 0
 ) -> list[bytes | memoryview]:
-    """Encode a FetchResponse (v4-17) as parts to write back to back: the body, or with ``correlation_id`` the whole frame; record buffers of ``min_zero_copy`` bytes or more are parts of their own, uncopied, the rest is copied into ``bytes`` parts between them."""
-    check_version("FetchResponse", version, 4, 17)
+    """Encode a FetchResponse (v0-17) as parts to write back to back: the body, or with ``correlation_id`` the whole frame; record buffers of ``min_zero_copy`` bytes or more are parts of their own, uncopied, the rest is copied into ``bytes`` parts between them."""
+    check_version("FetchResponse", version, 0, 17)
     w = Writer(version >= 12, correlation_id, version >= 12)
     _w_fetch_response_fetch_response(w, response, version)
     return w.finish_parts(min_zero_copy)

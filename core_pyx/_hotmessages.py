@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 ZERO_UUID: Final = uuid.UUID(int=0)
 Records: TypeAlias = "Buffer | Sequence[Buffer]"
 
-PRODUCE_VERSIONS: Final = (3, 11)
-FETCH_VERSIONS: Final = (4, 17)
+PRODUCE_VERSIONS: Final = (0, 11)
+FETCH_VERSIONS: Final = (0, 17)
 METADATA_VERSIONS: Final = (0, 12)
 
 

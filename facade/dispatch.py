@@ -6,8 +6,10 @@ Outcomes, as Kafka behaves:
 - a Produce with acks=0 gets no response (the handler returns None);
 - an ApiVersions request of a version this broker does not speak gets UNSUPPORTED_VERSION with the
   v0 body, so the client can retry lower;
-- an unknown API key, a version outside a handler's range or a body that does not parse close the
-  connection (Kafka cannot answer a request it cannot read);
+- an unknown API key, a version outside a handler's range (narrowed to Kafka 4.0's under
+  ``rockafka.protocol.version=4.0``) or a body that does not parse close the connection (Kafka cannot
+  answer a request it cannot read); an unserved version is logged as one WARNING line per client id,
+  API key and version, not per request (an old client retries in a loop);
 - a handler's :class:`ApiError` becomes that API's error response with the error's code; a store error
   that reaches here becomes its Kafka code (KAFKA_STORAGE_ERROR for a full or offline store), logged as
   one WARNING line per distinct error, not per request; any other
@@ -34,7 +36,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 from struct import error as StructError
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.reqheader import RequestHeader
@@ -44,6 +46,7 @@ from .errors import StoreErrorLog, store_error_code
 from .handlers import HANDLERS, ApiHandler
 from .handlers.authorized import CLUSTER_APIS
 from .handlers.context import ApiError, RequestContext
+from .handlers.registry import PROTOCOL_VERSION_SETTING, served_range, version_floors
 from .protocol.api import API_VERSIONS_KEY
 from .protocol.error_codes import ErrorCode
 from .protocol.errors import EncodeError, FrameError
@@ -68,6 +71,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _store_errors = StoreErrorLog(log)
+#: How many distinct (client id, API key, version) refusals a dispatcher remembers having logged.
+UNSERVED_LOG_LIMIT = 1024
 
 #: What a response that does not fit its version raises: the generated codec's EncodeError, the hot
 #: codecs' ValueError/OverflowError/TypeError, ``struct.error`` from a packer.
@@ -82,6 +87,9 @@ class RequestDispatcher:
         if security is None and broker is not None:
             security = SecurityService(broker.config)
         self.security = security
+        protocol_version = "3.9" if broker is None else broker.config.str(PROTOCOL_VERSION_SETTING)
+        self._floors = version_floors(protocol_version)
+        self._unserved_logged: set[tuple[str | None, int, int]] = set()
 
     def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
         sasl = connection.sasl
@@ -98,12 +106,15 @@ class RequestDispatcher:
         if isinstance(body, RequestError):
             return self._refuse(body)
         handler = HANDLERS.get(header.api_key)
-        if handler is None or not handler.min_version <= header.api_version <= handler.max_version:
+        version = header.api_version
+        if (
+            handler is None
+            or not handler.min_version <= version <= handler.max_version
+            or (self._floors and self._below_floor(handler, version))  # empty under the default, 3.9
+        ):
             if header.api_key == API_VERSIONS_KEY:
                 return [encode_response(header, unsupported_api_versions_response(), 0)]
-            raise BrokenRequestError(
-                f"API {header.api_key} v{header.api_version} is not served (client {header.client_id!r})"
-            )
+            self._refuse_unserved(header, connection)
         ctx = RequestContext(
             self._broker, connection, header.api_version, header.correlation_id, header.client_id, self.security
         )
@@ -155,6 +166,21 @@ class RequestDispatcher:
                 raise BrokenRequestError(f"API {header.api_key} v{header.api_version}: {exc}") from None
         decoded = decode_request(frame)
         return header, decoded.body if not isinstance(decoded, RequestError) else decoded
+
+    def _below_floor(self, handler: ApiHandler, version: int) -> bool:
+        """True when ``rockafka.protocol.version`` raised the API's minimum above ``version``."""
+        return version < served_range(handler, self._floors)[0]
+
+    def _refuse_unserved(self, header: RequestHeader, connection: ConnectionInfo) -> NoReturn:
+        """Close the connection of a request whose API or version is not served, logging it once per client id,
+        API key and version."""
+        reason = f"API {header.api_key} v{header.api_version} is not served (client {header.client_id!r})"
+        seen = (header.client_id, header.api_key, header.api_version)
+        first = seen not in self._unserved_logged and len(self._unserved_logged) < UNSERVED_LOG_LIMIT
+        if first:
+            self._unserved_logged.add(seen)
+            log.warning("closing connection from %s: %s; logged once per client and version", connection.peer, reason)
+        raise BrokenRequestError(reason, logged=True)
 
     def _refuse(self, failed: RequestError) -> Outcome:
         header = failed.header

@@ -66,12 +66,17 @@ Outcome = Buffers | Awaitable[Buffers | None] | None
 
 class BrokenRequestError(Exception):
     """Raised by a request handler for a request that cannot be answered: the connection is closed, after
-    ``response`` (when given) has been written and ``close_delay_s`` has passed (input is discarded meanwhile)."""
+    ``response`` (when given) has been written and ``close_delay_s`` has passed (input is discarded meanwhile).
+    ``logged``: the request handler has logged the reason already (or chose not to repeat it), so the connection
+    does not."""
 
-    def __init__(self, message: str, response: Buffers | None = None, close_delay_s: float = 0.0) -> None:
+    def __init__(
+        self, message: str, response: Buffers | None = None, close_delay_s: float = 0.0, *, logged: bool = False
+    ) -> None:
         super().__init__(message)
         self.response = response
         self.close_delay_s = close_delay_s
+        self.logged = logged
 
 
 @dataclass(slots=True)
@@ -216,7 +221,8 @@ class KafkaConnection(asyncio.Protocol):
         try:
             outcome = self._handler.dispatch(frame, self.info)
         except BrokenRequestError as exc:
-            log.warning("closing connection from %s: %s", self.info.peer, exc)
+            if not exc.logged:
+                log.warning("closing connection from %s: %s", self.info.peer, exc)
             if exc.response is not None:
                 self._pending.append(exc.response)
             if exc.close_delay_s > 0:

@@ -18,6 +18,7 @@ import crc32c
 from kafka.codec import gzip_encode, lz4_encode, snappy_encode, zstd_encode
 from kafka.record.default_records import DefaultRecordBatchBuilder
 from kafka.record.legacy_records import LegacyRecordBatchBuilder
+from kafka.record.memory_records import MemoryRecords
 
 from rockafka.facade.protocol.framing import decode_response, encode_request
 from rockafka.facade.protocol.message import ApiMessage
@@ -132,6 +133,17 @@ def record_batch(records: Sequence[Rec], *, codec: str = "none", base_offset: in
         struct.pack_into(">h", head, 21, attributes | CODEC_IDS[codec])
         batch = restamp_crc(bytes(head) + payload)
     return struct.pack(">q", base_offset) + batch[8:]
+
+
+def legacy_messages(data: bytes) -> list[tuple[int, int, int | None, bytes | None, bytes | None]]:
+    """(magic, offset, timestamp, key, value) of each message of a magic-0/1 message set, read by kafka-python."""
+    found = []
+    records = MemoryRecords(data)
+    while records.has_next():
+        batch = records.next_batch()
+        assert batch.magic in (0, 1), f"magic {batch.magic} where a message set was expected"
+        found.extend((batch.magic, r.offset, r.timestamp, r.key, r.value) for r in batch)
+    return found
 
 
 def legacy_message_set(records: Sequence[Rec], *, magic: int = 1) -> bytes:

@@ -189,6 +189,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("log.message.timestamp.type", STR, "CreateTime", one_of("CreateTime", "LogAppendTime"), read_only=False),
     ConfigDef("log.message.timestamp.before.max.ms", LONG, LONG_MAX, NON_NEGATIVE, read_only=False),
     ConfigDef("log.message.timestamp.after.max.ms", LONG, 3600000, NON_NEGATIVE, read_only=False),
+    ConfigDef("log.message.downconversion.enable", BOOL, True, None, read_only=False),
     ConfigDef("log.flush.interval.messages", LONG, LONG_MAX, at_least(1), read_only=False),
     ConfigDef("log.flush.interval.ms", LONG, None, read_only=False),
     ConfigDef("log.flush.scheduler.interval.ms", LONG, LONG_MAX),
@@ -225,6 +226,15 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("max.connections.per.ip.overrides", STR, "", _check_overrides),
     ConfigDef("fetch.max.bytes", INT, 57671680, at_least(1024)),
     *SECURITY_CONFIG_DEFS,
+    ConfigDef(
+        "rockafka.protocol.version",
+        STR,
+        "3.9",
+        one_of("3.9", "4.0"),
+        doc="the Kafka release whose client protocol versions are served (named after Kafka's "
+        "inter.broker.protocol.version): 3.9, every version Kafka 3.9 serves, the oldest clients' Produce v0-2 and "
+        "Fetch v0-3 included (message formats v0/v1 converted); 4.0, only Kafka 4.0's ranges (KIP-896)",
+    ),
     ConfigDef("rockafka.flush.mode", STR, "async", one_of("async", "sync"), doc="async or sync (group commit)"),
     ConfigDef("rockafka.flush.interval.ms", INT, 500, at_least(1), doc="background flush interval in async mode"),
     ConfigDef("rockafka.consumequeue.units.per.file", INT, 300000, at_least(16)),
@@ -249,6 +259,7 @@ TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("index.interval.bytes", INT, 4096, NON_NEGATIVE, "log.index.interval.bytes", False),
     ConfigDef("max.compaction.lag.ms", LONG, LONG_MAX, at_least(1), "log.cleaner.max.compaction.lag.ms", False),
     ConfigDef("max.message.bytes", INT, 1048588, NON_NEGATIVE, "message.max.bytes", False),
+    ConfigDef("message.downconversion.enable", BOOL, True, None, "log.message.downconversion.enable", False),
     ConfigDef(
         "message.timestamp.type",
         STR,
@@ -302,6 +313,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "log.message.timestamp.type": "CreateTime keeps the producer's timestamps; LogAppendTime stamps the broker's time",
     "log.message.timestamp.before.max.ms": "how far before the broker's clock a CreateTime record's timestamp may be",
     "log.message.timestamp.after.max.ms": "how far after the broker's clock a CreateTime record's timestamp may be",
+    "log.message.downconversion.enable": "the default of message.downconversion.enable: whether Fetch v0-3 reads "
+    "are converted to the old message formats (else UNSUPPORTED_VERSION)",
     "log.flush.interval.messages": "messages between forced flushes" + NOT_APPLIED + "; see rockafka.flush.mode",
     "log.flush.interval.ms": "milliseconds between forced flushes" + NOT_APPLIED + "; see rockafka.flush.interval.ms",
     "log.flush.scheduler.interval.ms": "how often the flusher checks" + NOT_APPLIED,
@@ -392,6 +405,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "message.timestamp.type": "CreateTime keeps the producer's timestamps; LogAppendTime stamps the broker's time",
     "message.timestamp.before.max.ms": "how far before the broker's clock a CreateTime record's timestamp may be",
     "message.timestamp.after.max.ms": "how far after the broker's clock a CreateTime record's timestamp may be",
+    "message.downconversion.enable": "whether Fetch v0-3 (old consumers) may read this topic, converted to the old "
+    "message formats; false: UNSUPPORTED_VERSION",
     "min.cleanable.dirty.ratio": "dirty ratio that triggers compaction",
     "min.compaction.lag.ms": "minimum age before a record may be compacted",
     "preallocate": "preallocate segment files (the next CommitLog file is always preallocated)",

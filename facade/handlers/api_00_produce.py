@@ -1,6 +1,10 @@
-"""Produce v3-11: validate each partition's record batches, append them, answer per partition.
+"""Produce v0-11: validate each partition's record batches, append them, answer per partition.
 
-Version notes: v3+ carries only RecordBatch v2 (magic 2); a batch of another magic is refused with
+Version notes: v0-2 carry a MessageSet of message format v0 or v1, converted once to one RecordBatch v2 before
+anything else (``rockafka.facade.legacy``: one CommitLog format remains); a set that does not parse or whose
+CRC-32 is wrong is refused with CORRUPT_MESSAGE, as Kafka does, and one naming zstd (which the old formats
+do not have) with UNSUPPORTED_COMPRESSION_TYPE. v3+ carries only RecordBatch v2 (magic 2);
+a batch of another magic is refused with
 INVALID_RECORD (v8+) or CORRUPT_MESSAGE (older clients do not know 87), as is a batch whose CRC,
 lengths or counts are wrong, and a partition carrying other than exactly one batch.
 zstd needs v7+ (UNSUPPORTED_COMPRESSION_TYPE before). Every batch's records are walked once in C
@@ -60,6 +64,7 @@ from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, Kerne
 from rockafka.core_pyx.hotcodec import ProduceRequest, ProduceResponse, decode_produce_request
 from rockafka.core_pyx.recordbatch import ATTRIBUTES_OFFSET, RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
 from rockafka.core_pyx.records import Record, decode_records, walk_records
+from rockafka.facade.legacy import MessageSetError, UnsupportedCodecError, up_convert
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, TopicSettings
@@ -78,6 +83,8 @@ NO_TIMESTAMP = -1
 INVALID_TIMESTAMPS = "One or more records have been rejected due to invalid timestamp"
 #: Byte offset of the int16 attributes in a record batch, and the transactional bit of its low byte.
 TRANSACTIONAL = 0x10
+#: The first Produce version carrying RecordBatch v2; older ones carry a MessageSet (format v0/v1).
+FIRST_RECORD_BATCH_VERSION = 3
 
 
 class _Refused(Exception):
@@ -114,9 +121,13 @@ def _encode(version: int, response: ProduceResponse, correlation_id: int) -> lis
 def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Awaitable[ProduceResponse] | None:
     if request.acks not in (-1, 0, 1):
         return _error(request, ErrorCode.INVALID_REQUIRED_ACKS)
-    if _has_transactional_batches(request) and not (
-        request.transactional_id is not None
-        and ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+    if (
+        ctx.api_version >= FIRST_RECORD_BATCH_VERSION
+        and _has_transactional_batches(request)
+        and not (
+            request.transactional_id is not None
+            and ctx.authorize(AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactional_id)
+        )
     ):
         return _error(request, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
     waits: list[asyncio.Future[None]] = []
@@ -170,6 +181,8 @@ def _produce_partition(
     try:
         if records is None:
             raise _Refused(ErrorCode.CORRUPT_MESSAGE, "a produce request carried no records")
+        if ctx.api_version < FIRST_RECORD_BATCH_VERSION:
+            records = _up_converted(records)  # type: ignore[arg-type]
         batches, stamps = _validate(records, ctx.api_version)  # type: ignore[arg-type]
         if batches[0].is_transactional:
             refused = ctx.broker.transactions.check_produce(transactional_id, topic, partition, batches[0])
@@ -196,6 +209,16 @@ def _produce_partition(
     return hot.PartitionProduceResponse(
         partition, ErrorCode.NONE, result.base_offset, append_time, result.log_start_offset
     )
+
+
+def _up_converted(message_set: memoryview) -> memoryview:
+    """A Produce v0-2 MessageSet as the one RecordBatch v2 the store keeps."""
+    try:
+        return memoryview(up_convert(message_set))
+    except UnsupportedCodecError as exc:
+        raise _Refused(ErrorCode.UNSUPPORTED_COMPRESSION_TYPE, str(exc)) from None
+    except MessageSetError as exc:
+        raise _Refused(ErrorCode.CORRUPT_MESSAGE, str(exc)) from None
 
 
 def _refused_topic(partition: int) -> hot.PartitionProduceResponse:

@@ -1,7 +1,13 @@
-"""Fetch v4-17: whole stored batches per partition, long-polling until ``min_bytes`` or ``max_wait_ms``.
+"""Fetch v0-17: whole stored batches per partition, long-polling until ``min_bytes`` or ``max_wait_ms``.
 
-Version notes: v4+ has isolation_level and the last stable offset (LSO: the first offset of the partition's
-oldest open transaction, else the high watermark), reported for both isolation levels as Kafka does.
+Version notes: v0-3 are answered in the old message formats (v0-1: magic 0, v2-3: magic 1 with timestamps),
+down-converted from the stored batches by ``rockafka.facade.legacy`` within the same size limits (the first
+message of the first partition with data always goes): headers dropped, control batches left out,
+transactional records served uncommitted as Kafka serves fetches without an isolation level. A topic whose
+``message.downconversion.enable`` is false (broker default ``log.message.downconversion.enable``) answers
+them UNSUPPORTED_VERSION for its partitions, as Kafka does.
+v4+ has isolation_level and the last stable offset (LSO: the first offset of the partition's oldest open
+transaction, else the high watermark), reported for both isolation levels as Kafka does.
 read_committed returns whole batches below the LSO only, and the aborted transactions (producer id, first
 offset) overlapping [fetch offset, offset after the returned batches) so the client can drop their records;
 read_uncommitted returns every batch and null aborted transactions (as Kafka; a list there would make
@@ -31,9 +37,11 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.core_pyx.hotcodec import FetchResponse
+from rockafka.facade.legacy import down_convert, fetch_magic
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.fetch import FetchRequest
 from rockafka.facade.security.acl import AclOperation, ResourceType
@@ -44,6 +52,9 @@ from .context import RequestContext
 from .registry import register
 
 READ_COMMITTED = 1
+#: The first Fetch version answered in RecordBatch v2; older ones get down-converted MessageSets.
+FIRST_RECORD_BATCH_VERSION = 4
+DOWNCONVERSION = "message.downconversion.enable"
 #: Stored batches this large go out as slices of the mapped CommitLog, uncopied; smaller ones are copied.
 ZERO_COPY_MIN_BYTES = 8192
 
@@ -118,12 +129,15 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     failed = False
     by_topic: dict[int, list[hot.PartitionData]] = {}
     led = ctx.broker.topology.led  # None on a single broker: it leads every partition
+    legacy = ctx.api_version < FIRST_RECORD_BATCH_VERSION
     for target in targets:
         if led is not None and target.name is not None and target.partition not in led.get(target.name, ()):
             aborted: list[hot.AbortedTransaction] | None = [] if committed else None
             partition, size = _failed(target, ErrorCode.NOT_LEADER_OR_FOLLOWER, aborted), 0
         else:
             partition, size = _read_partition(store, target, committed, budget, first=total == 0)
+            if legacy and partition.records:
+                partition, size = _down_converted(ctx, target, partition, max(min(target.max_bytes, budget), 0))
         failed = failed or partition.error_code != ErrorCode.NONE
         total += size
         budget -= size
@@ -168,6 +182,25 @@ def _read_partition(
     except StoreError as exc:
         return _failed(target, store_error_code(exc), aborted), 0
     return _partition(target, ErrorCode.NONE, bounds, aborted, result.batches), result.size_bytes
+
+
+def _down_converted(
+    ctx: RequestContext, target: _Target, partition: hot.PartitionData, limit: int
+) -> tuple[hot.PartitionData, int]:
+    """A Fetch v0-3 partition's stored batches as a MessageSet of the version's format, within ``limit``."""
+    assert target.name is not None  # a partition with records has a topic
+    if not _downconversion_enabled(ctx, target.name):
+        return _failed(target, ErrorCode.UNSUPPORTED_VERSION, None), 0
+    stored = cast("Sequence[memoryview]", partition.records)  # the batch slices _read_partition gave it
+    converted = down_convert(stored, fetch_magic(ctx.api_version), target.fetch_offset, limit)
+    return partition._replace(records=[converted.records]), len(converted.records)
+
+
+def _downconversion_enabled(ctx: RequestContext, topic: str) -> bool:
+    override = ctx.broker.store.topics.describe(topic).configs.get(DOWNCONVERSION)
+    if override is None:
+        return ctx.broker.config.bool("log." + DOWNCONVERSION)
+    return override.strip().lower() == "true"
 
 
 def _failed(target: _Target, code: ErrorCode, aborted: list[hot.AbortedTransaction] | None) -> hot.PartitionData:

@@ -3,6 +3,7 @@
 Version notes: v3+ requests carry the client's software name and version (not checked); the response
 header is always v0 (handled by the codec). The SupportedFeatures/FinalizedFeatures tagged fields are
 left empty: nothing here is feature-gated, and older librdkafka (kcat 1.7) cannot parse them.
+The ranges are Kafka 3.9's, or Kafka 4.0's under ``rockafka.protocol.version=4.0`` (``registry.version_floors``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.api_versions import ApiVersion, ApiVersionsRequest, ApiVersionsResponse
 
 from .context import RequestContext
-from .registry import HANDLERS, register
+from .registry import HANDLERS, PROTOCOL_VERSION_SETTING, register, served_range, version_floors
 
 
 def _error(request: ApiVersionsRequest, code: ErrorCode) -> ApiVersionsResponse:
@@ -20,13 +21,15 @@ def _error(request: ApiVersionsRequest, code: ErrorCode) -> ApiVersionsResponse:
 
 @register(18, 0, 4, _error)
 def handle(ctx: RequestContext, request: ApiVersionsRequest) -> ApiVersionsResponse:
-    return served_api_versions()
+    return served_api_versions(version_floors(ctx.broker.config.str(PROTOCOL_VERSION_SETTING)))
 
 
-def served_api_versions() -> ApiVersionsResponse:
-    """The answer every ApiVersions request gets: each API key served and its version range."""
+def served_api_versions(floors: dict[int, int] | None = None) -> ApiVersionsResponse:
+    """The answer every ApiVersions request gets: each API key served and its version range (``floors``: the
+    minimums ``rockafka.protocol.version`` raises)."""
     keys = [
-        ApiVersion(api_key=key, min_version=handler.min_version, max_version=handler.max_version)
+        ApiVersion(api_key=key, min_version=low, max_version=high)
         for key, handler in sorted(HANDLERS.items())
+        for low, high in [served_range(handler, floors or {})]
     ]
     return ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=keys, throttle_time_ms=0)

@@ -47,6 +47,30 @@ class ApiHandler:
 
 HANDLERS: Final[dict[int, ApiHandler]] = {}
 
+#: ``rockafka.protocol.version``: the Kafka release whose client protocol versions the broker serves. Named after
+#: Kafka's ``inter.broker.protocol.version``. 3.9 (the default): every version Kafka 3.9 serves, the oldest
+#: ones included (Produce v0-2 and Fetch v0-3 with their message formats converted). 4.0: Kafka 4.0's ranges.
+PROTOCOL_VERSION_SETTING: Final = "rockafka.protocol.version"
+PROTOCOL_VERSIONS: Final = ("3.9", "4.0")
+
+#: The first version Kafka 4.0 serves of each API whose oldest versions it removed (KIP-896), by API key:
+#: Produce, Fetch, ListOffsets, OffsetCommit, OffsetFetch, JoinGroup, CreateTopics, DeleteTopics,
+#: Describe/Create/DeleteAcls, DescribeConfigs, AlterReplicaLogDirs, DescribeLogDirs. Every other API keeps
+#: its Kafka 3.9 range.
+KAFKA_4_0_MINIMUMS: Final[dict[int, int]] = {
+    0: 3, 1: 4, 2: 1, 8: 2, 9: 1, 11: 2, 19: 2, 20: 1, 29: 1, 30: 1, 31: 1, 32: 1, 34: 1, 35: 1,
+}  # fmt: skip
+
+
+def version_floors(protocol_version: str) -> dict[int, int]:
+    """The raised minimum versions under ``rockafka.protocol.version`` (none at 3.9)."""
+    return dict(KAFKA_4_0_MINIMUMS) if protocol_version == "4.0" else {}
+
+
+def served_range(handler: ApiHandler, floors: dict[int, int]) -> tuple[int, int]:
+    """The versions of ``handler``'s API served under ``floors`` (the range may be empty: min > max)."""
+    return max(handler.min_version, floors.get(handler.api_key, 0)), handler.max_version
+
 
 def register(
     api_key: int,

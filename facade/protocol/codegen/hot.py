@@ -35,9 +35,9 @@ class Hot:
 
 
 HOT: Final[tuple[Hot, ...]] = (
-    Hot("ProduceRequest", True, VersionRange(3, 11), "PRODUCE_VERSIONS"),
-    Hot("ProduceResponse", False, VersionRange(3, 11), "PRODUCE_VERSIONS"),
-    Hot("FetchResponse", False, VersionRange(4, 17), "FETCH_VERSIONS"),
+    Hot("ProduceRequest", True, VersionRange(0, 11), "PRODUCE_VERSIONS"),
+    Hot("ProduceResponse", False, VersionRange(0, 11), "PRODUCE_VERSIONS"),
+    Hot("FetchResponse", False, VersionRange(0, 17), "FETCH_VERSIONS"),
     Hot("MetadataResponse", False, VersionRange(0, 12), "METADATA_VERSIONS"),
 )
 
