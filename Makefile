@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat image
 
 all: compile
 
@@ -53,6 +53,11 @@ kcat:
 	@command -v kcat >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kcat >/dev/null; \
 	  else echo "NOTE: kcat is not installed and this is not root: the kcat compat tests will be skipped"; fi; }
+
+# The container image rockafka:<version> and :latest (docs/container.md): a Debian base by debootstrap, cached in
+# build/image-cache; a Docker engine at $$DOCKER_HOST, or this checkout's own started for the build (root).
+image: install
+	PY=$(PY) image/with-engine.sh image/build.sh
 
 # The clients' own upstream suites (local checkouts, never committed): see compat_tests/upstream/run.py
 AIOKAFKA_SRC ?= ../upstream-src/aiokafka
