@@ -170,3 +170,23 @@ def test_a_bad_setting_exits_non_zero_with_one_clear_line(
         container.remove(force=True)
     assert result["StatusCode"] == 2
     assert len(logs) == 1 and logs[0].startswith("rockafka serve:") and fragment in logs[0], logs
+
+
+def test_rockafka_container_of_testcontainers_runs_an_aiokafka_round_trip(
+    docker_engine: Engine, image: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOCKER_HOST", docker_engine.docker_host)
+    monkeypatch.setenv("TESTCONTAINERS_RYUK_DISABLED", "true")  # its reaper is an image no registry here serves
+    from rockafka.testing import RockafkaContainer
+
+    with RockafkaContainer(image, network_mode="host").with_env("KAFKA_NUM_PARTITIONS", "2") as broker:
+        bootstrap = broker.get_bootstrap_server()
+        check_roundtrip(AiokafkaDriver(), bootstrap, acks=1, codec="none")
+        topic = unique_topic("testcontainers")
+        assert AiokafkaDriver().produce(bootstrap, topic, [Rec(key=None, value=b"x")], acks=1) == [0]
+        assert AiokafkaDriver().partition_count(bootstrap, topic) == 2
+        container = broker.get_wrapped_container()
+    container_gone = container.id not in {
+        c.id for c in docker.DockerClient(docker_engine.docker_host).containers.list(all=True)
+    }
+    assert container_gone
