@@ -97,7 +97,10 @@ class BrokerConfig:
 
     @property
     def listeners(self) -> list[Listener]:
-        return _parse_listeners("listeners", self._list("listeners"), self._protocol_map())
+        """The listeners to open: ``listeners`` without those ``controller.listener.names`` names (KRaft's)."""
+        controller = set(self.values.get("controller.listener.names") or ())
+        parsed = _parse_listeners("listeners", self._list("listeners"), self._protocol_map())
+        return [item for item in parsed if item.name not in controller]
 
     @property
     def advertised_listeners(self) -> list[Listener]:

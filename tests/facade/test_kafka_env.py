@@ -48,3 +48,25 @@ def test_an_unknown_kafka_variable_is_one_line_naming_the_variable() -> None:
     with pytest.raises(UnknownConfigError) as caught:
         load_broker_config(None, [], {"KAFKA_NUM_PARTITONS": "2"}, kafka_env=True)
     assert "KAFKA_NUM_PARTITONS" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_environment_of_apache_kafkas_single_node_compose_example_loads() -> None:
+    environ = {
+        "KAFKA_NODE_ID": "1",
+        "KAFKA_PROCESS_ROLES": "broker,controller",
+        "KAFKA_LISTENERS": "PLAINTEXT://localhost:9092,CONTROLLER://localhost:9093",
+        "KAFKA_ADVERTISED_LISTENERS": "PLAINTEXT://localhost:9092",
+        "KAFKA_CONTROLLER_LISTENER_NAMES": "CONTROLLER",
+        "KAFKA_LISTENER_SECURITY_PROTOCOL_MAP": "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
+        "KAFKA_CONTROLLER_QUORUM_VOTERS": "1@localhost:9093",
+        "KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR": "1",
+        "KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR": "1",
+        "KAFKA_TRANSACTION_STATE_LOG_MIN_ISR": "1",
+        "KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS": "0",
+        "KAFKA_NUM_PARTITIONS": "3",
+    }
+    config = load_broker_config(None, [], environ, kafka_env=True)
+    assert config.node_id == 1 and config.int("num.partitions") == 3
+    # the KRaft controller listener is neither opened nor required among the advertised ones
+    assert [(item.name, item.port) for item in config.listeners] == [("PLAINTEXT", 9092)]
+    assert [item.name for item in config.advertised_listeners] == ["PLAINTEXT"]
