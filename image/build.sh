@@ -91,6 +91,7 @@ while IFS= read -r line; do
 done <image/config.dockerfile
 tar -C "$tree" --numeric-owner -c . | docker import "${changes[@]}" - "$TAG" >/dev/null
 docker tag "$TAG" rockafka:latest
+docker image prune -f --filter label=rockafka.source >/dev/null  # the images this tag replaced (each a full copy)
 rm -rf "$tree" && tree=""
 step "root tree and docker import $TAG" $((SECONDS - started))
 size=$(docker image inspect -f '{{.Size}}' "$TAG")
