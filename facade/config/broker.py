@@ -98,7 +98,7 @@ class BrokerConfig:
     @property
     def listeners(self) -> list[Listener]:
         """The listeners to open: ``listeners`` without those ``controller.listener.names`` names (KRaft's)."""
-        controller = set(self.values.get("controller.listener.names") or ())
+        controller = set(self._list("controller.listener.names"))
         parsed = _parse_listeners("listeners", self._list("listeners"), self._protocol_map())
         return [item for item in parsed if item.name not in controller]
 
