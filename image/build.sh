@@ -8,7 +8,8 @@
 #   2. wheels: the project's wheel (Cython kernels compiled) and its dependencies' wheels, built on this machine
 #      (Debian 12's Python 3.11, as in the base);
 #   3. root tree: the base unpacked, the wheels installed into a venv at /opt/rockafka with no index (nothing is
-#      fetched), the user rockafka and its data directory made, all in a chroot; then `docker import` with the
+#      fetched), the user rockafka and its data directory made, kafka-acls.sh and kafka-configs.sh put under
+#      /opt/kafka/bin (rockafka kafka-tool), all in a chroot; then `docker import` with the
 #      instructions of image/config.dockerfile (environment, user, volume, health check, entrypoint, labels).
 #      No `docker build`: under the vfs storage driver every build step copies the whole tree.
 # Steps 2-3 are skipped when rockafka:<version> carries the same source key (the base and every source file).
@@ -73,15 +74,21 @@ started=$SECONDS
 tree=$(mktemp -d "$CACHE/app.XXXXXX")
 tar -C "$tree" -xf "$BASE_TAR"
 cp -r "$WHEELS" "$tree/tmp/wheels"
-chroot "$tree" /bin/sh -eu -c '
-  python3 -m venv /opt/rockafka
-  /opt/rockafka/bin/pip install --no-index --disable-pip-version-check -q --find-links /tmp/wheels rockafka
-  /opt/rockafka/bin/pip uninstall -y -q pip setuptools
-  rm -rf /tmp/wheels /root/.cache
-  groupadd --system --gid 1000 rockafka
-  useradd --system --uid 1000 --gid rockafka --home-dir /var/lib/rockafka --shell /usr/sbin/nologin rockafka
-  mkdir -p /var/lib/rockafka/data /etc/rockafka
-  chown -R rockafka:rockafka /var/lib/rockafka' >"$CACHE/install.log" 2>&1 ||
+chroot "$tree" /bin/sh -eu >"$CACHE/install.log" 2>&1 <<'SCRIPT' ||
+python3 -m venv /opt/rockafka
+/opt/rockafka/bin/pip install --no-index --disable-pip-version-check -q --find-links /tmp/wheels rockafka
+/opt/rockafka/bin/pip uninstall -y -q pip setuptools
+rm -rf /tmp/wheels /root/.cache
+groupadd --system --gid 1000 rockafka
+useradd --system --uid 1000 --gid rockafka --home-dir /var/lib/rockafka --shell /usr/sbin/nologin rockafka
+mkdir -p /var/lib/rockafka/data /etc/rockafka /opt/kafka/bin
+chown -R rockafka:rockafka /var/lib/rockafka
+for tool in kafka-acls.sh kafka-configs.sh; do
+  printf '#!/bin/sh\nexec rockafka kafka-tool %s "$@"\n' "$tool" >"/opt/kafka/bin/$tool"
+  chmod 755 "/opt/kafka/bin/$tool"
+  ln -s "/opt/kafka/bin/$tool" "/usr/local/bin/$tool"
+done
+SCRIPT
   { tail -20 "$CACHE/install.log"; echo "image: installing into the root tree failed (log: $CACHE/install.log)"; exit 1; }
 changes=()
 while IFS= read -r line; do
