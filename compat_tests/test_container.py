@@ -33,6 +33,15 @@ pytestmark = pytest.mark.timeout(BUILD_TIMEOUT_S + 300)
 DOCKER_STOP_GRACE_S = 10  # docker stop's default: SIGTERM, then SIGKILL (exit 137) after this
 
 
+ZOOKEEPER_FORM = ["--authorizer-properties", "zookeeper.connect=localhost:2181"]
+KAFKA_TOOL_COMMANDS = [
+    ["/opt/kafka/bin/kafka-acls.sh", *ZOOKEEPER_FORM, "--add", "--allow-principal", "User:alice", "--operation", "Read",
+     "--topic", "orders", "--force"],
+    ["kafka-configs.sh", "--zookeeper", "localhost:2181", "--alter", "--add-config",
+     "SCRAM-SHA-256=[iterations=8192,password=secret]", "--entity-type", "users", "--entity-name", "alice"],
+]  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def docker_engine() -> Iterator[Engine]:
     started = engine()
@@ -105,7 +114,7 @@ def volume(client: docker.DockerClient) -> Iterator[str]:
         made.remove(force=True)
 
 
-def test_three_clients_round_trip_kafka_variables_take_effect_and_the_healthcheck_turns_healthy(
+def test_three_clients_round_trip_kafka_tools_and_variables_take_effect_and_the_healthcheck_turns_healthy(
     client: docker.DockerClient, image: str
 ) -> None:
     broker = Broker(client, image, {"KAFKA_NUM_PARTITIONS": "3", "KAFKA_HEAP_OPTS": "-Xmx1G"}).start()
@@ -116,6 +125,12 @@ def test_three_clients_round_trip_kafka_variables_take_effect_and_the_healthchec
         topic = unique_topic("container-partitions")
         assert drivers[0].produce(broker.bootstrap, topic, [Rec(key=None, value=b"auto")], acks=-1) == [0]
         assert drivers[0].partition_count(broker.bootstrap, topic) == 3
+        assert broker.container is not None
+        for command in KAFKA_TOOL_COMMANDS:  # as aiokafka's fixtures docker exec them
+            ran = broker.container.exec_run(command)
+            assert ran.exit_code == 0, ran.output.decode(errors="replace")
+        listed = broker.container.exec_run(["kafka-acls.sh", *ZOOKEEPER_FORM, "--list", "--topic", "orders"])
+        assert b"User:alice READ" in listed.output
         deadline = time.monotonic() + READY_TIMEOUT_S
         while broker.state()["Health"]["Status"] != "healthy" and time.monotonic() < deadline:
             time.sleep(0.5)

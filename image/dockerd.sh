@@ -3,7 +3,8 @@
 #   image/dockerd.sh start   prints `export DOCKER_HOST=unix://...` once the engine answers
 #   image/dockerd.sh stop    stops the engine this script started, by the PID it recorded
 # Settings that work where no bridge or iptables is allowed: vfs storage, no bridge, containers on the host
-# network. Runs as root. State lives under $ROCKAFKA_DOCKER_DIR (default build/docker).
+# network. Runs as root, in its own session (the shell that started it may end). State lives under
+# $ROCKAFKA_DOCKER_DIR (default build/docker); vfs copies the whole image per container: expect GBs with many.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=$(realpath -m "${ROCKAFKA_DOCKER_DIR:-build/docker}")
@@ -19,7 +20,7 @@ start)
     command -v dockerd >/dev/null || { echo "image: no dockerd on PATH (apt-get install docker.io)" >&2; exit 1; }
     [ "$(id -u)" = 0 ] || { echo "image: dockerd needs root; this is uid $(id -u)" >&2; exit 1; }
     mkdir -p "$DIR/data" "$DIR/exec"
-    dockerd --storage-driver=vfs --iptables=false --ip6tables=false --bridge=none --data-root "$DIR/data" \
+    setsid dockerd --storage-driver=vfs --iptables=false --ip6tables=false --bridge=none --data-root "$DIR/data" \
       --exec-root "$DIR/exec" --pidfile "$DIR/dockerd.run.pid" -H "$DOCKER_HOST" >"$DIR/dockerd.log" 2>&1 &
     echo $! >"$PIDFILE"
   fi
