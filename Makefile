@@ -90,4 +90,5 @@ bench: compile
 	$(PY) -m bench $(BENCH_ARGS)
 
 clean:
+	image/dockerd.sh stop  # the checkout's own Docker engine keeps its data (and the image cache) under build/
 	rm -rf build dist *.egg-info core_pyx/*.c core_pyx/*.so core_pyx/*.html
