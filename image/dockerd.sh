@@ -40,6 +40,8 @@ stop)
     for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
   fi
   rm -f "$PIDFILE"
+  # dockerd leaves its default network namespace mounted under its exec root
+  if mountpoint -q "$DIR/exec/netns/default" 2>/dev/null; then umount "$DIR/exec/netns/default"; fi
   ;;
 *)
   echo "usage: image/dockerd.sh start|stop" >&2
