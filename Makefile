@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image
 
 all: compile
 
@@ -68,6 +68,11 @@ go-clients:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(GO_CLIENT_PACKAGES) >/dev/null; \
 	  else echo "NOTE: Go and the old Go clients are not installed and this is not root: their compat tests will be skipped"; fi; }
 
+# The container image rockafka:<version> and :latest (docs/container.md): a Debian base by debootstrap, cached in
+# build/image-cache; a Docker engine at $$DOCKER_HOST, or this checkout's own started for the build (root).
+image: install
+	PY=$(PY) image/with-engine.sh image/build.sh
+
 # The clients' own upstream suites (local checkouts, never committed): see compat_tests/upstream/run.py
 AIOKAFKA_SRC ?= ../upstream-src/aiokafka
 KAFKA_PYTHON_SRC ?= ../upstream-src/kafka-python
@@ -99,4 +104,5 @@ bench: compile
 	$(PY) -m bench $(BENCH_ARGS)
 
 clean:
+	image/dockerd.sh stop  # the checkout's own Docker engine keeps its data (and the image cache) under build/
 	rm -rf build dist *.egg-info core_pyx/*.c core_pyx/*.so core_pyx/*.html

@@ -1,8 +1,9 @@
 """A running broker: opens the store, listens on every listener, shuts down cleanly.
 
-Shutdown (SIGTERM, SIGINT, or :meth:`BrokerApp.stop`) stops accepting connections, lets requests in
-flight finish (parked fetches are woken and answered at once), closes the connections, then flushes and
-closes the store, which writes a clean checkpoint.
+Shutdown (SIGTERM, SIGINT, or :meth:`BrokerApp.stop`) stops accepting connections and taking requests,
+lets requests in flight finish (parked fetches answer at once with what they have, and park no more),
+closes the connections, then flushes and closes the store, which writes a clean checkpoint. A broker
+with connected consumers thus stops in well under a second, inside Docker's 10 s grace.
 """
 
 from __future__ import annotations
@@ -172,13 +173,17 @@ class BrokerApp:
         for task in self._tasks:
             task.cancel()
         self._connections.stop()
+        for connection in self._connections:
+            connection.finish()
         if self.broker is not None:
-            self.broker.waiters.wake_all()
+            self.broker.waiters.close()
             self.broker.groups.shutdown()
             self.broker.transactions.shutdown()
         deadline = time.monotonic() + DRAIN_TIMEOUT_S
         while any(not c.idle for c in self._connections) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
+        if busy := sum(not c.idle for c in self._connections):
+            log.warning("shutdown: %d connection(s) still busy after %.0f s; closing them", busy, DRAIN_TIMEOUT_S)
         for connection in self._connections:
             connection.close()
         await self._close_servers()

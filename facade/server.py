@@ -381,8 +381,13 @@ class KafkaConnection(asyncio.Protocol):
                 item.cancel()
         self._pending.clear()
 
+    def finish(self) -> None:
+        """Take no new requests, answer those read so far, then close (broker shutdown: first step)."""
+        self._held.clear()
+        self._close_after_pending()
+
     def close(self) -> None:
-        """Close the connection after writing whatever is ready (broker shutdown)."""
+        """Close the connection after writing whatever is ready (broker shutdown: last step)."""
         self._close_now()
 
     def close_idle(self) -> None:

@@ -2,7 +2,9 @@
 
 The store calls :meth:`PartitionWaiters.on_append` on the event-loop thread after every append
 (appends run there), which completes every future parked on that partition. A fetch parks with
-:meth:`wait_for_append` and then reads again; a timeout simply ends the wait.
+:meth:`wait_for_append` and then reads again; a timeout simply ends the wait. When the broker stops,
+:meth:`close` ends every wait at once and later waits end as they begin, so a long-poll fetch that reads
+again and finds too little answers with what it has instead of parking for the rest of its wait.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ PartitionKey = tuple[str, int]
 class PartitionWaiters:
     def __init__(self) -> None:
         self._parked: dict[PartitionKey, set[asyncio.Future[bool]]] = {}
+        self._closed = False
 
     def on_append(self, result: AppendResult) -> None:
         for future in self._parked.pop((result.topic, result.partition), ()):
@@ -28,7 +31,9 @@ class PartitionWaiters:
         """Wait until one of ``partitions`` gets an append, or ``timeout_s`` passes; True if woken by an append.
 
         One future and one timer per wait (no ``asyncio.wait_for``: its extra future, callbacks and loop
-        lookups were a visible share of a low-latency consumer's fetches)."""
+        lookups were a visible share of a low-latency consumer's fetches). After :meth:`close`, False at once."""
+        if self._closed:
+            return False
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bool] = loop.create_future()
         keys = list(partitions)
@@ -46,13 +51,13 @@ class PartitionWaiters:
                     if not parked:
                         del self._parked[key]
 
-    def wake_all(self) -> None:
-        """Complete every parked future (shutdown: parked fetches answer at once)."""
+    def close(self) -> None:
+        """End every wait, now and later, as if its time were up (shutdown: parked fetches answer at once)."""
+        self._closed = True
         parked, self._parked = self._parked, {}
         for futures in parked.values():
             for future in futures:
-                if not future.done():
-                    future.set_result(True)
+                _time_up(future)
 
 
 def _time_up(future: asyncio.Future[bool]) -> None:

@@ -11,9 +11,19 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__, acls_cli, cluster_cli, pipeline_cli, serve_cli, store_cli, users_cli
+from . import (
+    __version__,
+    acls_cli,
+    cluster_cli,
+    kafka_tools_cli,
+    pipeline_cli,
+    probe_cli,
+    serve_cli,
+    store_cli,
+    users_cli,
+)
 
-SUBCOMMANDS = (serve_cli, cluster_cli, store_cli, pipeline_cli, users_cli, acls_cli)
+SUBCOMMANDS = (serve_cli, cluster_cli, probe_cli, store_cli, pipeline_cli, users_cli, acls_cli, kafka_tools_cli)
 
 
 class CommandError(Exception):

@@ -1,4 +1,4 @@
-"""``rockafka serve [PROPERTIES_FILE] [--override KEY=VALUE ...]``: run a broker, as kafka-server-start.sh does.
+"""``rockafka serve [PROPERTIES_FILE] [--override KEY=VALUE ...] [--kafka-env]``: run a broker (kafka-server-start.sh).
 
 A bad setting (a properties file that is not UTF-8, an unknown name, a value that does not parse) is one
 line on stderr and exit code 2; a data directory that cannot be served (an unreadable ``meta.properties``
@@ -31,6 +31,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--override", action="append", default=[], metavar="KEY=VALUE", help="set one setting (repeatable)"
     )
+    parser.add_argument(
+        "--kafka-env",
+        action="store_true",
+        help="also read KAFKA_<NAME> environment variables as Kafka's container images do "
+        "(KAFKA_NUM_PARTITIONS -> num.partitions; see docs/container.md)",
+    )
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.set_defaults(func=run)
 
@@ -42,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
     )
     try:
-        config = load_broker_config(args.properties, args.override, os.environ)
+        config = load_broker_config(args.properties, args.override, os.environ, kafka_env=args.kafka_env)
     except ConfigError as exc:
         print(f"rockafka serve: {exc}", file=sys.stderr)
         return 2

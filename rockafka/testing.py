@@ -29,7 +29,8 @@ directory is removed by :meth:`Broker.close` (the end of a ``with`` block); a gi
 for brokers that join a cluster (docs/cluster.md).
 
 The pytest plugin :mod:`rockafka.testing_plugin` (entry point ``pytest11``) offers this broker as
-the ``kafka_broker`` fixture.
+the ``kafka_broker`` fixture. ``RockafkaContainer`` is the container image as a testcontainers-python
+container (:mod:`rockafka.testing_container`; imported on first use, as it needs ``testcontainers``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,17 @@ from rockafka.facade.app import BrokerApp, StartupError
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigError, load_broker_config
 from rockafka.facade.config.broker import ENV_PREFIX
 
-__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "LocalEtcd"]
+__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "LocalEtcd"]  # and RockafkaContainer, imported on first use
+
+
+def __getattr__(name: str) -> object:
+    """``RockafkaContainer``, imported on first use (it needs the optional ``testcontainers`` package)."""
+    if name == "RockafkaContainer":
+        from .testing_container import RockafkaContainer
+
+        return RockafkaContainer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Applied under the caller's settings: small files (a test broker neither reserves a 1 GiB CommitLog
 #: segment nor maps 400 MB index files) and consumer groups that form at once.

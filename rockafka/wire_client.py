@@ -38,7 +38,11 @@ class WireClient:
     """A blocking connection to one broker; :meth:`request` sends a message and returns the response."""
 
     def __init__(
-        self, bootstrap: str, settings: Mapping[str, str] | None = None, client_id: str = "rockafka-cli"
+        self,
+        bootstrap: str,
+        settings: Mapping[str, str] | None = None,
+        client_id: str = "rockafka-cli",
+        timeout_s: float = TIMEOUT_S,
     ) -> None:
         settings = dict(settings or {})
         host, _, port = bootstrap.rpartition(":")
@@ -46,7 +50,7 @@ class WireClient:
         self.client_id = client_id
         self._correlation = itertools.count(1)
         try:
-            raw = socket.create_connection((host, int(port)), timeout=TIMEOUT_S)
+            raw = socket.create_connection((host, int(port)), timeout=timeout_s)
         except (OSError, ValueError) as exc:
             raise WireClientError(f"cannot connect to {bootstrap}: {exc}") from None
         self._sock: socket.socket = raw

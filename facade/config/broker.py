@@ -1,5 +1,8 @@
 """Loading the broker's settings: defaults < properties file < environment < ``--override KEY=VALUE``.
 
+With ``kafka_env`` (``rockafka serve --kafka-env``, the container image's entrypoint) the environment's
+``KAFKA_*`` variables are read too, after the ``ROCKAFKA_*`` ones, by Kafka's images' rule (``kafka_env.py``).
+
 The properties file is Kafka's ``server.properties`` format (``key=value``, ``key: value`` or
 ``key value``; ``#``/``!`` comments; a trailing backslash continues a line). An environment variable
 ``ROCKAFKA_LOG_DIRS`` sets ``log.dirs``: the name upper-cased with dots as underscores, for known
@@ -20,6 +23,7 @@ from typing import Final
 
 from .definitions import BROKER_CONFIGS, IGNORED_BROKER_SETTINGS, LISTENER_SCOPED, MECHANISM_SCOPED, ConfigDef, Value
 from .errors import ConfigError, InvalidConfigError, UnknownConfigError
+from .kafka_env import kafka_env_settings
 from .values import parse_value
 
 log = logging.getLogger(__name__)
@@ -93,7 +97,10 @@ class BrokerConfig:
 
     @property
     def listeners(self) -> list[Listener]:
-        return _parse_listeners("listeners", self._list("listeners"), self._protocol_map())
+        """The listeners to open: ``listeners`` without those ``controller.listener.names`` names (KRaft's)."""
+        controller = set(self._list("controller.listener.names"))
+        parsed = _parse_listeners("listeners", self._list("listeners"), self._protocol_map())
+        return [item for item in parsed if item.name not in controller]
 
     @property
     def advertised_listeners(self) -> list[Listener]:
@@ -236,6 +243,8 @@ def load_broker_config(
     properties_file: Path | None = None,
     overrides: Sequence[str] = (),
     environ: Mapping[str, str] | None = None,
+    *,
+    kafka_env: bool = False,
 ) -> BrokerConfig:
     """Build the effective configuration; raises :class:`ConfigError` with one readable line on a bad setting."""
     values: dict[str, Value] = {name: d.default for name, d in BROKER_CONFIGS.items()}
@@ -263,6 +272,9 @@ def load_broker_config(
     for variable, text in sorted((environ or {}).items()):
         if variable in env_names:
             apply(env_names[variable], text, f"from environment variable {variable}")
+    if kafka_env:
+        for name, text, variable in kafka_env_settings(environ or {}):
+            apply(name, text, f"from environment variable {variable}")
     for item in overrides:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():

@@ -165,6 +165,12 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("listeners", LIST, ["PLAINTEXT://127.0.0.1:9092"], doc="where the broker listens"),
     ConfigDef("advertised.listeners", LIST, None, doc="what Metadata tells clients; defaults to listeners"),
     ConfigDef(
+        "controller.listener.names",
+        LIST,
+        None,
+        doc="KRaft controller listeners among listeners: neither opened nor advertised (no controller runs here)",
+    ),
+    ConfigDef(
         "listener.security.protocol.map",
         LIST,
         ["PLAINTEXT:PLAINTEXT", "SSL:SSL", "SASL_PLAINTEXT:SASL_PLAINTEXT", "SASL_SSL:SASL_SSL"],
@@ -432,7 +438,6 @@ IGNORED_BROKER_SETTINGS: Final = frozenset(
         "process.roles",
         "controller.quorum.voters",
         "controller.quorum.bootstrap.servers",
-        "controller.listener.names",
         "inter.broker.listener.name",
         "zookeeper.connect",
         "zookeeper.connection.timeout.ms",

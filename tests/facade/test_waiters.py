@@ -40,7 +40,7 @@ def test_the_timeout_ends_the_wait_unwoken() -> None:
     assert not waiters._parked
 
 
-def test_a_cancelled_wait_is_unparked_and_wake_all_answers_the_rest() -> None:
+def test_a_cancelled_wait_is_unparked_and_close_ends_the_rest_and_every_later_wait() -> None:
     async def scenario() -> tuple[list[bool], PartitionWaiters]:
         waiters = PartitionWaiters()
         cancelled = asyncio.ensure_future(waiters.wait_for_append([("t", 0)], 10.0))
@@ -49,9 +49,12 @@ def test_a_cancelled_wait_is_unparked_and_wake_all_answers_the_rest() -> None:
         cancelled.cancel()
         await asyncio.sleep(0.01)
         assert len(waiters._parked[("t", 0)]) == 1
-        waiters.wake_all()
-        return [await kept], waiters
+        waiters.close()
+        later = asyncio.ensure_future(waiters.wait_for_append([("t", 0)], 10.0))
+        await asyncio.sleep(0)
+        assert later.done() and not waiters._parked  # ended as it began: never parked
+        return [await kept, await later], waiters
 
     results, waiters = asyncio.run(scenario())
-    assert results == [True]
+    assert results == [False, False]
     assert not waiters._parked

@@ -1,0 +1,207 @@
+"""The ``rockafka`` image under Docker, driven through the ``docker`` package as projects drive Kafka's images.
+
+The module's set-up starts a Docker engine (or uses the one at ``$DOCKER_HOST``) and builds the image with
+``make image``'s script; neither is skipped when missing: the tests fail with the reason. Containers run on
+the host network (the engine has no bridge), each on a free port given through ``KAFKA_LISTENERS``, and
+are removed by the test that made them.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import docker
+import pytest
+from docker.models.containers import Container
+
+from .brokerproc import free_port
+from .clients.aiokafka_driver import AiokafkaDriver
+from .clients.confluent_driver import ConfluentDriver
+from .clients.driver import EARLIEST
+from .clients.kafka_python_driver import KafkaPythonDriver
+from .clients.records import Rec, unique_topic
+from .clients.scenarios import check_roundtrip
+from .container_engine import BUILD_TIMEOUT_S, Engine, build_image, engine
+from .test_shutdown import DRAIN_BOUND_LINE, long_polling_consumer
+
+READY_TIMEOUT_S = 60.0
+# the first test's set-up may build the image from nothing (debootstrap, then docker build on vfs: minutes)
+pytestmark = pytest.mark.timeout(BUILD_TIMEOUT_S + 300)
+DOCKER_STOP_GRACE_S = 10  # docker stop's default: SIGTERM, then SIGKILL (exit 137) after this
+
+
+ZOOKEEPER_FORM = ["--authorizer-properties", "zookeeper.connect=localhost:2181"]
+KAFKA_TOOL_COMMANDS = [
+    ["/opt/kafka/bin/kafka-acls.sh", *ZOOKEEPER_FORM, "--add", "--allow-principal", "User:alice", "--operation", "Read",
+     "--topic", "orders", "--force"],
+    ["kafka-configs.sh", "--zookeeper", "localhost:2181", "--alter", "--add-config",
+     "SCRAM-SHA-256=[iterations=8192,password=secret]", "--entity-type", "users", "--entity-name", "alice"],
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def docker_engine() -> Iterator[Engine]:
+    started = engine()
+    try:
+        yield started
+    finally:
+        started.close()
+
+
+@pytest.fixture(scope="module")
+def image(docker_engine: Engine) -> str:
+    return build_image(docker_engine.docker_host)
+
+
+@pytest.fixture(scope="module")
+def client(docker_engine: Engine) -> Iterator[docker.DockerClient]:
+    made = docker.DockerClient(base_url=docker_engine.docker_host)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+class Broker:
+    """A container of the image on a free port; :meth:`start` waits until the broker answers ApiVersions."""
+
+    def __init__(self, client: docker.DockerClient, image: str, env: dict[str, str], volume: str | None = None):
+        self.port = free_port()
+        self.bootstrap = f"127.0.0.1:{self.port}"
+        self._client, self._image, self._volume = client, image, volume
+        self.env = {"KAFKA_LISTENERS": f"PLAINTEXT://127.0.0.1:{self.port}", **env}
+        self.container: Container | None = None
+
+    def start(self) -> Broker:
+        volumes = {self._volume: {"bind": "/var/lib/rockafka/data", "mode": "rw"}} if self._volume else None
+        self.container = self._client.containers.run(
+            self._image, detach=True, network_mode="host", environment=self.env, volumes=volumes
+        )
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            self.container.reload()
+            if self.container.status == "exited":
+                raise AssertionError(f"the container exited:\n{self.logs()}")
+            probe = self.container.exec_run(["rockafka", "probe", "--bootstrap-server", self.bootstrap])
+            if probe.exit_code == 0:
+                return self
+            time.sleep(0.2)
+        raise AssertionError(f"the broker did not answer within {READY_TIMEOUT_S} s:\n{self.logs()}")
+
+    def logs(self) -> str:
+        return "" if self.container is None else self.container.logs().decode(errors="replace")
+
+    def state(self) -> dict[str, Any]:
+        assert self.container is not None
+        self.container.reload()
+        return dict(self.container.attrs["State"])
+
+    def remove(self) -> None:
+        if self.container is not None:
+            self.container.remove(force=True)
+            self.container = None
+
+
+@pytest.fixture
+def volume(client: docker.DockerClient) -> Iterator[str]:
+    made = client.volumes.create(f"rockafka-test-{uuid.uuid4().hex[:12]}")
+    try:
+        yield str(made.name)
+    finally:
+        made.remove(force=True)
+
+
+def test_three_clients_round_trip_kafka_tools_and_variables_take_effect_and_the_healthcheck_turns_healthy(
+    client: docker.DockerClient, image: str
+) -> None:
+    broker = Broker(client, image, {"KAFKA_NUM_PARTITIONS": "3", "KAFKA_HEAP_OPTS": "-Xmx1G"}).start()
+    try:
+        drivers = [KafkaPythonDriver(), AiokafkaDriver(), ConfluentDriver()]
+        for driver, reader in zip(drivers, drivers[1:] + drivers[:1], strict=True):
+            check_roundtrip(driver, broker.bootstrap, acks=-1, codec="none", reader=reader)
+        topic = unique_topic("container-partitions")
+        assert drivers[0].produce(broker.bootstrap, topic, [Rec(key=None, value=b"auto")], acks=-1) == [0]
+        assert drivers[0].partition_count(broker.bootstrap, topic) == 3
+        assert broker.container is not None
+        for command in KAFKA_TOOL_COMMANDS:  # as aiokafka's fixtures docker exec them
+            ran = broker.container.exec_run(command)
+            assert ran.exit_code == 0, ran.output.decode(errors="replace")
+        listed = broker.container.exec_run(["kafka-acls.sh", *ZOOKEEPER_FORM, "--list", "--topic", "orders"])
+        assert b"User:alice READ" in listed.output
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while broker.state()["Health"]["Status"] != "healthy" and time.monotonic() < deadline:
+            time.sleep(0.5)
+        health = broker.state()["Health"]
+        assert health["Status"] == "healthy", health
+    finally:
+        broker.remove()
+
+
+def test_docker_stop_under_a_connected_consumer_exits_0_and_the_data_survives_a_restart(
+    client: docker.DockerClient, image: str, volume: str
+) -> None:
+    driver = KafkaPythonDriver()
+    topic = unique_topic("container-restart")
+    sent = [Rec(key=None, value=f"record-{i}".encode()) for i in range(5)]
+    broker = Broker(client, image, {"KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS": "0"}, volume=volume).start()
+    try:
+        assert driver.produce(broker.bootstrap, topic, sent, acks=-1) == list(range(5))
+        assert broker.container is not None
+        with long_polling_consumer(broker.bootstrap, topic):
+            started = time.monotonic()
+            broker.container.stop(timeout=DOCKER_STOP_GRACE_S)
+            print(f"docker stop under a long-polling consumer took {time.monotonic() - started:.2f} s")
+        logs = broker.logs()
+        assert broker.state()["ExitCode"] == 0, logs  # 137 had Docker's grace run out
+        assert DRAIN_BOUND_LINE not in logs, logs
+    finally:
+        broker.remove()
+    again = Broker(client, image, {}, volume=volume).start()
+    try:
+        got = driver.consume(again.bootstrap, topic, 0, EARLIEST, 5)
+        assert [r.value for r in got] == [r.value for r in sent]
+    finally:
+        again.remove()
+
+
+@pytest.mark.parametrize(
+    ("env", "fragment"),
+    [
+        ({"KAFKA_NUM_PARTITIONS": "many"}, "num.partitions"),
+        ({"KAFKA_NUM_PARTITONS": "2"}, "KAFKA_NUM_PARTITONS"),
+    ],
+)
+def test_a_bad_setting_exits_non_zero_with_one_clear_line(
+    client: docker.DockerClient, image: str, env: dict[str, str], fragment: str
+) -> None:
+    container = client.containers.run(image, detach=True, network_mode="host", environment=env)
+    try:
+        result = container.wait(timeout=READY_TIMEOUT_S)
+        logs = container.logs().decode(errors="replace").strip().splitlines()
+    finally:
+        container.remove(force=True)
+    assert result["StatusCode"] == 2
+    assert len(logs) == 1 and logs[0].startswith("rockafka serve:") and fragment in logs[0], logs
+
+
+def test_rockafka_container_of_testcontainers_runs_an_aiokafka_round_trip(
+    docker_engine: Engine, image: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DOCKER_HOST", docker_engine.docker_host)
+    monkeypatch.setenv("TESTCONTAINERS_RYUK_DISABLED", "true")  # its reaper is an image no registry here serves
+    from rockafka.testing import RockafkaContainer
+
+    with RockafkaContainer(image, network_mode="host").with_env("KAFKA_NUM_PARTITIONS", "2") as broker:
+        bootstrap = broker.get_bootstrap_server()
+        check_roundtrip(AiokafkaDriver(), bootstrap, acks=1, codec="none")
+        topic = unique_topic("testcontainers")
+        assert AiokafkaDriver().produce(bootstrap, topic, [Rec(key=None, value=b"x")], acks=1) == [0]
+        assert AiokafkaDriver().partition_count(bootstrap, topic) == 2
+        container = broker.get_wrapped_container()
+    container_gone = container.id not in {
+        c.id for c in docker.DockerClient(docker_engine.docker_host).containers.list(all=True)
+    }
+    assert container_gone
