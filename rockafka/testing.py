@@ -56,7 +56,8 @@ from rockafka.facade.app import BrokerApp, StartupError
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigError, load_broker_config
 from rockafka.facade.config.broker import ENV_PREFIX
 
-__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "LocalEtcd"]  # and RockafkaContainer, imported on first use
+# and RockafkaContainer, imported on first use
+__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "LocalEtcd"]
 
 
 def __getattr__(name: str) -> object:
