@@ -1,5 +1,8 @@
 """A running broker: opens the store, listens on every listener, shuts down cleanly.
 
+With ``rockafka.http.listener`` set, the broker also serves ``/metrics``, ``/healthz`` and ``/readyz`` over HTTP
+(``ops/``); other routes (the web console) are added to :attr:`BrokerApp.http` before :meth:`BrokerApp.start`.
+
 Shutdown (SIGTERM, SIGINT, or :meth:`BrokerApp.stop`) stops accepting connections, lets requests in
 flight finish (parked fetches are woken and answered at once), closes the connections, then flushes and
 closes the store, which writes a clean checkpoint.
@@ -20,8 +23,9 @@ from .broker import Broker, load_cluster_id, store_config
 from .config import BrokerConfig, Listener
 from .connections import ConnectionLimits, Connections
 from .dispatch import RequestDispatcher
+from .ops import BrokerMetrics, HttpListener, HttpListenerError, MeteredDispatcher, OpsEndpoints, parse_address
 from .security import SecurityError, SecurityService
-from .server import KafkaConnection
+from .server import Dispatcher, KafkaConnection
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +51,10 @@ class BrokerApp:
         self._connections = Connections(ConnectionLimits.from_config(config))
         self._stopped = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        address = config.str("rockafka.http.listener")
+        self.http = HttpListener(*parse_address(address)) if address else None
+        self.serving = False
+        """Every listener bound and not stopping (what ``/readyz`` checks first)."""
 
     async def start(self) -> None:
         try:
@@ -62,19 +70,21 @@ class BrokerApp:
         except StoreError as exc:  # an unreadable meta.properties: the store opened above is closed again
             store.close()
             raise StartupError(str(exc)) from None
-        broker = Broker(self.config, store, cluster_id)
+        metrics = BrokerMetrics() if self.http is not None else None
+        broker = Broker(self.config, store, cluster_id, metrics=metrics)
         store.records.add_append_listener(broker.waiters.on_append)
         broker.groups.start()
         broker.producers.start()
         broker.transactions.start()
         self.broker = broker
         dispatcher = RequestDispatcher(broker, security)
+        served: Dispatcher = dispatcher if metrics is None else self._metered(dispatcher, metrics)
         max_frame = self.config.int("socket.request.max.bytes")
         loop = asyncio.get_running_loop()
         try:
             for listener in self.config.listeners:
                 server = await loop.create_server(
-                    lambda listener=listener: self._connection(dispatcher, listener, max_frame),
+                    lambda listener=listener: self._connection(served, listener, max_frame),
                     host=listener.host or None,
                     port=listener.port,
                     reuse_address=True,
@@ -88,13 +98,36 @@ class BrokerApp:
             await self._close_servers()
             store.close()
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
+        await self._start_http(store)
         self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
         self._connections.start()
+        self.serving = True
         log.info(
             "Rockafka broker %d started (cluster %s, data in %s)", broker.node_id, cluster_id, self.config.data_dir
         )
 
-    def _connection(self, dispatcher: RequestDispatcher, listener: Listener, max_frame: int) -> KafkaConnection:
+    def _metered(self, dispatcher: RequestDispatcher, metrics: BrokerMetrics) -> Dispatcher:
+        """Count appends, answers, errors and request times for ``/metrics``."""
+        assert self.broker is not None
+        self.broker.store.records.add_append_listener(metrics.on_append)
+        dispatcher.on_error = metrics.on_error
+        return MeteredDispatcher(dispatcher, metrics)
+
+    async def _start_http(self, store: MessageStore) -> None:
+        if self.http is None or self.broker is None or self.broker.metrics is None:
+            return
+        endpoints = OpsEndpoints(
+            self.broker.metrics, store, lambda: [c.info for c in self._connections], lambda: self.serving
+        )
+        endpoints.register(self.http)
+        try:
+            await self.http.start()
+        except HttpListenerError as exc:
+            await self._close_servers()
+            store.close()
+            raise StartupError(str(exc)) from None
+
+    def _connection(self, dispatcher: Dispatcher, listener: Listener, max_frame: int) -> KafkaConnection:
         return KafkaConnection(dispatcher, listener.name, listener.security_protocol, max_frame, self._connections)
 
     async def _retention_loop(self, broker: Broker) -> None:
@@ -121,6 +154,7 @@ class BrokerApp:
         if self._stopped.is_set():
             return
         self._stopped.set()
+        self.serving = False
         for server in self._servers:
             server.close()
         for task in self._tasks:
@@ -136,6 +170,8 @@ class BrokerApp:
         for connection in self._connections:
             connection.close()
         await self._close_servers()
+        if self.http is not None:
+            await self.http.stop()
         if self.broker is not None:
             self.broker.producers.shutdown()
             self.broker.store.close()

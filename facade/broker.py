@@ -23,6 +23,7 @@ from .config import BrokerConfig, ConfigSource, describe_topic_config
 from .config.broker import decode_properties, read_properties
 from .config.errors import ConfigError
 from .group import GroupService
+from .ops.metrics import BrokerMetrics
 from .producers import ProducerService
 from .transactions import TransactionCoordinator
 from .waiters import PartitionWaiters
@@ -40,6 +41,8 @@ class Broker:
     store: MessageStore
     cluster_id: str
     waiters: PartitionWaiters = field(default_factory=PartitionWaiters)
+    metrics: BrokerMetrics | None = None
+    """The traffic counters, when the HTTP listener exports them (``rockafka.http.listener``)."""
     groups: GroupService = field(init=False)
     producers: ProducerService = field(init=False)
     transactions: TransactionCoordinator = field(init=False)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from struct import error as StructError
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +73,8 @@ _store_errors = StoreErrorLog(log)
 #: codecs' ValueError/OverflowError/TypeError, ``struct.error`` from a packer.
 _ENCODE_FAILURES = (EncodeError, ValueError, OverflowError, TypeError, StructError)
 
+ErrorListener = Callable[[int, int], None]
+
 
 class RequestDispatcher:
     """The :class:`~rockafka.facade.server.Dispatcher` of a broker."""
@@ -82,6 +84,8 @@ class RequestDispatcher:
         if security is None and broker is not None:
             security = SecurityService(broker.config)
         self.security = security
+        self.on_error: ErrorListener | None = None
+        """Told (API key, error code) of every request answered with an error as a whole (the metrics)."""
 
     def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
         sasl = connection.sasl
@@ -111,18 +115,12 @@ class RequestDispatcher:
             result = self._handle(handler, ctx, body)
         except BrokenRequestError:
             raise
-        except ApiError as exc:
-            result = _error_response(handler, body, exc.error_code)
-        except StoreError as exc:
-            _store_errors.note(header.api_key, exc)
-            result = _error_response(handler, body, store_error_code(exc))
         except Exception as exc:
-            _log_failure(header, "failed", exc)
-            result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
+            result = _failure_response(handler, header, body, exc, self.on_error)
         if result is None:
             return None
         if isinstance(result, Awaitable):
-            finish = _finish(handler, header, body, result)
+            finish = _finish(handler, header, body, result, self.on_error)
             return finish if handler.parks else asyncio.shield(finish)  # see ApiHandler.parks
         buffers = _encode(handler, header, body, result)
         if sasl is not None and sasl.close_reason is not None:
@@ -138,7 +136,7 @@ class RequestDispatcher:
     def _handle(handler: ApiHandler, ctx: RequestContext, body: Any) -> Any:
         operation = CLUSTER_APIS.get(handler.api_key)
         if operation is not None and not ctx.authorize(operation, ResourceType.CLUSTER):
-            return _error_response(handler, body, ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
+            raise ApiError(ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
         return handler.handle(ctx, body)
 
     @staticmethod
@@ -189,20 +187,34 @@ def _legacy_token(sasl: SaslSession, frame: bytes, connection: ConnectionInfo) -
     return [len(answer).to_bytes(4, "big") + answer]
 
 
-async def _finish(handler: ApiHandler, header: RequestHeader, body: Any, pending: Awaitable[Any]) -> Buffers | None:
+async def _finish(
+    handler: ApiHandler, header: RequestHeader, body: Any, pending: Awaitable[Any], on_error: ErrorListener | None
+) -> Buffers | None:
     try:
         result = await pending
     except BrokenRequestError:
         raise
-    except ApiError as exc:
-        result = _error_response(handler, body, exc.error_code)
-    except StoreError as exc:
-        _store_errors.note(header.api_key, exc)
-        result = _error_response(handler, body, store_error_code(exc))
     except Exception as exc:
-        _log_failure(header, "failed", exc)
-        result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
+        result = _failure_response(handler, header, body, exc, on_error)
     return None if result is None else _encode(handler, header, body, result)
+
+
+def _failure_response(
+    handler: ApiHandler, header: RequestHeader, body: Any, exc: Exception, on_error: ErrorListener | None
+) -> Any:
+    """The error response for a handler that raised ``exc``: its ApiError's code, a store error's Kafka code
+    (one WARNING per distinct error), or UNKNOWN_SERVER_ERROR for a bug (one ERROR line)."""
+    if isinstance(exc, ApiError):
+        code = exc.error_code
+    elif isinstance(exc, StoreError):
+        _store_errors.note(header.api_key, exc)
+        code = store_error_code(exc)
+    else:
+        _log_failure(header, "failed", exc)
+        code = ErrorCode.UNKNOWN_SERVER_ERROR
+    if on_error is not None:
+        on_error(handler.api_key, code)
+    return _error_response(handler, body, code)
 
 
 def _log_failure(header: RequestHeader, what: str, exc: BaseException) -> None:

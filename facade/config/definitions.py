@@ -113,6 +113,13 @@ def _check_overrides(value: Value) -> str | None:
     return None
 
 
+def _check_http_listener(value: Value) -> str | None:
+    _, sep, port = str(value or "").rpartition(":")
+    if value and (not sep or not port.isdigit() or int(port) > 65535):
+        return "must be HOST:PORT (empty: no HTTP listener)"
+    return None
+
+
 COMPRESSION_TYPES = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 
 AUTHORIZER_CLASSES: Final = (
@@ -229,6 +236,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.index.entries", INT, 20000000, at_least(1)),
     ConfigDef("rockafka.commitlog.cache.bytes", LONG, 1 << 30, at_least(-1)),
     ConfigDef("rockafka.free.space.reserve.bytes", LONG, 64 << 20, NON_NEGATIVE),
+    ConfigDef("rockafka.http.listener", STR, "", _check_http_listener),
 )
 
 TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
@@ -338,6 +346,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "rockafka.index.entries": "entries per IndexFile",
     "rockafka.commitlog.cache.bytes": "page cache kept for the newest CommitLog data; older fsynced data is "
     "released from memory (-1: keep all, the kernel decides)",
+    "rockafka.http.listener": "HOST:PORT of the HTTP listener serving /metrics (Prometheus), /healthz and /readyz "
+    "(empty: off); see docs/operations.md",
     "rockafka.free.space.reserve.bytes": "free space appends leave on the data directory's file system: below it, "
     "produce gets KAFKA_STORAGE_ERROR (everything else goes on) until space returns; see docs/running.md",
     "listener.security.protocol.map": "security protocol of each listener name",
