@@ -61,8 +61,8 @@ def produce_rate(bootstrap: str, topic: str, count: int) -> float:
     return count / elapsed
 
 
-def metrics_overhead(rounds: int, messages: int, scratch: Path) -> tuple[float, float, float]:
-    """(median rate off, median rate on, on/off)."""
+def metrics_overhead(rounds: int, messages: int, scratch: Path) -> tuple[float, float, float, dict[str, list[float]]]:
+    """(median rate off, median rate on, on/off, every run's rate per side)."""
     on = Broker(
         data_dir=scratch / "on", subprocess=True, settings={"rockafka.http.listener": f"127.0.0.1:{free_port()}"}
     )
@@ -74,7 +74,7 @@ def metrics_overhead(rounds: int, messages: int, scratch: Path) -> tuple[float, 
             for name, broker in order:
                 rates[name].append(produce_rate(broker.bootstrap, f"bench-{index}", messages))
     rate_on, rate_off = statistics.median(rates["on"]), statistics.median(rates["off"])
-    return rate_off, rate_on, rate_on / rate_off
+    return rate_off, rate_on, rate_on / rate_off, rates
 
 
 async def _held_while(work: asyncio.Future[object] | asyncio.Task[object]) -> tuple[float, float]:
@@ -136,10 +136,11 @@ def main(argv: list[str]) -> int:
         lines += [f"Scrape at {args.partitions:,} partitions, every one with a committed offset:", ""]
         lines += [f"- {name}: {value:,.2f}" for name, value in cost.items()]
         if not args.skip_produce:
-            off, on, ratio = metrics_overhead(args.rounds, args.messages, Path(scratch))
+            off, on, ratio, runs = metrics_overhead(args.rounds, args.messages, Path(scratch))
             lines += ["", f"Produce 1 KiB, acks=1, {args.rounds} rounds of {args.messages:,} records, median:", ""]
             lines += [f"- metrics off: {off:,.0f} records/s", f"- metrics on: {on:,.0f} records/s"]
             lines += [f"- on/off: {ratio:.3f}x (target: at least 0.97x)"]
+            lines += [f"- runs {side}: " + ", ".join(f"{rate:,.0f}" for rate in rates) for side, rates in runs.items()]
     text = "\n".join(lines) + "\n"
     print(text)
     RESULTS.write_text(text)

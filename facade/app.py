@@ -24,6 +24,7 @@ from .config import BrokerConfig, Listener
 from .connections import ConnectionLimits, Connections
 from .dispatch import RequestDispatcher
 from .ops import BrokerMetrics, HttpListener, HttpListenerError, MeteredDispatcher, OpsEndpoints, parse_address
+from .ops.events import recovery_summary, settings_summary
 from .security import SecurityError, SecurityService
 from .server import Dispatcher, KafkaConnection
 
@@ -65,6 +66,7 @@ class BrokerApp:
             store = MessageStore.open(store_config(self.config))
         except Exception as exc:
             raise StartupError(f"cannot open the data directory {self.config.data_dir}: {exc}") from exc
+        log.info("%s", recovery_summary(store.recovery_report, store.open_seconds))
         try:
             cluster_id = load_cluster_id(self.config.data_dir, self.config.node_id)
         except StoreError as exc:  # an unreadable meta.properties: the store opened above is closed again
@@ -105,6 +107,7 @@ class BrokerApp:
         log.info(
             "Rockafka broker %d started (cluster %s, data in %s)", broker.node_id, cluster_id, self.config.data_dir
         )
+        log.info("%s", settings_summary(self.config))
 
     def _metered(self, dispatcher: RequestDispatcher, metrics: BrokerMetrics) -> Dispatcher:
         """Count appends, answers, errors and request times for ``/metrics``."""

@@ -84,6 +84,8 @@ class RequestDispatcher:
         if security is None and broker is not None:
             security = SecurityService(broker.config)
         self.security = security
+        self._debug = log.isEnabledFor(logging.DEBUG)
+        """One DEBUG line per request (checked once: the level is set before the broker starts)."""
         self.on_error: ErrorListener | None = None
         """Told (API key, error code) of every request answered with an error as a whole (the metrics)."""
 
@@ -108,6 +110,9 @@ class RequestDispatcher:
             raise BrokenRequestError(
                 f"API {header.api_key} v{header.api_version} is not served (client {header.client_id!r})"
             )
+        if self._debug:
+            log.debug("request API %d v%d from %s (client %r, correlation %d)", header.api_key, header.api_version,
+                      connection.peer, header.client_id, header.correlation_id)  # fmt: skip
         ctx = RequestContext(
             self._broker, connection, header.api_version, header.correlation_id, header.client_id, self.security
         )

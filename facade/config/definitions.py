@@ -237,6 +237,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.commitlog.cache.bytes", LONG, 1 << 30, at_least(-1)),
     ConfigDef("rockafka.free.space.reserve.bytes", LONG, 64 << 20, NON_NEGATIVE),
     ConfigDef("rockafka.http.listener", STR, "", _check_http_listener),
+    ConfigDef("rockafka.log.format", STR, "text", one_of("text", "json")),
 )
 
 TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
@@ -348,6 +349,7 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "released from memory (-1: keep all, the kernel decides)",
     "rockafka.http.listener": "HOST:PORT of the HTTP listener serving /metrics (Prometheus), /healthz and /readyz "
     "(empty: off); see docs/operations.md",
+    "rockafka.log.format": "text or json: the broker's log lines on stderr (rockafka serve --log-format wins)",
     "rockafka.free.space.reserve.bytes": "free space appends leave on the data directory's file system: below it, "
     "produce gets KAFKA_STORAGE_ERROR (everything else goes on) until space returns; see docs/running.md",
     "listener.security.protocol.map": "security protocol of each listener name",
