@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import http.client
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer
@@ -162,3 +165,30 @@ def test_no_http_listener_unless_configured(tmp_path: pytest.TempPathFactory) ->
         assert running.bootstrap
         with pytest.raises(ConnectionRefusedError):
             socket.create_connection(("127.0.0.1", port), timeout=5).close()
+
+
+def rockafka(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``rockafka`` console script, run as a user runs it."""
+    command = [str(Path(sys.executable).parent / "rockafka"), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_status_prints_liveness_and_readiness(broker: tuple[Broker, int]) -> None:
+    _, port = broker
+    done = rockafka("status", "--http", f"127.0.0.1:{port}")
+    assert (done.returncode, done.stdout.splitlines()) == (
+        0,
+        ["live", "ready", "listeners: bound", "store: online", "index: running"],
+    )
+
+
+def test_status_of_nothing_or_of_a_bad_address_is_one_line() -> None:
+    unreachable = rockafka("status", "--http", f"127.0.0.1:{free_port()}")
+    assert unreachable.returncode == 1 and unreachable.stdout == ""
+    assert len(unreachable.stderr.splitlines()) == 1
+    assert unreachable.stderr.startswith("rockafka status: no broker answers on http://127.0.0.1:")
+    malformed = rockafka("status", "--http", "localhost")
+    assert (malformed.returncode, malformed.stderr) == (
+        2,
+        "rockafka status: rockafka.http.listener must be HOST:PORT, got 'localhost'\n",
+    )
