@@ -67,7 +67,7 @@ async def take_snapshot(
     for name, c in metrics.topics.items():
         snapshot.topics[name] = (c.messages_in, c.bytes_in, c.bytes_out, c.produce_requests, c.fetch_requests)
     for key, times in metrics.requests.items():
-        snapshot.requests[key] = (times.count, times.seconds, list(times.buckets))
+        snapshot.requests[(key >> 16, key & 0xFFFF)] = (times.count, times.seconds, list(times.buckets))
     snapshot.errors = dict(metrics.errors)
     for connection in connections:
         where = (connection.listener_name, connection.security_protocol)

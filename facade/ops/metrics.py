@@ -28,7 +28,7 @@ from ..server import Buffers, ConnectionInfo, Dispatcher, Outcome
 #: Upper bounds (seconds) of the request-time histogram buckets; the last bucket is +Inf.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
-_KEY_AND_VERSION = struct.Struct(">hh")
+_API_AND_VERSION = struct.Struct(">I")
 
 
 class TopicCounts:
@@ -73,8 +73,8 @@ class FetchedPart(Protocol):
 class BrokerMetrics:
     def __init__(self) -> None:
         self.topics: dict[str, TopicCounts] = {}
-        self.requests: dict[tuple[int, int], RequestTimes] = {}
-        """Per (API key, version)."""
+        self.requests: dict[int, RequestTimes] = {}
+        """Per API key and version, keyed ``api_key << 16 | version``."""
         self.errors: dict[tuple[int, int], int] = {}
         """Per (API key, error code): requests answered with an error as a whole."""
 
@@ -108,11 +108,12 @@ class BrokerMetrics:
         key = (api_key, error_code)
         self.errors[key] = self.errors.get(key, 0) + 1
 
-    def observe(self, api_key: int, version: int, seconds: float) -> None:
-        times = self.requests.get((api_key, version))
+    def times_of(self, api_and_version: int) -> RequestTimes:
+        """The request times of an API version, keyed ``api_key << 16 | version`` (a request's first 4 bytes)."""
+        times = self.requests.get(api_and_version)
         if times is None:
-            times = self.requests[(api_key, version)] = RequestTimes()
-        times.observe(seconds)
+            times = self.requests[api_and_version] = RequestTimes()
+        return times
 
     def forget_topic(self, name: str) -> None:
         """A deleted topic's series go away (a topic created again under the name starts from zero)."""
@@ -130,25 +131,24 @@ class MeteredDispatcher:
     def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
         started = self._clock()
         outcome = self._inner.dispatch(frame, connection)
-        api_key, version = _KEY_AND_VERSION.unpack_from(frame)
-        if outcome is None or isinstance(outcome, list | tuple):
-            self._metrics.observe(api_key, version, self._clock() - started)
+        key = _API_AND_VERSION.unpack_from(frame)[0]
+        times = self._metrics.requests.get(key) or self._metrics.times_of(key)
+        if type(outcome) is list or outcome is None:
+            times.observe(self._clock() - started)
             return outcome
         if isinstance(outcome, asyncio.Future):
-            outcome.add_done_callback(lambda _: self._metrics.observe(api_key, version, self._clock() - started))
+            outcome.add_done_callback(lambda _: times.observe(self._clock() - started))
             return outcome
         if isinstance(outcome, Awaitable):
-            return self._timed(outcome, api_key, version, started)
-        self._metrics.observe(api_key, version, self._clock() - started)
+            return self._timed(outcome, times, started)
+        times.observe(self._clock() - started)
         return outcome
 
-    async def _timed(
-        self, pending: Awaitable[Buffers | None], api_key: int, version: int, started: float
-    ) -> Buffers | None:
+    async def _timed(self, pending: Awaitable[Buffers | None], times: RequestTimes, started: float) -> Buffers | None:
         try:
             return await pending
         finally:
-            self._metrics.observe(api_key, version, self._clock() - started)
+            times.observe(self._clock() - started)
 
     def ssl_principal(self, listener_name: str, peer_certificate: dict[str, object] | None) -> str:
         return self._inner.ssl_principal(listener_name, peer_certificate)
