@@ -11,9 +11,20 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import __version__, acls_cli, groups_cli, pipeline_cli, serve_cli, status_cli, store_cli, topics_cli, users_cli
+from . import (
+    __version__,
+    acls_cli,
+    groups_cli,
+    offsets_cli,
+    pipeline_cli,
+    serve_cli,
+    status_cli,
+    store_cli,
+    topics_cli,
+    users_cli,
+)
 
-SUBCOMMANDS = (serve_cli, store_cli, pipeline_cli, users_cli, acls_cli, status_cli, topics_cli, groups_cli)
+SUBCOMMANDS = (serve_cli, store_cli, pipeline_cli, users_cli, acls_cli, status_cli, topics_cli, groups_cli, offsets_cli)
 
 
 class CommandError(Exception):
