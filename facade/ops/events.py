@@ -14,15 +14,23 @@ from ..config import BROKER_CONFIGS, BrokerConfig, ConfigSource
 from ..config.definitions import ConfigType
 
 
+#: Setting names whose value is a secret: Kafka's PASSWORD settings, also under a listener's prefix
+#: (``listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config``), and any name that says so.
+_SECRET_SUFFIXES = tuple(name for name, d in BROKER_CONFIGS.items() if d.type == ConfigType.PASSWORD)
+_SECRET_WORDS = ("password", "jaas", "secret", "credential")
+
+
+def is_secret(name: str) -> bool:
+    return name.endswith(_SECRET_SUFFIXES) or any(word in name for word in _SECRET_WORDS)
+
+
 def settings_summary(config: BrokerConfig) -> str:
-    """Every setting not at its default, ``name=value`` (passwords shown as ``[hidden]``), sorted by name."""
+    """Every setting not at its default, ``name=value`` (secrets shown as ``[hidden]``), sorted by name."""
     changed = []
     for name in sorted(config.values):
         if config.sources.get(name) == ConfigSource.DEFAULT_CONFIG:
             continue
-        definition = BROKER_CONFIGS.get(name)
-        hidden = definition is not None and definition.type == ConfigType.PASSWORD
-        changed.append(f"{name}={'[hidden]' if hidden else config.values[name]}")
+        changed.append(f"{name}={'[hidden]' if is_secret(name) else config.values[name]}")
     return "settings (not default): " + (", ".join(changed) if changed else "none")
 
 
