@@ -24,7 +24,18 @@ from . import (
     users_cli,
 )
 
-SUBCOMMANDS = (serve_cli, store_cli, pipeline_cli, users_cli, acls_cli, status_cli, topics_cli, groups_cli, offsets_cli)
+SUBCOMMANDS = (
+    serve_cli,
+    store_cli,
+    pipeline_cli,
+    users_cli,
+    acls_cli,
+    status_cli,
+    topics_cli,
+    groups_cli,
+    offsets_cli,
+    console_cli,
+)
 
 
 class CommandError(Exception):
