@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from . import (
     __version__,
     acls_cli,
+    console_cli,
     groups_cli,
     offsets_cli,
     pipeline_cli,

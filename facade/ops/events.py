@@ -13,7 +13,6 @@ from rockafka.store import RecoveryReport
 from ..config import BROKER_CONFIGS, BrokerConfig, ConfigSource
 from ..config.definitions import ConfigType
 
-
 #: Setting names whose value is a secret: Kafka's PASSWORD settings, also under a listener's prefix
 #: (``listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config``), and any name that says so.
 _SECRET_SUFFIXES = tuple(name for name, d in BROKER_CONFIGS.items() if d.type == ConfigType.PASSWORD)
