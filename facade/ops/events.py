@@ -2,7 +2,7 @@
 
 The other operational events are logged where they happen: topics created, altered or deleted
 (``store/topicadmin.py``), a group rebalanced (``group/rebalance.py``), a producer fenced
-(``producers/ids.py``), the store going offline (``store/health.py``), the index thread stopping
+(``transactions/coordinator.py``), the store going offline (``store/health.py``), the index thread stopping
 (``store/indexservice.py``), a kernel falling back to its pure-Python twin (``core_pyx``).
 """
 

@@ -66,6 +66,18 @@ def test_recovery_after_kill_is_summarised(tmp_path: Path) -> None:
     assert "after a clean shutdown" in log_of(broker).split(text, 1)[1]
 
 
+def test_a_fenced_transactional_producer_is_logged(tmp_path: Path) -> None:
+    from confluent_kafka import Producer
+
+    with Broker(data_dir=tmp_path / "data", subprocess=True) as broker:
+        for _ in range(2):  # the second instance of the transactional id fences the first
+            producer = Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": "fenced-id"})
+            producer.init_transactions(30)
+            producer.flush(5)
+    assert re.search(r"transactional id 'fenced-id': producer \d+ epoch 0 fenced by a new instance \(now producer "
+                     r"\d+ epoch 1\)", log_of(broker))  # fmt: skip
+
+
 def test_json_lines(tmp_path: Path) -> None:
     with Broker(data_dir=tmp_path / "data", subprocess=True, settings={"rockafka.log.format": "json"}) as broker:
         admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap)
