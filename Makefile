@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image prometheus
 
 all: compile
 
@@ -44,7 +44,7 @@ check-generated: gen-protocol
 	@test -z "$$(git status --porcelain -- $(GENERATED))" || \
 	  (echo "untracked generated files: run 'make gen-protocol' and commit" && git status --porcelain -- $(GENERATED) && exit 1)
 
-compat-deps: compat_tests/node/node_modules/.package-lock.json kcat go-clients
+compat-deps: compat_tests/node/node_modules/.package-lock.json kcat go-clients prometheus
 
 compat_tests/node/node_modules/.package-lock.json: compat_tests/node/package-lock.json
 	cd compat_tests/node && npm ci --no-audit --no-fund --loglevel=error
@@ -72,6 +72,12 @@ go-clients:
 # build/image-cache; a Docker engine at $$DOCKER_HOST, or this checkout's own started for the build (root).
 image: install
 	PY=$(PY) image/with-engine.sh image/build.sh
+
+# The Prometheus server that tests/facade/ops scrapes the broker with (Debian's package; the tests fail without it).
+prometheus:
+	@command -v prometheus >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
+	  else echo "NOTE: prometheus is not installed and this is not root: tests/facade/ops/test_prometheus_scrape.py will fail"; fi; }
 
 # The clients' own upstream suites (local checkouts, never committed): see compat_tests/upstream/run.py
 AIOKAFKA_SRC ?= ../upstream-src/aiokafka

@@ -7,7 +7,8 @@ import the public module ``X`` (for example ``rockafka.core_pyx.recordbatch``), 
 through :func:`kernel`, the one place where the choice is made.
 
 ``ROCKAFKA_NO_EXTENSIONS=1`` forces the pure twins. Without it, a compiled twin that fails to import
-falls back to the pure one; the test suite asserts that the compiled twins loaded.
+falls back to the pure one with one WARNING line (a much slower broker) and its name in :data:`FALLBACKS`,
+which the broker's metrics export; the test suite asserts that the compiled twins loaded.
 
 This package imports nothing else of the project.
 """
@@ -16,11 +17,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import os
 from types import ModuleType
 from typing import Final
 
 NO_EXTENSIONS: Final[bool] = os.environ.get("ROCKAFKA_NO_EXTENSIONS", "") == "1"
+FALLBACKS: list[str] = []
+"""Kernels whose compiled twin failed to import, so their pure twin runs (not those forced pure)."""
 
 
 def kernel(name: str) -> ModuleType:
@@ -28,8 +32,11 @@ def kernel(name: str) -> ModuleType:
     if not NO_EXTENSIONS:
         try:
             return importlib.import_module(f"{__name__}.{name}")
-        except ImportError:
-            pass
+        except ImportError as exc:
+            FALLBACKS.append(name)
+            logging.getLogger(__name__).warning(
+                "kernel %s: the compiled twin did not import (%s); running the much slower pure-Python twin", name, exc
+            )
     return importlib.import_module(f"{__name__}.{name}_py")
 
 

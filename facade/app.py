@@ -1,5 +1,8 @@
 """A running broker: opens the store, listens on every listener, shuts down cleanly.
 
+With ``rockafka.http.listener`` set, the broker also serves ``/metrics``, ``/healthz`` and ``/readyz`` over HTTP
+(``ops/``); other routes (the web console) are added to :attr:`BrokerApp.http` before :meth:`BrokerApp.start`.
+
 Shutdown (SIGTERM, SIGINT, or :meth:`BrokerApp.stop`) stops accepting connections and taking requests,
 lets requests in flight finish (parked fetches answer at once with what they have, and park no more),
 closes the connections, then flushes and closes the store, which writes a clean checkpoint. A broker
@@ -24,8 +27,10 @@ from .broker import Broker, load_cluster_id, store_config
 from .config import BrokerConfig, Listener
 from .connections import ConnectionLimits, Connections
 from .dispatch import RequestDispatcher
+from .ops import BrokerMetrics, HttpListener, HttpListenerError, MeteredDispatcher, OpsEndpoints, parse_address
+from .ops.events import recovery_summary, settings_summary
 from .security import SecurityError, SecurityService
-from .server import KafkaConnection
+from .server import KafkaConnection, RequestHandler
 
 if TYPE_CHECKING:
     from rockafka.cluster.member import ClusterMember
@@ -55,6 +60,10 @@ class BrokerApp:
         self._stopped = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._member: ClusterMember | None = None  # set when the broker joined a cluster
+        address = config.str("rockafka.http.listener")
+        self.http = HttpListener(*parse_address(address)) if address else None
+        self.serving = False
+        """Every listener bound and not stopping (what ``/readyz`` checks first)."""
 
     async def start(self) -> None:
         try:
@@ -65,24 +74,27 @@ class BrokerApp:
             store = MessageStore.open(store_config(self.config))
         except Exception as exc:
             raise StartupError(f"cannot open the data directory {self.config.data_dir}: {exc}") from exc
+        log.info("%s", recovery_summary(store.recovery_report, store.open_seconds))
         try:
             cluster_id = load_cluster_id(self.config.data_dir, self.config.node_id)
         except StoreError as exc:  # an unreadable meta.properties: the store opened above is closed again
             store.close()
             raise StartupError(str(exc)) from None
-        broker = Broker(self.config, store, cluster_id)
+        metrics = BrokerMetrics() if self.http is not None else None
+        broker = Broker(self.config, store, cluster_id, metrics=metrics)
         store.records.add_append_listener(broker.waiters.on_append)
         broker.groups.start()
         broker.producers.start()
         broker.transactions.start()
         self.broker = broker
         dispatcher = RequestDispatcher(broker, security)
+        served: RequestHandler = dispatcher if metrics is None else self._metered(dispatcher, metrics)
         max_frame = self.config.int("socket.request.max.bytes")
         loop = asyncio.get_running_loop()
         try:
             for listener in self.config.listeners:
                 server = await loop.create_server(
-                    lambda listener=listener: self._connection(dispatcher, listener, max_frame),
+                    lambda listener=listener: self._connection(served, listener, max_frame),
                     host=listener.host or None,
                     port=listener.port,
                     reuse_address=True,
@@ -98,15 +110,18 @@ class BrokerApp:
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
         if self.config.get("rockafka.cluster.etcd.endpoints"):
             await self._join_cluster(broker)
+        await self._start_http(store)
         self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
         self._tasks.append(asyncio.create_task(self._cleaner_loop(broker)))
         self._connections.start()
+        self.serving = True
         log.info(
             "Rockafka broker %d started (cluster %s, data in %s)",
             broker.node_id,
             broker.cluster_id,
             self.config.data_dir,
         )
+        log.info("%s", settings_summary(self.config))
 
     async def _join_cluster(self, broker: Broker) -> None:
         """Register in the cluster named by ``rockafka.cluster.etcd.endpoints`` and serve from its snapshot.
@@ -148,7 +163,28 @@ class BrokerApp:
         broker.topology = ClusterTopology(member, broker.store)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 
-    def _connection(self, dispatcher: RequestDispatcher, listener: Listener, max_frame: int) -> KafkaConnection:
+    def _metered(self, dispatcher: RequestDispatcher, metrics: BrokerMetrics) -> RequestHandler:
+        """Count appends, answers, errors and request times for ``/metrics``."""
+        assert self.broker is not None
+        self.broker.store.records.add_append_listener(metrics.on_append)
+        dispatcher.on_error = metrics.on_error
+        return MeteredDispatcher(dispatcher, metrics)
+
+    async def _start_http(self, store: MessageStore) -> None:
+        if self.http is None or self.broker is None or self.broker.metrics is None:
+            return
+        endpoints = OpsEndpoints(
+            self.broker.metrics, store, lambda: [c.info for c in self._connections], lambda: self.serving
+        )
+        endpoints.register(self.http)
+        try:
+            await self.http.start()
+        except HttpListenerError as exc:
+            await self._close_servers()
+            store.close()
+            raise StartupError(str(exc)) from None
+
+    def _connection(self, dispatcher: RequestHandler, listener: Listener, max_frame: int) -> KafkaConnection:
         return KafkaConnection(dispatcher, listener.name, listener.security_protocol, max_frame, self._connections)
 
     async def _retention_loop(self, broker: Broker) -> None:
@@ -168,6 +204,7 @@ class BrokerApp:
         if self._stopped.is_set():
             return
         self._stopped.set()
+        self.serving = False
         for server in self._servers:
             server.close()
         for task in self._tasks:
@@ -189,6 +226,8 @@ class BrokerApp:
         await self._close_servers()
         if self._member is not None:
             await self._member.stop()
+        if self.http is not None:
+            await self.http.stop()
         if self.broker is not None:
             self.broker.producers.shutdown()
             self.broker.store.close()

@@ -22,6 +22,7 @@ from .config import BrokerConfig, ConfigSource, describe_topic_config
 from .config.broker import decode_properties, read_properties
 from .config.errors import ConfigError
 from .group import GroupService
+from .ops.metrics import BrokerMetrics
 from .producers import ProducerService
 from .topology import LocalTopology, Topology
 from .transactions import TransactionCoordinator
@@ -42,6 +43,8 @@ class Broker:
     waiters: PartitionWaiters = field(default_factory=PartitionWaiters)
     #: Where partitions live; a cluster member replaces it with a ``ClusterTopology`` before serving.
     topology: Topology = field(init=False)
+    metrics: BrokerMetrics | None = None
+    """The traffic counters, when the HTTP listener exports them (``rockafka.http.listener``)."""
     groups: GroupService = field(init=False)
     producers: ProducerService = field(init=False)
     transactions: TransactionCoordinator = field(init=False)

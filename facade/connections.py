@@ -108,6 +108,8 @@ class Connections:
                 f"the broker has {len(self._open)} connections, its limit (max.connections), and {MAX_WAITING} waiting"
             )
         self._per_ip[host] += 1
+        log.debug("connection from %s on listener %s (%d open)", connection.info.peer, connection.info.listener_name,
+                  len(self))  # fmt: skip
         return None
 
     def closed(self, connection: KafkaConnection) -> None:
@@ -117,6 +119,7 @@ class Connections:
             self._waiting.remove(connection)
         else:
             return
+        log.debug("connection from %s closed (%d open)", connection.info.peer, len(self) - 1)
         host = connection.info.host
         self._per_ip[host] -= 1
         if self._per_ip[host] <= 0:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from struct import error as StructError
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -78,6 +78,8 @@ UNSERVED_LOG_LIMIT = 1024
 #: codecs' ValueError/OverflowError/TypeError, ``struct.error`` from a packer.
 _ENCODE_FAILURES = (EncodeError, ValueError, OverflowError, TypeError, StructError)
 
+ErrorListener = Callable[[int, int], None]
+
 
 class RequestDispatcher:
     """The :class:`~rockafka.facade.server.RequestHandler` of a broker."""
@@ -90,6 +92,10 @@ class RequestDispatcher:
         protocol_version = "3.9" if broker is None else broker.config.str(PROTOCOL_VERSION_SETTING)
         self._floors = version_floors(protocol_version)
         self._unserved_logged: set[tuple[str | None, int, int]] = set()
+        self._debug = log.isEnabledFor(logging.DEBUG)
+        """One DEBUG line per request (checked once: the level is set before the broker starts)."""
+        self.on_error: ErrorListener | None = None
+        """Told (API key, error code) of every request answered with an error as a whole (the metrics)."""
 
     def dispatch(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
         sasl = connection.sasl
@@ -115,6 +121,9 @@ class RequestDispatcher:
             if header.api_key == API_VERSIONS_KEY:
                 return [encode_response(header, unsupported_api_versions_response(), 0)]
             self._refuse_unserved(header, connection)
+        if self._debug:
+            log.debug("request API %d v%d from %s (client %r, correlation %d)", header.api_key, header.api_version,
+                      connection.peer, header.client_id, header.correlation_id)  # fmt: skip
         ctx = RequestContext(
             self._broker, connection, header.api_version, header.correlation_id, header.client_id, self.security
         )
@@ -122,18 +131,12 @@ class RequestDispatcher:
             result = self._handle(handler, ctx, body)
         except BrokenRequestError:
             raise
-        except ApiError as exc:
-            result = _error_response(handler, body, exc.error_code)
-        except StoreError as exc:
-            _store_errors.note(header.api_key, exc)
-            result = _error_response(handler, body, store_error_code(exc))
         except Exception as exc:
-            _log_failure(header, "failed", exc)
-            result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
+            result = _failure_response(handler, header, body, exc, self.on_error)
         if result is None:
             return None
         if isinstance(result, Awaitable):
-            finish = _finish(handler, header, body, result)
+            finish = _finish(handler, header, body, result, self.on_error)
             return finish if handler.parks else asyncio.shield(finish)  # see ApiHandler.parks
         buffers = _encode(handler, header, body, result)
         if sasl is not None and sasl.close_reason is not None:
@@ -149,7 +152,7 @@ class RequestDispatcher:
     def _handle(handler: ApiHandler, ctx: RequestContext, body: Any) -> Any:
         operation = CLUSTER_APIS.get(handler.api_key)
         if operation is not None and not ctx.authorize(operation, ResourceType.CLUSTER):
-            return _error_response(handler, body, ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
+            raise ApiError(ErrorCode.CLUSTER_AUTHORIZATION_FAILED)
         return handler.handle(ctx, body)
 
     @staticmethod
@@ -215,20 +218,34 @@ def _legacy_token(sasl: SaslSession, frame: bytes, connection: ConnectionInfo) -
     return [len(answer).to_bytes(4, "big") + answer]
 
 
-async def _finish(handler: ApiHandler, header: RequestHeader, body: Any, pending: Awaitable[Any]) -> Buffers | None:
+async def _finish(
+    handler: ApiHandler, header: RequestHeader, body: Any, pending: Awaitable[Any], on_error: ErrorListener | None
+) -> Buffers | None:
     try:
         result = await pending
     except BrokenRequestError:
         raise
-    except ApiError as exc:
-        result = _error_response(handler, body, exc.error_code)
-    except StoreError as exc:
-        _store_errors.note(header.api_key, exc)
-        result = _error_response(handler, body, store_error_code(exc))
     except Exception as exc:
-        _log_failure(header, "failed", exc)
-        result = _error_response(handler, body, ErrorCode.UNKNOWN_SERVER_ERROR)
+        result = _failure_response(handler, header, body, exc, on_error)
     return None if result is None else _encode(handler, header, body, result)
+
+
+def _failure_response(
+    handler: ApiHandler, header: RequestHeader, body: Any, exc: Exception, on_error: ErrorListener | None
+) -> Any:
+    """The error response for a handler that raised ``exc``: its ApiError's code, a store error's Kafka code
+    (one WARNING per distinct error), or UNKNOWN_SERVER_ERROR for a bug (one ERROR line)."""
+    if isinstance(exc, ApiError):
+        code = exc.error_code
+    elif isinstance(exc, StoreError):
+        _store_errors.note(header.api_key, exc)
+        code = store_error_code(exc)
+    else:
+        _log_failure(header, "failed", exc)
+        code = ErrorCode.UNKNOWN_SERVER_ERROR
+    if on_error is not None:
+        on_error(handler.api_key, code)
+    return _error_response(handler, body, code)
 
 
 def _log_failure(header: RequestHeader, what: str, exc: BaseException) -> None:

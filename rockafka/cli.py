@@ -15,15 +15,34 @@ from . import (
     __version__,
     acls_cli,
     cluster_cli,
+    console_cli,
+    groups_cli,
     kafka_tools_cli,
+    offsets_cli,
     pipeline_cli,
     probe_cli,
     serve_cli,
+    status_cli,
     store_cli,
+    topics_cli,
     users_cli,
 )
 
-SUBCOMMANDS = (serve_cli, cluster_cli, probe_cli, store_cli, pipeline_cli, users_cli, acls_cli, kafka_tools_cli)
+SUBCOMMANDS = (
+    serve_cli,
+    cluster_cli,
+    probe_cli,
+    store_cli,
+    pipeline_cli,
+    users_cli,
+    acls_cli,
+    kafka_tools_cli,
+    status_cli,
+    topics_cli,
+    groups_cli,
+    offsets_cli,
+    console_cli,
+)
 
 
 class CommandError(Exception):

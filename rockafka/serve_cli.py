@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from rockafka import logsetup
 from rockafka.facade.app import BrokerApp, StartupError
 from rockafka.facade.config import ConfigError, load_broker_config
 from rockafka.store import StoreError
@@ -38,20 +38,21 @@ def add_parser(subparsers: Any) -> None:
         "(KAFKA_NUM_PARTITIONS -> num.partitions; see docs/container.md)",
     )
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument(
+        "--log-format", choices=["text", "json"], default=None, help="log lines as text or JSON (rockafka.log.format)"
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        level=getattr(logging, args.log_level),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
+    logsetup.configure(args.log_level, args.log_format or "text")
     try:
         config = load_broker_config(args.properties, args.override, os.environ, kafka_env=args.kafka_env)
     except ConfigError as exc:
         print(f"rockafka serve: {exc}", file=sys.stderr)
         return 2
+    if args.log_format is None:
+        logsetup.configure(args.log_level, config.str("rockafka.log.format"))
     app = BrokerApp(config)
     try:
         _run_loop(app.run_until_signalled())

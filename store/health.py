@@ -14,6 +14,7 @@ the broker calls holds this object (never the facade) and guards its public meth
 from __future__ import annotations
 
 import functools
+import logging
 import queue
 from collections.abc import Callable
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
@@ -21,6 +22,7 @@ from typing import Concatenate, ParamSpec, Protocol, TypeVar
 from .errors import StorageError, StoreClosedError
 from .space import FreeSpace
 
+log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -42,8 +44,7 @@ class StoreHealth:
             self._refuse()
 
     def _refuse(self) -> None:
-        while self.failure is None and not self._reports.empty():
-            self.failure = self._reports.get_nowait()
+        self.failed()
         if self.closed:
             raise StoreClosedError("the store is closed")
         if self.failure is not None:
@@ -52,13 +53,17 @@ class StoreHealth:
     def failed(self) -> bool:
         """The loop thread: whether the store went offline (taking anything reported meanwhile)."""
         while self.failure is None and not self._reports.empty():
-            self.failure = self._reports.get_nowait()
+            self._take_offline(self._reports.get_nowait())
         return self.failure is not None
+
+    def _take_offline(self, exc: BaseException) -> None:
+        self.failure = exc
+        log.error("the store is offline: %s; every request that needs it fails until a restart", exc)
 
     def go_offline(self, exc: OSError) -> StorageError:
         """The loop thread: an I/O error takes the store offline (the first one is kept); the error to raise."""
         if not self.failed():
-            self.failure = exc
+            self._take_offline(exc)
         return StorageError(f"I/O error, the store is offline: {exc}")
 
     def translate(self, exc: OSError) -> StorageError:

@@ -23,7 +23,8 @@ below the published offset) are skipped to the next valid record (``CommitLog.ne
 
 A full disk (ENOSPC, EDQUOT while allocating entries ahead) pauses the thread a second and it tries again from
 where it was; entries are written through the mapping only into blocks allocated first. Any other I/O error
-stops indexing (queries then miss what came later) while reads and appends go on.
+stops indexing (queries then miss what came later) while reads and appends go on; the error is kept as
+``failure``, which the broker reports (its metrics and ``/readyz``).
 
 Retention deletes files whose records are all below the CommitLog's first offset.
 """
@@ -67,6 +68,8 @@ class IndexService:
         self._thread: threading.Thread | None = None
         self.durable_offset = 0
         self._seeds: dict[bytes, int] = {}
+        self.failure: BaseException | None = None
+        """What stopped the index thread (set once, by that thread); None while it runs."""
 
     def load(self, durable_offset: int, commitlog_end: int) -> int:
         """Open the files, deleting those not known complete; returns how many were deleted."""
@@ -152,6 +155,7 @@ class IndexService:
                 if caught_up:
                     self._stop.wait(_PAUSE_SECONDS)
         except BaseException as exc:  # an I/O failure: indexing stops; reads and appends go on
+            self.failure = exc
             log.error(
                 "the index thread stopped: %s; key queries miss records appended from now on, until a restart"
                 " rebuilds the index from the CommitLog",

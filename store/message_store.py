@@ -47,7 +47,7 @@ from .layout import StoreLayout
 from .offsets import ConsumerOffsets
 from .opening import OpenFiles, open_files
 from .records import Records
-from .results import RecoveryReport
+from .results import RecoveryReport, StoreStats
 from .retention import Retention, RetentionPolicy
 from .space import CHECK_BYTES, FreeSpace
 from .topicadmin import Topics
@@ -88,6 +88,7 @@ class MessageStore:
         self._flusher: FlushService | None = None
         self._cleaner: LogCleaner | None = None
         self.recovery_report: RecoveryReport | None = None
+        self.open_seconds = 0.0
 
     @classmethod
     def open(cls, config: StoreConfig, *, clock: Callable[[], int] | None = None) -> MessageStore:
@@ -99,6 +100,7 @@ class MessageStore:
         except OSError as exc:
             raise StorageError(f"cannot open {config.root_dir}: {exc}") from exc
         store = cls(config, clock or _wall_clock_ms, lock)
+        started = time.monotonic()
         try:
             store._load()
         except BaseException as exc:
@@ -106,6 +108,7 @@ class MessageStore:
             if isinstance(exc, OSError):
                 raise StorageError(f"cannot open {config.root_dir}: {exc}") from exc
             raise
+        store.open_seconds = time.monotonic() - started
         return store
 
     def _load(self) -> None:
@@ -183,6 +186,20 @@ class MessageStore:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    def stats(self) -> StoreStats:
+        """The loop thread: the store's size, the index thread's progress and health (answers when offline too)."""
+        commitlog, index = self._files.commitlog, self._files.index
+        published = commitlog.published_offset
+        index_lag = 0 if index is None else max(0, published - max(index.indexed_offset, commitlog.min_offset))
+        index_failure = None if index is None or index.failure is None else str(index.failure) or repr(index.failure)
+        failure = self._health.failure if self._health.failed() else None
+        return StoreStats(
+            commitlog_bytes=published - commitlog.min_offset, commitlog_segments=len(commitlog.segments()),
+            index_lag_bytes=index_lag, index_failure=index_failure,
+            offline_reason=None if failure is None else str(failure), closed=self._health.closed,
+            open_seconds=self.open_seconds,
+        )  # fmt: skip
 
     @guarded
     def flush(self) -> None:

@@ -181,3 +181,21 @@ class AbortedTransaction:
 
     producer_id: int
     first_offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStats:
+    """A snapshot of the store for monitoring (``MessageStore.stats``): cheap to take, nothing scanned."""
+
+    #: Bytes from the CommitLog's first offset to its published end, and the segment files holding them.
+    commitlog_bytes: int
+    commitlog_segments: int
+    #: CommitLog bytes published but not indexed yet (0 when the store keeps no IndexFiles).
+    index_lag_bytes: int
+    #: What stopped the index thread, or None while it runs.
+    index_failure: str | None
+    #: Why the store is offline (the I/O error that took it there), or None while it is online.
+    offline_reason: str | None
+    closed: bool
+    #: Seconds ``MessageStore.open`` took: recovery included.
+    open_seconds: float

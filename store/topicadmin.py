@@ -10,6 +10,7 @@ Threads: the event loop thread only.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Mapping
 
@@ -21,6 +22,8 @@ from .partitions import Partitions
 from .results import TopicInfo
 from .topics import TopicTable
 from .transactions import TransactionTracker
+
+log = logging.getLogger(__name__)
 
 
 class Topics:
@@ -46,7 +49,9 @@ class Topics:
         self._table.check_new(name, partitions, configs, topic_id)
         topic_id = topic_id or uuid.uuid4()
         self._partitions.add(topic_id.bytes, range(partitions))
-        return self._table.create(name, partitions, configs, topic_id)
+        created = self._table.create(name, partitions, configs, topic_id)
+        log.info("topic %s created: %d partitions, id %s, configs %s", name, partitions, topic_id, configs or "default")
+        return created
 
     @guarded
     def delete(self, name: str) -> TopicInfo:
@@ -56,6 +61,7 @@ class Topics:
         self._partitions.log_starts.forget_topic(topic.topic_id.bytes)
         self._transactions.forget_topic(topic.topic_id.bytes)
         self._offsets.delete_topic(name)
+        log.info("topic %s deleted (id %s, %d partitions)", name, topic.topic_id, topic.partitions)
         return topic
 
     @guarded
@@ -64,7 +70,9 @@ class Topics:
         if total_count <= topic.partitions:
             raise InvalidPartitionsError(f"topic {name!r} has {topic.partitions} partitions; {total_count} is no more")
         self._partitions.add(topic.topic_id.bytes, range(topic.partitions, total_count))
-        return self._table.replace(TopicInfo(name, topic.topic_id, total_count, topic.configs))
+        changed = self._table.replace(TopicInfo(name, topic.topic_id, total_count, topic.configs))
+        log.info("topic %s altered: partitions %d -> %d", name, topic.partitions, total_count)
+        return changed
 
     @guarded
     def alter_configs(self, name: str, configs: Mapping[str, str | None], *, replace: bool = False) -> TopicInfo:
@@ -78,7 +86,9 @@ class Topics:
                 merged[key] = value
         TopicSettings.parse(merged)
         self._partitions.changed()
-        return self._table.replace(TopicInfo(name, topic.topic_id, topic.partitions, merged))
+        changed = self._table.replace(TopicInfo(name, topic.topic_id, topic.partitions, merged))
+        log.info("topic %s altered: configs %s", name, merged or "default")
+        return changed
 
     @guarded
     def list(self) -> tuple[TopicInfo, ...]:

@@ -113,6 +113,13 @@ def _check_overrides(value: Value) -> str | None:
     return None
 
 
+def _check_http_listener(value: Value) -> str | None:
+    _, sep, port = str(value or "").rpartition(":")
+    if value and (not sep or not port.isdigit() or int(port) > 65535):
+        return "must be HOST:PORT (empty: no HTTP listener)"
+    return None
+
+
 COMPRESSION_TYPES = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 
 AUTHORIZER_CLASSES: Final = (
@@ -253,6 +260,8 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.cluster.group", STR, None, doc="this broker's group (default: group-<node.id>)"),
     ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 6000, at_least(1000), doc="registration lease TTL"),
     ConfigDef("rockafka.cleaner.duty.cycle", DOUBLE, 0.1, at_least(0.001)),
+    ConfigDef("rockafka.http.listener", STR, "", _check_http_listener),
+    ConfigDef("rockafka.log.format", STR, "text", one_of("text", "json")),
 )
 
 TOPIC_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
@@ -368,6 +377,9 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "rockafka.index.entries": "entries per IndexFile",
     "rockafka.commitlog.cache.bytes": "page cache kept for the newest CommitLog data; older fsynced data is "
     "released from memory (-1: keep all, the kernel decides)",
+    "rockafka.http.listener": "HOST:PORT of the HTTP listener serving /metrics (Prometheus), /healthz and /readyz "
+    "(empty: off); see docs/operations.md",
+    "rockafka.log.format": "text or json: the broker's log lines on stderr (rockafka serve --log-format wins)",
     "rockafka.free.space.reserve.bytes": "free space appends leave on the data directory's file system: below it, "
     "produce gets KAFKA_STORAGE_ERROR (everything else goes on) until space returns; see docs/running.md",
     "rockafka.cleaner.duty.cycle": "share of the time a compaction pass may compute (at most 1): it sleeps the "

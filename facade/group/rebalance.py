@@ -124,6 +124,10 @@ class Rebalancer:
             group.join_timer = self.loop.call_later(group.rebalance_timeout_ms / 1000, self._complete_join, group)
             return
         group.init_next_generation(self.clock_ms())
+        log.info(
+            "group %s rebalanced: generation %d, protocol %s, %d members (leader %s)", group.group_id,
+            group.generation_id, group.protocol_name, len(group.members), group.leader_id,
+        )  # fmt: skip
         if group.state is GroupState.EMPTY:
             self._save(group, None, lambda error: None)
             return

@@ -70,6 +70,8 @@ class _Target:
     max_bytes: int
     denied: bool = False
     """The principal may not READ the topic."""
+    size: int = 0
+    """Bytes of records the last read of the partition answered."""
 
 
 def _error(request: FetchRequest, code: ErrorCode) -> FetchResponse:
@@ -87,7 +89,7 @@ def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | Awaita
     targets = _resolve(ctx, request)
     response, size, failed = _read(ctx, request, targets)
     if size >= request.min_bytes or request.max_wait_ms <= 0 or failed or not targets:
-        return response
+        return _answered(ctx, targets, response)
     return _long_poll(ctx, request, targets)
 
 
@@ -99,7 +101,15 @@ async def _long_poll(ctx: RequestContext, request: FetchRequest, targets: list[_
         woken = remaining > 0 and await ctx.broker.waiters.wait_for_append(keys, remaining)
         response, size, failed = _read(ctx, request, targets)
         if not woken or size >= request.min_bytes or failed:
-            return response
+            return _answered(ctx, targets, response)
+
+
+def _answered(ctx: RequestContext, targets: list[_Target], response: FetchResponse) -> FetchResponse:
+    """Count the answer's bytes per topic in the broker's metrics (when it keeps them)."""
+    metrics = ctx.broker.metrics
+    if metrics is not None:
+        metrics.on_fetch(targets)
+    return response
 
 
 def _resolve(ctx: RequestContext, request: FetchRequest) -> list[_Target]:
@@ -138,6 +148,7 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
             partition, size = _read_partition(store, target, committed, budget, first=total == 0)
             if legacy and partition.records:
                 partition, size = _down_converted(ctx, target, partition, max(min(target.max_bytes, budget), 0))
+        target.size = size
         failed = failed or partition.error_code != ErrorCode.NONE
         total += size
         budget -= size

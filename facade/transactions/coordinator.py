@@ -278,6 +278,11 @@ class TransactionCoordinator:
         error = await self._persist(metadata, *block_saves)
         if error is not ErrorCode.NONE:
             return InitRefused(error, f"transactional id {transactional_id!r} was not saved")
+        if current is not None and expected is None:
+            log.info(
+                "transactional id %r: producer %d epoch %d fenced by a new instance (now producer %d epoch %d)",
+                transactional_id, current.ids.producer_id, current.ids.epoch, ids.producer_id, ids.epoch,
+            )  # fmt: skip
         return InitGranted(ids.producer_id, ids.epoch, None)
 
     async def _init_in_transaction(
