@@ -39,13 +39,16 @@ import zlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from rockafka.core_pyx.recordbatch import COMPRESSION_MASK, TIMESTAMP_TYPE_BIT
+
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
 MAGIC_V0: Final = 0
 MAGIC_V1: Final = 1
-CODEC_MASK: Final = 0x07
-LOG_APPEND_TIME_BIT: Final = 0x08
+# A message's attributes byte keeps the codec and (v1) the timestamp type in the bits a RecordBatch v2 uses for them.
+CODEC_MASK: Final = COMPRESSION_MASK
+LOG_APPEND_TIME_BIT: Final = TIMESTAMP_TYPE_BIT
 NO_TIMESTAMP: Final = -1
 
 _LOG_HEAD = struct.Struct(">qi")  # offset, messageSize
