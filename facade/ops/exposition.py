@@ -15,6 +15,7 @@ The names follow Kafka's JMX metrics in the form Prometheus' JMX exporter gives 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -25,6 +26,7 @@ from prometheus_client.registry import Collector
 from rockafka.core_pyx import FALLBACKS
 from rockafka.store import MessageStore, StoreError, StoreStats
 
+from ..legacy import CONVERSIONS, ConversionMeter
 from ..protocol.error_codes import ErrorCode
 from ..protocol.messages import API_SPECS
 from ..server import ConnectionInfo
@@ -57,6 +59,8 @@ class Snapshot:
     stats: StoreStats | None = None
     page_cache_bytes: int = 0
     ready: bool = False
+    conversions: ConversionMeter = field(default_factory=ConversionMeter)
+    """Message-format conversion so far (old clients' Produce v0-2 and Fetch v0-3), copied from the process's meter."""
 
 
 async def take_snapshot(
@@ -69,6 +73,7 @@ async def take_snapshot(
     for key, times in metrics.requests.items():
         snapshot.requests[(key >> 16, key & 0xFFFF)] = (times.count, times.seconds, list(times.buckets))
     snapshot.errors = dict(metrics.errors)
+    snapshot.conversions = dataclasses.replace(CONVERSIONS)
     for connection in connections:
         where = (connection.listener_name, connection.security_protocol)
         snapshot.connections[where] = snapshot.connections.get(where, 0) + 1
@@ -112,6 +117,7 @@ class _SnapshotCollector(Collector):
         yield from _request_metrics(self._snapshot)
         yield from _group_metrics(self._snapshot)
         yield from _store_metrics(self._snapshot)
+        yield from _conversion_metrics(self._snapshot.conversions)
 
 
 _TOPIC_COUNTERS = (
@@ -235,3 +241,33 @@ def _store_metrics(snapshot: Snapshot) -> Iterator[Metric]:
     for name in FALLBACKS:
         fallbacks.add_metric([name], 1)
     yield fallbacks
+
+
+def _conversion_metrics(meter: ConversionMeter) -> Iterator[Metric]:
+    """What converting between message formats v0/v1 and RecordBatch v2 has cost (every broker of the process)."""
+    yield CounterMetricFamily(
+        "kafka_server_brokertopicmetrics_produce_message_conversions",
+        "Messages of Produce v0-2 converted to RecordBatch v2 (Kafka: ProduceMessageConversionsPerSec; per process)",
+        value=meter.up_messages,
+    )
+    yield CounterMetricFamily(
+        "kafka_server_brokertopicmetrics_fetch_message_conversions",
+        "Messages down-converted for Fetch v0-3 (Kafka: FetchMessageConversionsPerSec; per process)",
+        value=meter.down_messages,
+    )
+    converted_bytes = CounterMetricFamily(
+        "rockafka_message_conversion_bytes",
+        "Bytes written by message-format conversion (per process)",
+        labels=["direction"],
+    )
+    converted_bytes.add_metric(["up"], meter.up_bytes)
+    converted_bytes.add_metric(["down"], meter.down_bytes)
+    yield converted_bytes
+    seconds = CounterMetricFamily(
+        "rockafka_message_conversion_seconds",
+        "Time spent converting message formats (per process)",
+        labels=["direction"],
+    )
+    seconds.add_metric(["up"], meter.up_ns / 1e9)
+    seconds.add_metric(["down"], meter.down_ns / 1e9)
+    yield seconds
