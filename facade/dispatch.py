@@ -182,7 +182,12 @@ class RequestDispatcher:
         first = seen not in self._unserved_logged and len(self._unserved_logged) < UNSERVED_LOG_LIMIT
         if first:
             self._unserved_logged.add(seen)
-            log.warning("closing connection from %s: %s; logged once per client and version", connection.peer, reason)
+            log.warning(
+                "closing connection from %s: %s; logged once per client and version",
+                connection.peer,
+                reason,
+                extra={"deduplicated": True},  # not rate-limited again by the log handler (rockafka/logsetup.py)
+            )
         raise BrokenRequestError(reason, logged=True)
 
     def _refuse(self, failed: RequestError) -> Outcome:

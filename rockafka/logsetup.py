@@ -7,7 +7,9 @@
 Rate limiting (:class:`RepeatFilter`): a WARNING or ERROR from the same place in the code (logger, file and
 line) within ``REPEAT_WINDOW_S`` of the first one is counted instead of written; the first one after the window
 is written with ``(N more like this in the last Ws were not logged)`` appended, and starts a new window. A client
-that triggers the same warning on every request thus costs one line per window, not one per request.
+that triggers the same warning on every request thus costs one line per window, not one per request. A line
+logged with ``extra={"deduplicated": True}`` is never held back: its caller already logs it once per cause (the
+request dispatcher's unserved-version warning, once per client id, API and version).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class RepeatFilter(logging.Filter):
         """Per place: when its window started, and how many lines were held back since."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno < logging.WARNING:
+        if record.levelno < logging.WARNING or getattr(record, "deduplicated", False):
             return True
         place = (record.name, record.pathname, record.lineno)
         now = self._clock()
