@@ -85,6 +85,23 @@ def _leaders(cluster: Cluster, topic: str, via: int) -> dict[int, tuple[int, int
     return {p.partition_index: (p.leader_id, p.leader_epoch) for p in described.partitions}
 
 
+def _wait_known_everywhere(cluster: Cluster, topic: str) -> None:
+    """Until every broker's Metadata lists ``topic`` (CreateTopics answers once the answering broker has it;
+    the others learn it from their etcd watch a moment later, as Kafka's brokers learn from the controller)."""
+    deadline = time.monotonic() + DEADLINE_S
+    pending = set(cluster.brokers)
+    while pending and time.monotonic() < deadline:
+        for node in list(pending):
+            with RawClient(cluster.brokers[node].bootstrap) as raw:
+                request = MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=False)
+                answer = raw.request(request, 12, MetadataResponse)
+            if answer.topics[0].error_code == ErrorCode.NONE:
+                pending.discard(node)
+        if pending:
+            time.sleep(0.05)
+    assert not pending, f"brokers {sorted(pending)} never listed {topic}"
+
+
 def test_partitions_are_spread_and_every_broker_names_the_same_leaders(cluster: Cluster) -> None:
     topic = unique_topic("spread")
     _create_topic(_bootstrap(cluster), topic, PARTITIONS)
@@ -295,6 +312,7 @@ def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leader
     by offset, so nothing may be missing or differ, but a re-read is allowed."""
     topic = unique_topic("kp-group")
     _create_topic(_bootstrap(cluster), topic, PARTITIONS)
+    _wait_known_everywhere(cluster, topic)  # a member whose broker lags joins with no metadata for it
     members = [
         KafkaConsumer(
             topic, bootstrap_servers=broker.bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest"
