@@ -14,7 +14,9 @@ keep working. What each form becomes:
   ``--delete-config SCRAM-SHA-256`` is ``rockafka users delete``; ``--zookeeper HOST:PORT`` again means the
   data directory. Other entity types (topics, brokers, clients) are not built: one line says so, exit 2.
 
-Other tools (``kafka-topics.sh``, ``kafka-console-*.sh``) are not built yet.
+The ``kafka-acls`` and ``kafka-acls.sh`` console scripts (``acls_main``) are the ``kafka-acls.sh`` form
+without the image's wrapper. The other Kafka tools have their own modules (``topics_cli``, ``groups_cli``,
+``offsets_cli``, ``console_cli``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import argparse
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rockafka.facade.config import ConfigError, load_broker_config
@@ -59,6 +61,12 @@ def run(args: argparse.Namespace) -> int:
         if code := main(command):
             return code
     return 0
+
+
+def acls_main(argv: Sequence[str] | None = None) -> int:
+    """The ``kafka-acls`` and ``kafka-acls.sh`` console scripts: kafka-acls.sh's options, run as ``kafka-tool`` does."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    return run(argparse.Namespace(tool="kafka-acls.sh", arguments=arguments))
 
 
 def _data_dir() -> str:
