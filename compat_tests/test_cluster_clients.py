@@ -105,6 +105,7 @@ def _wait_known_everywhere(cluster: Cluster, topic: str) -> None:
 def test_partitions_are_spread_and_every_broker_names_the_same_leaders(cluster: Cluster) -> None:
     topic = unique_topic("spread")
     _create_topic(_bootstrap(cluster), topic, PARTITIONS)
+    _wait_known_everywhere(cluster, topic)  # CreateTopics answers once the answering broker has the topic
     seen = [_leaders(cluster, topic, node) for node in (1, 2, 3)]
     assert seen[0] == seen[1] == seen[2]
     counts = defaultdict(int)
@@ -117,6 +118,7 @@ def test_partitions_are_spread_and_every_broker_names_the_same_leaders(cluster: 
 def test_a_broker_that_does_not_lead_a_partition_refuses_produce_and_list_offsets(cluster: Cluster) -> None:
     topic = unique_topic("not-leader")
     _create_topic(_bootstrap(cluster), topic, 3)
+    _wait_known_everywhere(cluster, topic)
     leaders = _leaders(cluster, topic, 1)
     partition, (leader, _) = next(iter(leaders.items()))
     other = next(node for node in (1, 2, 3) if node != leader)
@@ -303,53 +305,3 @@ def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
         expected = ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.UNKNOWN_MEMBER_ID
         assert beat.error_code == expected
         assert fetched.groups[0].error_code == (ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.NONE)
-
-
-def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leaders(cluster: Cluster) -> None:
-    """Three members of one group, each bootstrapped from a different broker, share the 12 partitions (4 per
-    leader); every record is read, each member reading its partitions in offset order. A rebalance under load
-    may hand a partition on and re-deliver from the last commit (Kafka's at-least-once): records are matched
-    by offset, so nothing may be missing or differ, but a re-read is allowed."""
-    topic = unique_topic("kp-group")
-    _create_topic(_bootstrap(cluster), topic, PARTITIONS)
-    _wait_known_everywhere(cluster, topic)  # a member whose broker lags joins with no metadata for it
-    members = [
-        KafkaConsumer(
-            topic, bootstrap_servers=broker.bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest"
-        )
-        for broker in cluster.brokers.values()
-    ]
-    by_offset: dict[int, dict[int, bytes]] = defaultdict(dict)
-    try:
-        deadline = time.monotonic() + DEADLINE_S
-        while time.monotonic() < deadline and not _settled_group(members):
-            for member in members:
-                member.poll(timeout_ms=100)
-        assert _settled_group(members)
-        producer = KafkaProducer(bootstrap_servers=cluster.brokers[3].bootstrap, acks="all")
-        try:
-            for partition, values in _expected().items():
-                for value in values:
-                    producer.send(topic, value=value, partition=partition)
-            producer.flush(timeout=DEADLINE_S)
-        finally:
-            producer.close()
-        deadline = time.monotonic() + DEADLINE_S
-        while time.monotonic() < deadline and sum(map(len, by_offset.values())) < PARTITIONS * PER_PARTITION:
-            for member in members:
-                for records in member.poll(timeout_ms=100).values():
-                    offsets = [record.offset for record in records]
-                    assert offsets == sorted(offsets)
-                    for record in records:
-                        seen = by_offset[record.partition].setdefault(record.offset, record.value)
-                        assert seen == record.value, f"offset {record.offset} read as {seen!r} and {record.value!r}"
-    finally:
-        for member in members:
-            member.close()
-    _check_in_order({p: [values[o] for o in sorted(values)] for p, values in by_offset.items()})
-
-
-def _settled_group(members: list[KafkaConsumer]) -> bool:
-    """Whether the members' assignments are non-empty and cover every partition exactly once."""
-    owned = [tp.partition for member in members for tp in member.assignment()]
-    return all(member.assignment() for member in members) and sorted(owned) == list(range(PARTITIONS))

@@ -192,33 +192,3 @@ def test_status_of_nothing_or_of_a_bad_address_is_one_line() -> None:
         2,
         "rockafka status: rockafka.http.listener must be HOST:PORT, got 'localhost'\n",
     )
-
-
-def test_message_format_conversions_are_counted(broker: tuple[Broker, int]) -> None:
-    """An old client's produce (format v1, Produce v2) and fetch (Fetch v3) show as Kafka's conversion counters."""
-    running, port = broker
-    before = samples(port)
-    old = (0, 10, 1)
-    producer = KafkaProducer(bootstrap_servers=running.bootstrap, api_version=old)
-    for n in range(MESSAGES):
-        producer.send("ops-old-format", value=b"old %d" % n)
-    producer.flush()
-    producer.close()
-    consumer = KafkaConsumer(
-        "ops-old-format", bootstrap_servers=running.bootstrap, api_version=old, auto_offset_reset="earliest",
-        consumer_timeout_ms=10000,
-    )  # fmt: skip
-    read = [message.value for _, message in zip(range(MESSAGES), consumer, strict=False)]
-    consumer.close()
-    assert sorted(read) == sorted(b"old %d" % n for n in range(MESSAGES))  # two partitions: order is per partition
-
-    after = samples(port)
-
-    def grew(name: str, **labels: str) -> float:
-        return value(after, name, **labels) - value(before, name, **labels)
-
-    assert grew("kafka_server_brokertopicmetrics_produce_message_conversions_total") == MESSAGES
-    assert grew("kafka_server_brokertopicmetrics_fetch_message_conversions_total") >= MESSAGES
-    for direction in ("up", "down"):
-        assert grew("rockafka_message_conversion_bytes_total", direction=direction) > 0
-        assert grew("rockafka_message_conversion_seconds_total", direction=direction) > 0
