@@ -62,7 +62,13 @@ from rockafka.core_pyx import hotcodec as hot
 from rockafka.core_pyx.compression import ReusableDecompressor
 from rockafka.core_pyx.errors import CorruptBatchError, InvalidBatchError, KernelError, UnsupportedMagicError
 from rockafka.core_pyx.hotcodec import ProduceRequest, ProduceResponse, decode_produce_request
-from rockafka.core_pyx.recordbatch import ATTRIBUTES_OFFSET, RECORD_BATCH_OVERHEAD, BatchHeader, validate_batches
+from rockafka.core_pyx.recordbatch import (
+    ATTRIBUTES_OFFSET,
+    RECORD_BATCH_OVERHEAD,
+    TRANSACTIONAL_BIT,
+    BatchHeader,
+    validate_batches,
+)
 from rockafka.core_pyx.records import Record, decode_records, walk_records
 from rockafka.facade.legacy import MessageSetError, UnsupportedCodecError, up_convert
 from rockafka.facade.protocol.error_codes import ErrorCode
@@ -81,8 +87,6 @@ if TYPE_CHECKING:
 ZSTD = 4
 NO_TIMESTAMP = -1
 INVALID_TIMESTAMPS = "One or more records have been rejected due to invalid timestamp"
-#: Byte offset of the int16 attributes in a record batch, and the transactional bit of its low byte.
-TRANSACTIONAL = 0x10
 #: The first Produce version carrying RecordBatch v2; older ones carry a MessageSet (format v0/v1).
 FIRST_RECORD_BATCH_VERSION = 3
 
@@ -238,7 +242,7 @@ def _has_transactional_batches(request: ProduceRequest) -> bool:
             if (
                 records is not None
                 and len(records) > ATTRIBUTES_OFFSET + 1
-                and records[ATTRIBUTES_OFFSET + 1] & TRANSACTIONAL  # the int16 attributes' low byte
+                and records[ATTRIBUTES_OFFSET + 1] & TRANSACTIONAL_BIT  # the int16 attributes' low byte
             ):
                 return True
     return False

@@ -50,5 +50,7 @@ def test_a_paused_broker_is_dropped_when_its_lease_runs_out_and_registers_again_
             cluster.resume(1)
         assert gone.controller == 2  # the paused controller's term ended with its lease
         back = _wait(cluster, lambda s: 1 in s.brokers and s.groups["group-1"].leader == 1)
-        assert back.groups["group-1"].epoch == 2
+        # every change of leader grows the epoch; with a 1 s lease a slow machine may see the resumed broker's
+        # first lease run out once more before it refreshes, so "grew" is the invariant, not "grew by exactly one"
+        assert back.groups["group-1"].epoch > gone.groups["group-1"].epoch > 0
         assert back.controller == 2
