@@ -18,6 +18,9 @@ from pathlib import Path
 
 START_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 20.0
+TEST_SEGMENT_BYTES = 32 << 20
+"""CommitLog segment size unless a test sets ``log.segment.bytes``: a broker pre-allocates its segment and the
+next one, and at Kafka's 1 GiB default the suite's brokers would hold tens of GB of disk at once."""
 
 
 def free_port() -> int:
@@ -51,6 +54,7 @@ class BrokerProcess:
         settings = {
             "listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
             "log.dirs": str(self.data_dir),
+            "log.segment.bytes": str(TEST_SEGMENT_BYTES),
             **self.settings,
         }
         args = [sys.executable, "-m", "rockafka", "serve"]
