@@ -247,15 +247,16 @@ def test_aiokafka_produces_through_one_broker_and_a_group_reads_everything_in_or
 
 
 def test_admin_changes_from_any_broker_are_seen_by_every_broker(cluster: Cluster) -> None:
-    """Created on broker 2, grown on broker 3, deleted on broker 1: each change answered once its broker has it,
-    and every broker's Metadata follows (the new partitions on the least loaded groups)."""
+    """Created through broker 2, grown through broker 3, deleted through broker 1 (kafka-python's admin client
+    sends CreateTopics and CreatePartitions to the controller, so a broker's view may trail the answer by a watch
+    event): every broker's Metadata follows (the new partitions on the least loaded groups)."""
     topic = unique_topic("admin-anywhere")
     admins = {node: KafkaAdminClient(bootstrap_servers=broker.bootstrap) for node, broker in cluster.brokers.items()}
     try:
         admins[2].create_topics([NewTopic(topic, 2, 1)])
-        assert len(_leaders(cluster, topic, 2)) == 2
+        assert len(_leaders_eventually(cluster, topic, 2, 2)) == 2
         admins[3].create_partitions({topic: NewPartitions(5)})
-        grown = _leaders(cluster, topic, 3)
+        grown = _leaders_eventually(cluster, topic, 3, 5)
         assert len(grown) == 5
         assert _leaders_eventually(cluster, topic, 1, 5) == grown
         admins[1].delete_topics([topic])
