@@ -3,7 +3,8 @@
 Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It listens to the
 :class:`~rockafka.cluster.view.ClusterView` and, on every new snapshot:
 
-- mirrors the cluster's topics into the local store (created with the cluster's topic id, grown, deleted),
+- mirrors the cluster's topics into the local store (created with the cluster's topic id, grown, configs
+  replaced by etcd's, deleted),
   so the store's per-partition code runs unchanged and every broker holds every topic's (possibly empty)
   partitions; only the leader's receive records;
 - rebuilds ``led`` (per topic, the partitions this broker's group leads while this broker is the group's
@@ -39,7 +40,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
 
 from .handlers.context import ApiError
-from .topology import BrokerAddress, PartitionPlace, coordinator_partition
+from .topology import BrokerAddress, ConfigUpdate, PartitionPlace, coordinator_partition
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +140,15 @@ class ClusterTopology:
             await self._view.wait_for(lambda s: s.topics.get(name) == record, SEEN_TIMEOUT_S)
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
 
+    async def alter_topic_configs(self, name: str, update: ConfigUpdate) -> TopicInfo:
+        """Make ``name``'s configs ``update(its configs in etcd)`` (compare-and-swap), then wait until this broker's
+        store has them; every other broker's store follows through its watch."""
+        metadata = self._metadata()
+        with _as_api_errors(name):
+            record = await metadata.alter_topic_configs(name, update)
+            await self._view.wait_for(lambda s: s.topics.get(name) == record, SEEN_TIMEOUT_S)
+        return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
     def _metadata(self) -> ClusterMetadata:
         metadata = self._member.metadata
         assert metadata is not None, "the member has started"
@@ -208,8 +218,11 @@ class ClusterTopology:
             return
         if local.topic_id != topic_id:
             log.error("topic %s: id %s in the store, %s in the cluster: not mirrored", name, local.topic_id, topic_id)
-        elif local.partitions < partitions:
+            return
+        if local.partitions < partitions:
             self._store.topics.create_partitions(name, partitions)
+        if dict(local.configs) != dict(configs):
+            self._store.topics.alter_configs(name, dict(configs), replace=True)
 
 
 @contextlib.contextmanager

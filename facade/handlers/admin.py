@@ -10,9 +10,9 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final, TypeVar
+from typing import Final, Protocol, TypeVar
 
 from rockafka.facade.config import ConfigError, Listener, describe_topic_config, validate_topic_configs
 from rockafka.facade.config.topic import TopicConfigEntry
@@ -21,6 +21,7 @@ from rockafka.store import StoreError, TopicInfo
 
 from ..errors import store_error_code
 from ..group import OFFSETS_TOPIC
+from ..topology import ConfigUpdate
 from .context import ApiError, RequestContext
 
 MAX_TOPIC_NAME: Final = 249
@@ -33,6 +34,13 @@ _LEGAL_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
 H = TypeVar("H", bound=Hashable)
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class ConfigChangeResult(Protocol):
+    """A config resource's result in AlterConfigs and IncrementalAlterConfigs responses."""
+
+    error_code: int
+    error_message: str | None
 
 
 class ConfigResourceType(enum.IntEnum):
@@ -181,15 +189,33 @@ def store_failure(exc: StoreError) -> ApiError:
     return ApiError(store_error_code(exc), str(exc))
 
 
-def write_topic_configs(ctx: RequestContext, name: str, overrides: Mapping[str, str], validate_only: bool) -> None:
-    """Make ``overrides`` the topic's whole set of config overrides (after validating them)."""
-    checked = checked_topic_configs(overrides)
-    if validate_only:
-        return
+def write_topic_configs(
+    ctx: RequestContext, name: str, update: ConfigUpdate, validate_only: bool
+) -> TopicInfo | Awaitable[TopicInfo]:
+    """Make ``update(current overrides)``, validated, the topic's whole set of config overrides: at once on a single
+    broker, an awaitable in a cluster (the current overrides are then etcd's). ``validate_only`` changes nothing."""
+
+    def checked(current: Mapping[str, str]) -> dict[str, str]:
+        return checked_topic_configs(update(current))
+
     try:
-        ctx.broker.store.topics.alter_configs(name, checked, replace=True)
+        if validate_only:
+            info = existing_topic(ctx, name, to_change=True)
+            checked(info.configs)
+            return info
+        return ctx.broker.topology.alter_topic_configs(name, checked)
     except StoreError as exc:
         raise store_failure(exc) from None
+
+
+def settle_config_change(result: ConfigChangeResult) -> Callable[[TopicInfo | ApiError], None]:
+    """What fills an AlterConfigs/IncrementalAlterConfigs resource result once its change is taken (or refused)."""
+
+    def settle(outcome: TopicInfo | ApiError) -> None:
+        if isinstance(outcome, ApiError):
+            result.error_code, result.error_message = outcome.error_code, outcome.message
+
+    return settle
 
 
 def check_broker_resource(ctx: RequestContext, resource_name: str) -> None:
