@@ -246,6 +246,15 @@ def test_an_acl_created_through_one_broker_is_enforced_by_another(cluster: Clust
         ]
     )
 
+    # the DENY deleted through broker 3 stops being enforced everywhere (a new producer: librdkafka remembers)
+    denies = AclBindingFilter(
+        ResourceType.TOPIC, topic, ResourcePatternType.ANY, None, None, AclOperation.ANY, AclPermissionType.DENY
+    )
+    (removed,) = outcomes(third.delete_acls([denies])).values()
+    assert [(b.principal, b.operation.value) for b in removed] == [("User:carol", AclOperation.WRITE.value)]
+    producer = Producer({**_confluent(cluster, 2, "carol", "carol-pw-4K"), "linger.ms": 0, "message.timeout.ms": 15000})
+    _until("every leader takes carol's writes again", lambda: produce_to_each() == dict.fromkeys(leaders))
+
 
 def test_a_scram_user_added_through_one_broker_authenticates_on_another(cluster: Cluster) -> None:
     topic = unique_topic("cluster-scram")
