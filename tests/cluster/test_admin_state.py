@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
 
 import pytest
 
-from rockafka.cluster import UnknownTopicError
+from rockafka.cluster import ClusterSnapshot, KeyLayout, UnknownTopicError
+from rockafka.cluster.etcd import Etcd
 from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.member import ClusterMember, MemberSettings
 from rockafka.cluster.metadata import ClusterMetadata
 from rockafka.cluster.view import ClusterView
+from rockafka.facade.security import AclStore, CredentialStore, ScramCredential, ScramMechanism, binding
+from rockafka.testing import Cluster
 
 WAIT_S = 20.0
 ROW = {
@@ -115,3 +120,30 @@ def test_security_state_is_seeded_once_and_never_again(etcd: LocalEtcd, cluster_
         assert "mallory" not in seen.users
 
     _run(etcd, cluster_name, body)
+
+
+def test_the_first_broker_seeds_the_cluster_from_its_data_directory_files(tmp_path: Path) -> None:
+    data_dir = tmp_path / "broker-1" / "data"
+    credential = ScramCredential.from_salted_password(ScramMechanism.SCRAM_SHA_512, b"salt", b"salted" * 8, 4096)
+    CredentialStore(data_dir).apply([("alice", credential)], [])
+    AclStore(data_dir).add([binding(2, "orders", 3, "User:alice", "*", 3, 3)])
+    with Cluster(groups=1, subprocess=False, data_root=tmp_path) as cluster:
+
+        async def seeded() -> ClusterSnapshot:
+            etcd = await Etcd.connect([cluster.etcd.endpoint])
+            view = ClusterView(etcd, KeyLayout(cluster.name))
+            try:
+                await view.start()
+                return await view.wait_for(lambda s: "alice" in s.users, WAIT_S)
+            finally:
+                await view.stop()
+                await etcd.close()
+
+        snapshot = asyncio.run(seeded())
+    assert [dict(row) for row in snapshot.acls] == [
+        {"resource_type": "TOPIC", "name": "orders", "pattern_type": "LITERAL", "principal": "User:alice",
+         "host": "*", "operation": "READ", "permission": "ALLOW"}
+    ]  # fmt: skip
+    stored = snapshot.users["alice"]["SCRAM-SHA-512"]
+    assert set(stored) == {"iterations", "salt", "stored_key", "server_key"}  # salted hashes, no password
+    assert stored["stored_key"] == base64.b64encode(credential.stored_key).decode()
