@@ -87,10 +87,16 @@ class ClusterMetadata:
             raise NodeIdTakenError(f"node.id {info.node_id} is already registered by a live broker{where}")
 
     async def create_topic(
-        self, snapshot: ClusterSnapshot, name: str, partitions: int, configs: Mapping[str, str]
+        self,
+        snapshot: ClusterSnapshot,
+        name: str,
+        partitions: int,
+        configs: Mapping[str, str],
+        groups: Sequence[str] = (),
     ) -> TopicRecord:
-        """Create ``name`` with ``partitions`` partitions placed on the least loaded live groups."""
-        placement = place_partitions(partitions, snapshot.live_groups(), snapshot.partition_counts())
+        """Create ``name`` with ``partitions`` partitions on ``groups`` (one per partition), else on the least loaded
+        live groups."""
+        placement = tuple(groups) or place_partitions(partitions, snapshot.live_groups(), snapshot.partition_counts())
         record = TopicRecord(name, uuid.uuid4(), placement, dict(configs))
         key = self.layout.topic(name)
         txn = self.etcd.txn
@@ -111,14 +117,18 @@ class ClusterMetadata:
             raise ConcurrentChangeError(f"topic {name} changed while being deleted")
         return decode_topic(name, entry.value)
 
-    async def add_partitions(self, snapshot: ClusterSnapshot, name: str, total: int) -> TopicRecord:
-        """Grow ``name`` to ``total`` partitions, the new ones on the least loaded live groups."""
+    async def add_partitions(
+        self, snapshot: ClusterSnapshot, name: str, total: int, groups: Sequence[str] = ()
+    ) -> TopicRecord:
+        """Grow ``name`` to ``total`` partitions, the new ones on ``groups`` (one per new partition), else on the
+        least loaded live groups."""
         key = self.layout.topic(name)
         entry = await self.etcd.get(key)
         if entry is None:
             raise UnknownTopicError(f"Topic '{name}' does not exist.")
         current = decode_topic(name, entry.value)
-        added = place_partitions(total - current.partitions, snapshot.live_groups(), snapshot.partition_counts())
+        counts = snapshot.partition_counts()
+        added = tuple(groups) or place_partitions(total - current.partitions, snapshot.live_groups(), counts)
         grown = TopicRecord(name, current.topic_id, current.placement + added, current.configs)
         txn = self.etcd.txn
         changed, _ = await self.etcd.transaction(

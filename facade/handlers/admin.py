@@ -21,7 +21,7 @@ from rockafka.store import StoreError, TopicInfo
 
 from ..errors import store_error_code
 from ..group import OFFSETS_TOPIC
-from ..topology import ConfigUpdate
+from ..topology import BrokerAddress, ConfigUpdate
 from .context import ApiError, RequestContext
 
 MAX_TOPIC_NAME: Final = 249
@@ -133,22 +133,38 @@ def check_not_internal(name: str) -> None:
         )
 
 
-def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
-    """A manual replica list on a one-broker cluster: exactly this broker; INVALID_REPLICA_ASSIGNMENT otherwise."""
+def check_replicas(ctx: RequestContext, broker_ids: list[int], current: Sequence[int] | None = None) -> None:
+    """A manual replica list: one registered broker (a single broker: this one; a cluster: the leader of the group
+    the partition goes to), and for an existing partition (``current``) its present replicas, since partitions
+    do not move between broker groups yet; INVALID_REPLICA_ASSIGNMENT otherwise."""
     if not broker_ids:
         raise ApiError(
             ErrorCode.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes an empty replica list."
         )
+    registered = {item.node_id for item in ctx.broker.topology.brokers(BrokerAddress(ctx.broker.node_id, "", 0))}
     for broker_id in broker_ids:
-        if broker_id != ctx.broker.node_id:
+        if broker_id not in registered:
             raise ApiError(
                 ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                 f"The manual partition assignment includes broker {broker_id}, but no such broker is registered.",
             )
+    twice = [broker_id for index, broker_id in enumerate(broker_ids) if broker_id in broker_ids[:index]]
+    if twice:
+        raise ApiError(
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+            f"The manual partition assignment includes the broker {twice[0]} more than once.",
+        )
     if len(broker_ids) > 1:
         raise ApiError(
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-            f"The manual partition assignment includes the broker {broker_ids[0]} more than once.",
+            f"The manual partition assignment names brokers {broker_ids}: a partition has one replica, its broker "
+            "group's leader, until broker groups have followers",
+        )
+    if current is not None and list(broker_ids) != list(current):
+        raise ApiError(
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+            f"The partition is on broker(s) {list(current)}; moving a partition to another broker group is not "
+            "supported yet",
         )
 
 
