@@ -5,7 +5,8 @@ tests create), with the ACL authorizer on and ``allow.everyone.if.no.acl.found=f
 told, every broker acts on: a topic config altered through broker 1 is described by brokers 2 and 3 and
 enforced by the leaders of every partition; an ACL created through broker 1 is enforced by broker 2; a SCRAM
 user added through broker 1 authenticates on broker 2 (and is described by broker 3); DeleteRecords is
-answered by the partition's leader and NOT_LEADER_OR_FOLLOWER elsewhere.
+answered by the partition's leader and NOT_LEADER_OR_FOLLOWER elsewhere; a manual assignment puts each
+partition on the group of the broker it names, and a reassignment may only name the present leader.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from kafka.admin import ACL, ACLOperation, ACLPermissionType, ResourcePattern
 from kafka.admin import ConfigResource as KafkaConfigResource
 from kafka.admin import ConfigResourceType as KafkaConfigResourceType
 from kafka.admin import ResourceType as KafkaResourceType
+from kafka.errors import InvalidReplicationAssignmentError
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.delete_records import (
@@ -316,3 +318,34 @@ def test_delete_records_is_answered_by_the_leader_only(cluster: Cluster) -> None
     finally:
         kafka_python.close()
     assert {tp.partition: result["low_watermark"] for tp, result in deleted.items()} == dict.fromkeys(leaders, 4)
+
+
+def test_manual_assignments_place_partitions_on_the_named_brokers_groups(cluster: Cluster) -> None:
+    topic = unique_topic("cluster-assigned")
+    kafka_python = _kafka_python_admin(cluster, 1)
+    try:
+        kafka_python.create_topics({topic: {"assignments": {0: [3], 1: [3], 2: [2]}}})
+        _until(f"every broker lists {topic}", lambda: all(_leaders_seen(cluster, node, topic) for node in (1, 2, 3)))
+        assert _leaders_seen(cluster, 2, topic) == {0: 3, 1: 3, 2: 2}
+        kafka_python.create_partitions({topic: {"count": 5, "assignments": [[1], [3]]}})
+        _until("broker 1 sees 5 partitions", lambda: len(_leaders_seen(cluster, 1, topic)) == 5)
+        assert _leaders_seen(cluster, 1, topic) == {0: 3, 1: 3, 2: 2, 3: 1, 4: 3}
+
+        # a partition stays on its group: naming its leader is accepted (nothing moves), another broker is refused
+        moves = kafka_python.alter_partition_reassignments(
+            {TopicPartition(topic, 2): [2], TopicPartition(topic, 3): [2]}
+        )
+        assert moves[TopicPartition(topic, 2)] is None
+        assert moves[TopicPartition(topic, 3)] is InvalidReplicationAssignmentError
+        assert kafka_python.list_partition_reassignments() == {}
+    finally:
+        kafka_python.close()
+
+
+def _leaders_seen(cluster: Cluster, node: int, topic: str) -> dict[int, int]:
+    """partition -> leader as broker ``node`` answers Metadata (empty while it does not know the topic)."""
+    admin = AdminClient(_confluent(cluster, node))
+    described = admin.list_topics(topic, timeout=TIMEOUT_S).topics[topic]
+    if described.error is not None:
+        return {}
+    return {index: partition.leader for index, partition in described.partitions.items()}
