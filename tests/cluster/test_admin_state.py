@@ -40,6 +40,8 @@ def _run(etcd: LocalEtcd, name: str, body: Callable[[list[ClusterMember]], Await
                 member = ClusterMember(settings)
                 await member.start()
                 members.append(member)
+            assert members[0].view is not None
+            await members[0].view.wait_for(lambda s: len(s.live_groups()) == 2, WAIT_S)  # topics need live groups
             await body(members)
         finally:
             for member in members:
