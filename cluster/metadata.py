@@ -140,8 +140,9 @@ class ClusterMetadata:
 
     async def alter_topic_configs(
         self, name: str, update: Callable[[Mapping[str, str]], Mapping[str, str]]
-    ) -> TopicRecord:
-        """Make ``name``'s configs ``update(current configs)`` (``update`` may raise to refuse the change)."""
+    ) -> tuple[TopicRecord, int]:
+        """Make ``name``'s configs ``update(current configs)`` (``update`` may raise to refuse the change); the
+        topic as written and the revision it was written at."""
         key = self.layout.topic(name)
         altered: list[TopicRecord] = []
 
@@ -153,11 +154,12 @@ class ClusterMetadata:
             altered[:] = [replace(current, configs=dict(update(current.configs)))]
             return {key: encode_topic(altered[0])}
 
-        await self._read_modify_write([key], change, f"the configs of topic {name}")
-        return altered[0]
+        revision = await self._read_modify_write([key], change, f"the configs of topic {name}")
+        return altered[0], revision
 
-    async def update_acls(self, update: Callable[[AclRows], Sequence[Mapping[str, str]] | None]) -> None:
-        """Replace the cluster's ACL rows with ``update(current rows)``; None from ``update`` changes nothing."""
+    async def update_acls(self, update: Callable[[AclRows], Sequence[Mapping[str, str]] | None]) -> int:
+        """Replace the cluster's ACL rows with ``update(current rows)``; the revision written at, or 0 when
+        ``update`` answered None (nothing to change)."""
         key = self.layout.acls()
 
         def change(found: Mapping[bytes, Entry | None]) -> dict[bytes, bytes | None]:
@@ -165,12 +167,13 @@ class ClusterMetadata:
             rows = update(() if entry is None else decode_acls(entry.value))
             return {} if rows is None else {key: encode_acls(rows)}
 
-        await self._read_modify_write([key], change, "the ACLs")
+        return await self._read_modify_write([key], change, "the ACLs")
 
     async def update_users(
         self, names: Sequence[str], update: Callable[[dict[str, UserDocument]], Mapping[str, UserDocument | None]]
-    ) -> None:
-        """Give each user ``update(current documents of names)`` names: a new document, or None to delete it."""
+    ) -> int:
+        """Give each user ``update(current documents of names)`` names: a new document, or None to delete it; the
+        revision written at."""
         keys = {name: self.layout.user(name) for name in names}
 
         def change(found: Mapping[bytes, Entry | None]) -> dict[bytes, bytes | None]:
@@ -180,7 +183,7 @@ class ClusterMetadata:
                 for name, document in update(current).items()
             }
 
-        await self._read_modify_write(list(keys.values()), change, "the SCRAM credentials")
+        return await self._read_modify_write(list(keys.values()), change, "the SCRAM credentials")
 
     async def seed_security(self, acl_rows: Sequence[Mapping[str, str]], users: Mapping[str, UserDocument]) -> bool:
         """Write the first ACLs and SCRAM users of a cluster that never had any (the ``acls`` key absent), in one
@@ -189,30 +192,30 @@ class ClusterMetadata:
         txn = self.etcd.txn
         writes = [txn.put(key, encode_acls(acl_rows))]
         writes += [txn.put(self.layout.user(name), encode_user(document)) for name, document in users.items()]
-        seeded, _ = await self.etcd.transaction([txn.create(key) == 0], writes)
-        return seeded
+        return await self.etcd.swap([txn.create(key) == 0], writes) is not None
 
     async def _read_modify_write(
         self,
         keys: Sequence[bytes],
         change: Callable[[Mapping[bytes, Entry | None]], Mapping[bytes, bytes | None]],
         what: str,
-    ) -> None:
-        """Read ``keys``, write ``change(what was read)`` (None: delete) only if none of them changed meanwhile."""
+    ) -> int:
+        """Read ``keys``, write ``change(what was read)`` (None: delete) only if none of them changed meanwhile; the
+        revision written at (0: ``change`` wrote nothing)."""
         txn = self.etcd.txn
         for _ in range(CAS_ATTEMPTS):
             found = {key: await self.etcd.get(key) for key in keys}
             writes = change(found)
             if not writes:
-                return
+                return 0
             compare = [
                 txn.create(key) == 0 if entry is None else txn.mod(key) == entry.mod_revision
                 for key, entry in found.items()
             ]
             success = [txn.delete(key) if value is None else txn.put(key, value) for key, value in writes.items()]
-            swapped, _ = await self.etcd.transaction(compare, success)
-            if swapped:
-                return
+            revision = await self.etcd.swap(compare, success)
+            if revision is not None:
+                return revision
         raise ConcurrentChangeError(f"{what} changed {CAS_ATTEMPTS} times while being written; try again")
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from rockafka.cluster import ClusterError, ClusterSnapshot
@@ -54,8 +54,9 @@ class _Shared:
         self._view: ClusterView = member.view
         self._metadata: ClusterMetadata = member.metadata
 
-    async def _seen(self, predicate: Callable[[ClusterSnapshot], bool]) -> None:
-        await self._view.wait_for(predicate, SEEN_TIMEOUT_S)
+    async def _seen(self, revision: int) -> None:
+        """Until this broker's snapshot (and so its authorizer) includes the one key written at ``revision``."""
+        await self._view.wait_for(lambda snapshot: snapshot.revision >= revision, SEEN_TIMEOUT_S)
 
 
 class ClusterAcls(_Shared):
@@ -83,8 +84,7 @@ class ClusterAcls(_Shared):
             return [*rows, *added] if added else None
 
         with _as_api_errors("the ACLs"):
-            await self._metadata.update_acls(update)
-            await self._seen(lambda snapshot: set(wanted) <= set(_bindings(snapshot.acls)))
+            await self._seen(await self._metadata.update_acls(update))
 
     async def remove(self, filters: Iterable[AclBindingFilter]) -> list[list[AclBinding]]:
         """Remove the bindings each filter matches; per filter, what it removed (as Kafka reports it)."""
@@ -100,9 +100,7 @@ class ClusterAcls(_Shared):
             return [encode_binding(b) for b in current] if any(removed) else None
 
         with _as_api_errors("the ACLs"):
-            await self._metadata.update_acls(update)
-            gone = {b for matched in removed for b in matched}
-            await self._seen(lambda snapshot: not gone & set(_bindings(snapshot.acls)))
+            await self._seen(await self._metadata.update_acls(update))
         return removed
 
     def _changed(self, old: ClusterSnapshot, new: ClusterSnapshot) -> None:
@@ -130,7 +128,7 @@ class ClusterCredentials(_Shared):
         names = list(dict.fromkeys([user for user, _ in deletions] + [user for user, _ in upserts]))
         if not names:
             return
-        written: dict[str, Mapping[str, Mapping[str, Any]] | None] = {}
+        written: dict[str, Mapping[str, Any] | None] = {}
 
         def update(current: dict[str, Mapping[str, Mapping[str, Any]]]) -> dict[str, Mapping[str, Any] | None]:
             users = {name: decode_user(document) for name, document in current.items()}
@@ -139,9 +137,15 @@ class ClusterCredentials(_Shared):
             written.update({name: encode_user(users[name]) if name in users else None for name in names})
             return written
 
+        def applied(snapshot: ClusterSnapshot, revision: int) -> bool:
+            """The watch brings a transaction's keys one event at a time: every user's, or anything later."""
+            if snapshot.revision != revision:
+                return snapshot.revision > revision
+            return all(snapshot.users.get(name) == document for name, document in written.items())
+
         with _as_api_errors("the SCRAM credentials"):
-            await self._metadata.update_users(names, update)
-            await self._seen(lambda snapshot: all(snapshot.users.get(n) == doc for n, doc in written.items()))
+            revision = await self._metadata.update_users(names, update)
+            await self._view.wait_for(lambda snapshot: applied(snapshot, revision), SEEN_TIMEOUT_S)
 
     def _changed(self, old: ClusterSnapshot, new: ClusterSnapshot) -> None:
         if new.users == old.users:

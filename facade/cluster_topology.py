@@ -151,8 +151,8 @@ class ClusterTopology:
         store has them; every other broker's store follows through its watch."""
         metadata = self._metadata()
         with _as_api_errors(name):
-            record = await metadata.alter_topic_configs(name, update)
-            await self._view.wait_for(lambda s: s.topics.get(name) == record, SEEN_TIMEOUT_S)
+            record, revision = await metadata.alter_topic_configs(name, update)
+            await self._view.wait_for(lambda s: s.revision >= revision, SEEN_TIMEOUT_S)
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
 
     def _groups_of(self, leaders: Sequence[int]) -> list[str]:

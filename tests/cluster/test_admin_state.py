@@ -95,13 +95,16 @@ def test_a_refused_config_change_writes_nothing(etcd: LocalEtcd, cluster_name: s
 def test_acl_rows_and_users_written_through_one_broker_reach_the_other(etcd: LocalEtcd, cluster_name: str) -> None:
     async def body(members: list[ClusterMember]) -> None:
         (metadata, _), (_, other_view) = _parts(members[0]), _parts(members[1])
-        await metadata.update_acls(lambda rows: [*rows, ROW])
-        await metadata.update_users(["alice", "bob"], lambda current: {"alice": ALICE, "bob": None})
+        written_at = await metadata.update_acls(lambda rows: [*rows, ROW])
+        entry = await metadata.etcd.get(metadata.layout.acls())
+        assert entry is not None and entry.mod_revision == written_at  # what a change's answer waits to see
+        users_at = await metadata.update_users(["alice", "bob"], lambda current: {"alice": ALICE, "bob": None})
+        assert users_at > written_at
         seen = await other_view.wait_for(lambda s: bool(s.acls) and "alice" in s.users, WAIT_S)
         assert [dict(row) for row in seen.acls] == [ROW]
         assert seen.users["alice"] == ALICE and "bob" not in seen.users
 
-        await metadata.update_acls(lambda rows: None)  # nothing to change: nothing written
+        assert await metadata.update_acls(lambda rows: None) == 0  # nothing to change: nothing written
         await metadata.update_acls(lambda rows: [])
         await metadata.update_users(["alice"], lambda current: {"alice": None})
         seen = await other_view.wait_for(lambda s: not s.acls and not s.users, WAIT_S)
