@@ -104,7 +104,7 @@ class ClusterAcls(_Shared):
         return removed
 
     def _changed(self, old: ClusterSnapshot, new: ClusterSnapshot) -> None:
-        if new.acls != old.acls:
+        if new.acls is not old.acls:  # the snapshot keeps the same tuple until the key changes
             self._index.install(_bindings(new.acls))
 
 
