@@ -95,6 +95,13 @@ class Etcd:
         succeeded, responses = await self._call(self._client.transaction(compare, success, failure or []))
         return bool(succeeded), list(responses)
 
+    async def swap(self, compare: list[Any], success: list[Any]) -> int | None:
+        """Run ``success`` if every ``compare`` holds: the revision its writes landed at, or None if one failed."""
+        succeeded, responses = await self.transaction(compare, success)
+        if not succeeded:
+            return None
+        return max((int(getattr(r, str(r.WhichOneof("response"))).header.revision) for r in responses), default=0)
+
     async def grant_lease(self, ttl_s: int) -> int:
         lease = await self._call(self._client.lease(ttl_s))
         return int(lease.id)

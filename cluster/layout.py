@@ -22,8 +22,22 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
 ``topics/<name>``              ``{"id": "<uuid>", "placement": ["g1", "g2", ...],                   none
                                "configs": {"retention.ms": "1000"}}``: placement[i] is the group
                                that holds partition i; created only if absent, changed only if
-                               its ``mod_revision`` is the one read
+                               its ``mod_revision`` is the one read (configs too: AlterConfigs
+                               and IncrementalAlterConfigs replace ``configs`` at that revision)
+``acls``                       ``{"acls": [{"resource_type": "TOPIC", "name": "orders",             none
+                               "pattern_type": "LITERAL", "principal": "User:alice", "host": "*",
+                               "operation": "READ", "permission": "ALLOW"}, ...]}``: every ACL
+                               binding of the cluster (Kafka's enum names), one key so that a
+                               change is one compare-and-swap at the ``mod_revision`` read
+``users/<user>``               ``{"SCRAM-SHA-256": {"iterations": 4096, "salt": "<base64>",         none
+                               "stored_key": "<base64>", "server_key": "<base64>"}, ...}``: one
+                               user's SCRAM credentials, salted-hash material only (never a
+                               password); written at the ``mod_revision`` read (or only if absent)
 =============================  =================================================================  ==========
+
+The ``acls`` rows and ``users/<user>`` documents are the same JSON the single broker keeps in
+``acls.json`` and ``scram-credentials.json``; the cluster layer stores them as they are and the facade's
+security layer reads them (this package never imports the facade).
 
 Node ids are written in decimal without padding; group and topic names as they are (Kafka topic names
 use only ``[a-zA-Z0-9._-]``; a group name must match the same pattern, checked by ``check_group_name``).
@@ -34,8 +48,9 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final
 
 from .errors import ClusterError
@@ -46,6 +61,8 @@ CONTROLLER_KEY: Final = "controller"
 BROKERS_DIR: Final = "brokers/"
 GROUPS_DIR: Final = "groups/"
 TOPICS_DIR: Final = "topics/"
+ACLS_KEY: Final = "acls"
+USERS_DIR: Final = "users/"
 NO_LEADER: Final = -1
 
 _NAME: Final = re.compile(r"[a-zA-Z0-9._-]{1,249}")
@@ -85,6 +102,12 @@ class KeyLayout:
 
     def topic(self, name: str) -> bytes:
         return self.key(f"{TOPICS_DIR}{name}")
+
+    def acls(self) -> bytes:
+        return self.key(ACLS_KEY)
+
+    def user(self, name: str) -> bytes:
+        return self.key(f"{USERS_DIR}{name}")
 
     def relative(self, key: bytes) -> str | None:
         """The part of ``key`` after this cluster's prefix, or None for a key of another cluster."""
@@ -160,6 +183,28 @@ def decode_topic(name: str, value: bytes) -> TopicRecord:
     configs = {str(key): str(item) for key, item in dict(doc.get("configs") or {}).items()}
     placement = tuple(str(group) for group in doc["placement"])
     return TopicRecord(name, uuid.UUID(str(doc["id"])), placement, configs)
+
+
+def encode_acls(rows: Sequence[Mapping[str, str]]) -> bytes:
+    return _dump({"acls": [dict(row) for row in rows]})
+
+
+def decode_acls(value: bytes) -> tuple[Mapping[str, str], ...]:
+    rows = _load(value)["acls"]
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise ValueError("acls is not a list of objects")
+    return tuple(MappingProxyType({str(k): str(v) for k, v in row.items()}) for row in rows)
+
+
+def encode_user(credentials: Mapping[str, Mapping[str, Any]]) -> bytes:
+    return _dump({mechanism: dict(fields) for mechanism, fields in credentials.items()})
+
+
+def decode_user(value: bytes) -> Mapping[str, Mapping[str, Any]]:
+    doc = _load(value)
+    if not all(isinstance(fields, dict) for fields in doc.values()):
+        raise ValueError("a user's credentials are not objects")
+    return MappingProxyType({str(mechanism): MappingProxyType(fields) for mechanism, fields in doc.items()})
 
 
 def _dump(doc: Mapping[str, Any]) -> bytes:

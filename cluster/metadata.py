@@ -8,6 +8,14 @@
   only if absent, changed or deleted only at the ``mod_revision`` read, so two brokers' admin requests
   never overwrite each other; placement comes from ``placement.py`` over the snapshot's counts.
 
+- :meth:`ClusterMetadata.seed_security`: the first broker to join a cluster that never held ACLs writes
+  its own (and its SCRAM users) only if the ``acls`` key is absent, so a later broker's stale files never
+  bring back what was deleted.
+- :meth:`ClusterMetadata.alter_topic_configs`, ``update_acls``, ``update_users``: read the keys, compute
+  the new values from them, write them in one transaction that compares each key's ``mod_revision`` (or
+  that it is still absent); a lost race reads again, up to ``CAS_ATTEMPTS`` times, then
+  :class:`ConcurrentChangeError` (one line, naming what changed).
+
 The controller's own writes (group leaders and epochs) are in ``controller.py``.
 """
 
@@ -15,13 +23,33 @@ from __future__ import annotations
 
 import base64
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
 
 from .errors import ConcurrentChangeError, NodeIdTakenError, TopicExistsError, UnknownTopicError
-from .etcd import Etcd
-from .layout import BrokerInfo, KeyLayout, TopicRecord, decode_broker, decode_topic, encode_broker, encode_topic
+from .etcd import Entry, Etcd
+from .layout import (
+    BrokerInfo,
+    KeyLayout,
+    TopicRecord,
+    decode_acls,
+    decode_broker,
+    decode_topic,
+    decode_user,
+    encode_acls,
+    encode_broker,
+    encode_topic,
+    encode_user,
+)
 from .placement import place_partitions
 from .snapshot import ClusterSnapshot
+
+#: How many times a read-modify-write is tried when another change of the same keys wins the race.
+CAS_ATTEMPTS: Final = 3
+
+AclRows = tuple[Mapping[str, str], ...]
+UserDocument = Mapping[str, Mapping[str, Any]]
 
 
 def new_cluster_id() -> str:
@@ -59,10 +87,16 @@ class ClusterMetadata:
             raise NodeIdTakenError(f"node.id {info.node_id} is already registered by a live broker{where}")
 
     async def create_topic(
-        self, snapshot: ClusterSnapshot, name: str, partitions: int, configs: Mapping[str, str]
+        self,
+        snapshot: ClusterSnapshot,
+        name: str,
+        partitions: int,
+        configs: Mapping[str, str],
+        groups: Sequence[str] = (),
     ) -> TopicRecord:
-        """Create ``name`` with ``partitions`` partitions placed on the least loaded live groups."""
-        placement = place_partitions(partitions, snapshot.live_groups(), snapshot.partition_counts())
+        """Create ``name`` with ``partitions`` partitions on ``groups`` (one per partition), else on the least loaded
+        live groups."""
+        placement = tuple(groups) or place_partitions(partitions, snapshot.live_groups(), snapshot.partition_counts())
         record = TopicRecord(name, uuid.uuid4(), placement, dict(configs))
         key = self.layout.topic(name)
         txn = self.etcd.txn
@@ -83,14 +117,18 @@ class ClusterMetadata:
             raise ConcurrentChangeError(f"topic {name} changed while being deleted")
         return decode_topic(name, entry.value)
 
-    async def add_partitions(self, snapshot: ClusterSnapshot, name: str, total: int) -> TopicRecord:
-        """Grow ``name`` to ``total`` partitions, the new ones on the least loaded live groups."""
+    async def add_partitions(
+        self, snapshot: ClusterSnapshot, name: str, total: int, groups: Sequence[str] = ()
+    ) -> TopicRecord:
+        """Grow ``name`` to ``total`` partitions, the new ones on ``groups`` (one per new partition), else on the
+        least loaded live groups."""
         key = self.layout.topic(name)
         entry = await self.etcd.get(key)
         if entry is None:
             raise UnknownTopicError(f"Topic '{name}' does not exist.")
         current = decode_topic(name, entry.value)
-        added = place_partitions(total - current.partitions, snapshot.live_groups(), snapshot.partition_counts())
+        counts = snapshot.partition_counts()
+        added = tuple(groups) or place_partitions(total - current.partitions, snapshot.live_groups(), counts)
         grown = TopicRecord(name, current.topic_id, current.placement + added, current.configs)
         txn = self.etcd.txn
         changed, _ = await self.etcd.transaction(
@@ -99,6 +137,86 @@ class ClusterMetadata:
         if not changed:
             raise ConcurrentChangeError(f"topic {name} changed while partitions were added")
         return grown
+
+    async def alter_topic_configs(
+        self, name: str, update: Callable[[Mapping[str, str]], Mapping[str, str]]
+    ) -> tuple[TopicRecord, int]:
+        """Make ``name``'s configs ``update(current configs)`` (``update`` may raise to refuse the change); the
+        topic as written and the revision it was written at."""
+        key = self.layout.topic(name)
+        altered: list[TopicRecord] = []
+
+        def change(found: Mapping[bytes, Entry | None]) -> dict[bytes, bytes | None]:
+            entry = found[key]
+            if entry is None:
+                raise UnknownTopicError(f"Topic '{name}' does not exist.")
+            current = decode_topic(name, entry.value)
+            altered[:] = [replace(current, configs=dict(update(current.configs)))]
+            return {key: encode_topic(altered[0])}
+
+        revision = await self._read_modify_write([key], change, f"the configs of topic {name}")
+        return altered[0], revision
+
+    async def update_acls(self, update: Callable[[AclRows], Sequence[Mapping[str, str]] | None]) -> int:
+        """Replace the cluster's ACL rows with ``update(current rows)``; the revision written at, or 0 when
+        ``update`` answered None (nothing to change)."""
+        key = self.layout.acls()
+
+        def change(found: Mapping[bytes, Entry | None]) -> dict[bytes, bytes | None]:
+            entry = found[key]
+            rows = update(() if entry is None else decode_acls(entry.value))
+            return {} if rows is None else {key: encode_acls(rows)}
+
+        return await self._read_modify_write([key], change, "the ACLs")
+
+    async def update_users(
+        self, names: Sequence[str], update: Callable[[dict[str, UserDocument]], Mapping[str, UserDocument | None]]
+    ) -> int:
+        """Give each user ``update(current documents of names)`` names: a new document, or None to delete it; the
+        revision written at."""
+        keys = {name: self.layout.user(name) for name in names}
+
+        def change(found: Mapping[bytes, Entry | None]) -> dict[bytes, bytes | None]:
+            current = {name: decode_user(entry.value) for name, key in keys.items() if (entry := found[key])}
+            return {
+                keys[name]: None if document is None else encode_user(document)
+                for name, document in update(current).items()
+            }
+
+        return await self._read_modify_write(list(keys.values()), change, "the SCRAM credentials")
+
+    async def seed_security(self, acl_rows: Sequence[Mapping[str, str]], users: Mapping[str, UserDocument]) -> bool:
+        """Write the first ACLs and SCRAM users of a cluster that never had any (the ``acls`` key absent), in one
+        transaction; False when the cluster has them already (the ``acls`` key, even empty, is there)."""
+        key = self.layout.acls()
+        txn = self.etcd.txn
+        writes = [txn.put(key, encode_acls(acl_rows))]
+        writes += [txn.put(self.layout.user(name), encode_user(document)) for name, document in users.items()]
+        return await self.etcd.swap([txn.create(key) == 0], writes) is not None
+
+    async def _read_modify_write(
+        self,
+        keys: Sequence[bytes],
+        change: Callable[[Mapping[bytes, Entry | None]], Mapping[bytes, bytes | None]],
+        what: str,
+    ) -> int:
+        """Read ``keys``, write ``change(what was read)`` (None: delete) only if none of them changed meanwhile; the
+        revision written at (0: ``change`` wrote nothing)."""
+        txn = self.etcd.txn
+        for _ in range(CAS_ATTEMPTS):
+            found = {key: await self.etcd.get(key) for key in keys}
+            writes = change(found)
+            if not writes:
+                return 0
+            compare = [
+                txn.create(key) == 0 if entry is None else txn.mod(key) == entry.mod_revision
+                for key, entry in found.items()
+            ]
+            success = [txn.delete(key) if value is None else txn.put(key, value) for key, value in writes.items()]
+            revision = await self.etcd.swap(compare, success)
+            if revision is not None:
+                return revision
+        raise ConcurrentChangeError(f"{what} changed {CAS_ATTEMPTS} times while being written; try again")
 
 
 def _describe_holder(value: bytes) -> str:

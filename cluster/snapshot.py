@@ -6,6 +6,9 @@ or a delete of one key). Request handlers read the current snapshot with no lock
 the watcher (``view.py``) swaps in the next one. A value that cannot be decoded is left out and named
 in ``ClusterSnapshot.damaged`` (a broker keeps serving what it understands).
 
+ACLs and SCRAM credentials are kept as the JSON etcd holds (``layout.py``): ``acls`` the rows, ``users``
+each user's document by name; the facade's security layer turns them into bindings and credentials.
+
 Leadership of a partition: the topic's placement names the group, the group's state names its leader
 and leader epoch. A group without state, or with ``NO_LEADER``, has no leader yet.
 """
@@ -16,23 +19,27 @@ import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from .layout import (
+    ACLS_KEY,
     BROKERS_DIR,
     CLUSTER_ID_KEY,
     CONTROLLER_KEY,
     GROUPS_DIR,
     NO_LEADER,
     TOPICS_DIR,
+    USERS_DIR,
     BrokerInfo,
     GroupState,
     KeyLayout,
     TopicRecord,
+    decode_acls,
     decode_broker,
     decode_controller,
     decode_group,
     decode_topic,
+    decode_user,
 )
 
 log = logging.getLogger(__name__)
@@ -61,6 +68,8 @@ class ClusterSnapshot:
     brokers: Mapping[int, BrokerInfo] = field(default_factory=lambda: MappingProxyType({}))
     groups: Mapping[str, GroupState] = field(default_factory=lambda: MappingProxyType({}))
     topics: Mapping[str, TopicRecord] = field(default_factory=lambda: MappingProxyType({}))
+    acls: tuple[Mapping[str, str], ...] = ()
+    users: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=lambda: MappingProxyType({}))
     damaged: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def leader_of(self, topic: str, partition: int) -> PartitionLeader | None:
@@ -119,6 +128,8 @@ class _Builder:
         self.brokers: dict[int, BrokerInfo] = {}
         self.groups: dict[str, GroupState] = {}
         self.topics: dict[str, TopicRecord] = {}
+        self.acls: tuple[Mapping[str, str], ...] = ()
+        self.users: dict[str, Mapping[str, Mapping[str, Any]]] = {}
         self.damaged: dict[str, str] = {}
 
     @classmethod
@@ -129,6 +140,8 @@ class _Builder:
         builder.brokers = dict(snapshot.brokers)
         builder.groups = dict(snapshot.groups)
         builder.topics = dict(snapshot.topics)
+        builder.acls = snapshot.acls
+        builder.users = dict(snapshot.users)
         builder.damaged = dict(snapshot.damaged)
         return builder
 
@@ -155,6 +168,11 @@ class _Builder:
         elif relative.startswith(TOPICS_DIR):
             name = relative[len(TOPICS_DIR) :]
             _put_or_drop(self.topics, name, None if value is None else decode_topic(name, value))
+        elif relative == ACLS_KEY:
+            self.acls = () if value is None else decode_acls(value)
+        elif relative.startswith(USERS_DIR):
+            name = relative[len(USERS_DIR) :]
+            _put_or_drop(self.users, name, None if value is None else decode_user(value))
 
     def build(self, revision: int) -> ClusterSnapshot:
         return ClusterSnapshot(
@@ -164,6 +182,8 @@ class _Builder:
             brokers=MappingProxyType(self.brokers),
             groups=MappingProxyType(self.groups),
             topics=MappingProxyType(self.topics),
+            acls=self.acls,
+            users=MappingProxyType(self.users),
             damaged=MappingProxyType(self.damaged) if self.damaged else _EMPTY,
         )
 

@@ -109,7 +109,7 @@ class BrokerApp:
             store.close()
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
         if self.config.get("rockafka.cluster.etcd.endpoints"):
-            await self._join_cluster(broker)
+            await self._join_cluster(broker, security)
         await self._start_http(store)
         self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
         self._tasks.append(asyncio.create_task(self._cleaner_loop(broker)))
@@ -123,8 +123,9 @@ class BrokerApp:
         )
         log.info("%s", settings_summary(self.config))
 
-    async def _join_cluster(self, broker: Broker) -> None:
-        """Register in the cluster named by ``rockafka.cluster.etcd.endpoints`` and serve from its snapshot.
+    async def _join_cluster(self, broker: Broker, security: SecurityService) -> None:
+        """Register in the cluster named by ``rockafka.cluster.etcd.endpoints`` and serve from its snapshot
+        (topics, and the ACLs and SCRAM credentials kept in etcd instead of the data directory's files).
 
         Any failure (etcd unreachable, node.id taken) closes what was opened and is one StartupError line."""
         try:
@@ -161,7 +162,36 @@ class BrokerApp:
         self._member = member
         broker.cluster_id = member.cluster_id
         broker.topology = ClusterTopology(member, broker.store)
+        await self._share_security(member, security)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
+
+    async def _share_security(self, member: ClusterMember, security: SecurityService) -> None:
+        """Serve the cluster's ACLs and SCRAM users from etcd; the first broker of a cluster that never had any
+        seeds them from its data directory's files (``rockafka acls``/``users --data-dir`` before its first start)."""
+        from .cluster_security import ClusterAcls, ClusterCredentials, seed_cluster_security
+
+        local_acls, local_users = security.acls.bindings(), security.credentials.users()
+        security.share(ClusterAcls(member), ClusterCredentials(member))
+        try:
+            seeded = await seed_cluster_security(member, local_acls, local_users)
+        except ClusterError as exc:
+            log.warning("cannot seed the cluster's ACLs and SCRAM users from the data directory: %s", exc)
+            return
+        if not seeded and (local_acls or local_users):
+            log.warning(
+                "%s holds %d ACL(s) and %d SCRAM user(s) that this broker ignores: the cluster keeps its own in etcd",
+                self.config.data_dir,
+                len(local_acls),
+                len(local_users),
+            )
+        elif seeded:
+            log.info(
+                "seeded the cluster's security state from %s: %d ACL(s), %d SCRAM user(s); the cluster keeps them in"
+                " etcd from now on",
+                self.config.data_dir,
+                len(local_acls),
+                len(local_users),
+            )
 
     def _metered(self, dispatcher: RequestDispatcher, metrics: BrokerMetrics) -> RequestHandler:
         """Count appends, answers, errors and request times for ``/metrics``."""

@@ -3,7 +3,8 @@
 Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It listens to the
 :class:`~rockafka.cluster.view.ClusterView` and, on every new snapshot:
 
-- mirrors the cluster's topics into the local store (created with the cluster's topic id, grown, deleted),
+- mirrors the cluster's topics into the local store (created with the cluster's topic id, grown, configs
+  replaced by etcd's, deleted),
   so the store's per-partition code runs unchanged and every broker holds every topic's (possibly empty)
   partitions; only the leader's receive records;
 - rebuilds ``led`` (per topic, the partitions this broker's group leads while this broker is the group's
@@ -21,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
 from rockafka.cluster import (
@@ -39,7 +40,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
 
 from .handlers.context import ApiError
-from .topology import BrokerAddress, PartitionPlace, coordinator_partition
+from .topology import BrokerAddress, ConfigUpdate, PartitionPlace, coordinator_partition
 
 log = logging.getLogger(__name__)
 
@@ -115,11 +116,15 @@ class ClusterTopology:
         info = snapshot.brokers.get(leader.leader)
         return None if info is None else BrokerAddress(info.node_id, info.host, info.port)
 
-    async def create_topic(self, name: str, partitions: int, configs: Mapping[str, str]) -> TopicInfo:
-        """Create ``name`` in etcd, then wait until this broker's store mirrors it."""
+    async def create_topic(
+        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()
+    ) -> TopicInfo:
+        """Create ``name`` in etcd (partition i on the group of ``leaders[i]`` when given), then wait until this
+        broker's store mirrors it."""
         metadata = self._metadata()
+        groups = self._groups_of(leaders)
         with _as_api_errors(name):
-            record = await metadata.create_topic(self.snapshot, name, partitions, configs)
+            record = await metadata.create_topic(self.snapshot, name, partitions, configs, groups)
             await self._view.wait_for(lambda s: name in s.topics, SEEN_TIMEOUT_S)
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
 
@@ -131,13 +136,35 @@ class ClusterTopology:
             await self._view.wait_for(lambda s: name not in s.topics, SEEN_TIMEOUT_S)
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
 
-    async def create_partitions(self, name: str, total: int) -> TopicInfo:
-        """Grow ``name`` to ``total`` partitions in etcd (new ones on the least loaded groups), then wait for it."""
+    async def create_partitions(self, name: str, total: int, leaders: Sequence[int] = ()) -> TopicInfo:
+        """Grow ``name`` to ``total`` partitions in etcd (new ones on the groups of ``leaders`` when given, else on
+        the least loaded groups), then wait for it."""
         metadata = self._metadata()
+        groups = self._groups_of(leaders)
         with _as_api_errors(name):
-            record = await metadata.add_partitions(self.snapshot, name, total)
+            record = await metadata.add_partitions(self.snapshot, name, total, groups)
             await self._view.wait_for(lambda s: s.topics.get(name) == record, SEEN_TIMEOUT_S)
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
+    async def alter_topic_configs(self, name: str, update: ConfigUpdate) -> TopicInfo:
+        """Make ``name``'s configs ``update(its configs in etcd)`` (compare-and-swap), then wait until this broker's
+        store has them; every other broker's store follows through its watch."""
+        metadata = self._metadata()
+        with _as_api_errors(name):
+            record, revision = await metadata.alter_topic_configs(name, update)
+            await self._view.wait_for(lambda s: s.revision >= revision, SEEN_TIMEOUT_S)
+        return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
+
+    def _groups_of(self, leaders: Sequence[int]) -> list[str]:
+        """The group of each broker a manual assignment names (INVALID_REPLICA_ASSIGNMENT for one not registered)."""
+        brokers = self.snapshot.brokers
+        missing = [node for node in leaders if node not in brokers]
+        if missing:
+            raise ApiError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                f"The manual partition assignment includes broker {missing[0]}, but no such broker is registered.",
+            )
+        return [brokers[node].group for node in leaders]
 
     def _metadata(self) -> ClusterMetadata:
         metadata = self._member.metadata
@@ -208,8 +235,11 @@ class ClusterTopology:
             return
         if local.topic_id != topic_id:
             log.error("topic %s: id %s in the store, %s in the cluster: not mirrored", name, local.topic_id, topic_id)
-        elif local.partitions < partitions:
+            return
+        if local.partitions < partitions:
             self._store.topics.create_partitions(name, partitions)
+        if dict(local.configs) != dict(configs):
+            self._store.topics.alter_configs(name, dict(configs), replace=True)
 
 
 @contextlib.contextmanager

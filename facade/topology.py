@@ -10,8 +10,13 @@ Handlers never ask "are we clustered?"; they ask ``ctx.broker.topology``:
 - ``metadata_partitions`` and ``place``: each partition's leader, leader epoch and replicas.
 - ``coordinator``: which broker coordinates a group or transactional id (None: not known yet, the
   client retries).
-- ``create_topic``, ``auto_create``, ``delete_topic``, ``create_partitions``: topic changes, in the local
-  store at once or through the cluster's metadata (an awaitable; see ``handlers/topic_changes.py``).
+- ``create_topic``, ``auto_create``, ``delete_topic``, ``create_partitions``, ``alter_topic_configs``: topic
+  changes, in the local store at once or through the cluster's metadata (an awaitable; see
+  ``handlers/topic_changes.py``). ``alter_topic_configs`` takes a function from the current configs to the
+  new ones (it may raise ``ApiError`` to refuse them), so an incremental change applies to the latest
+  configs: the store's here, etcd's in a cluster. ``leaders`` of a creation are a manual assignment's broker
+  per new partition (checked by the handler: here always this broker); a cluster places each new partition
+  on the group of the broker named, instead of the least loaded group.
 
 :class:`LocalTopology` is today's single broker, exactly. ``ClusterTopology`` (``facade/cluster_topology.py``)
 answers from the cluster snapshot of ``rockafka.cluster``.
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -33,6 +38,9 @@ log = logging.getLogger(__name__)
 
 #: The leader epoch of every partition of a single broker (there is no other replica to fail over to).
 LOCAL_LEADER_EPOCH: Final = 0
+
+ConfigUpdate = Callable[[Mapping[str, str]], Mapping[str, str]]
+"""From a topic's current config overrides to its new ones (all of them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +80,18 @@ class Topology(Protocol):
     ) -> BrokerAddress | None: ...
 
     def create_topic(
-        self, name: str, partitions: int, configs: Mapping[str, str]
+        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()
     ) -> TopicInfo | Awaitable[TopicInfo]: ...
 
     def auto_create(self, name: str, partitions: int) -> TopicInfo | None: ...
 
     def delete_topic(self, name: str) -> TopicInfo | Awaitable[TopicInfo]: ...
 
-    def create_partitions(self, name: str, total: int) -> TopicInfo | Awaitable[TopicInfo]: ...
+    def create_partitions(
+        self, name: str, total: int, leaders: Sequence[int] = ()
+    ) -> TopicInfo | Awaitable[TopicInfo]: ...
+
+    def alter_topic_configs(self, name: str, update: ConfigUpdate) -> TopicInfo | Awaitable[TopicInfo]: ...
 
 
 class LocalTopology:
@@ -105,7 +117,9 @@ class LocalTopology:
     def coordinator(self, internal_topic: str, partitions: int, key: str, own: BrokerAddress) -> BrokerAddress | None:
         return own
 
-    def create_topic(self, name: str, partitions: int, configs: Mapping[str, str]) -> TopicInfo:
+    def create_topic(
+        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()
+    ) -> TopicInfo:
         return self._store.topics.create(name, partitions, configs)
 
     def auto_create(self, name: str, partitions: int) -> TopicInfo | None:
@@ -120,8 +134,12 @@ class LocalTopology:
     def delete_topic(self, name: str) -> TopicInfo:
         return self._store.topics.delete(name)
 
-    def create_partitions(self, name: str, total: int) -> TopicInfo:
+    def create_partitions(self, name: str, total: int, leaders: Sequence[int] = ()) -> TopicInfo:
         return self._store.topics.create_partitions(name, total)
+
+    def alter_topic_configs(self, name: str, update: ConfigUpdate) -> TopicInfo:
+        current = self._store.topics.describe(name).configs
+        return self._store.topics.alter_configs(name, update(current), replace=True)
 
 
 @functools.lru_cache(maxsize=256)

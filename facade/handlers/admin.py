@@ -10,9 +10,9 @@ from __future__ import annotations
 import enum
 import re
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Final, TypeVar
+from typing import Final, Protocol, TypeVar
 
 from rockafka.facade.config import ConfigError, Listener, describe_topic_config, validate_topic_configs
 from rockafka.facade.config.topic import TopicConfigEntry
@@ -21,6 +21,7 @@ from rockafka.store import StoreError, TopicInfo
 
 from ..errors import store_error_code
 from ..group import OFFSETS_TOPIC
+from ..topology import BrokerAddress, ConfigUpdate
 from .context import ApiError, RequestContext
 
 MAX_TOPIC_NAME: Final = 249
@@ -33,6 +34,13 @@ _LEGAL_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
 H = TypeVar("H", bound=Hashable)
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+class ConfigChangeResult(Protocol):
+    """A config resource's result in AlterConfigs and IncrementalAlterConfigs responses."""
+
+    error_code: int
+    error_message: str | None
 
 
 class ConfigResourceType(enum.IntEnum):
@@ -125,22 +133,38 @@ def check_not_internal(name: str) -> None:
         )
 
 
-def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
-    """A manual replica list on a one-broker cluster: exactly this broker; INVALID_REPLICA_ASSIGNMENT otherwise."""
+def check_replicas(ctx: RequestContext, broker_ids: list[int], current: Sequence[int] | None = None) -> None:
+    """A manual replica list: one registered broker (a single broker: this one; a cluster: the leader of the group
+    the partition goes to), and for an existing partition (``current``) its present replicas, since partitions
+    do not move between broker groups yet; INVALID_REPLICA_ASSIGNMENT otherwise."""
     if not broker_ids:
         raise ApiError(
             ErrorCode.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes an empty replica list."
         )
+    registered = {item.node_id for item in ctx.broker.topology.brokers(BrokerAddress(ctx.broker.node_id, "", 0))}
     for broker_id in broker_ids:
-        if broker_id != ctx.broker.node_id:
+        if broker_id not in registered:
             raise ApiError(
                 ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                 f"The manual partition assignment includes broker {broker_id}, but no such broker is registered.",
             )
+    twice = [broker_id for index, broker_id in enumerate(broker_ids) if broker_id in broker_ids[:index]]
+    if twice:
+        raise ApiError(
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+            f"The manual partition assignment includes the broker {twice[0]} more than once.",
+        )
     if len(broker_ids) > 1:
         raise ApiError(
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-            f"The manual partition assignment includes the broker {broker_ids[0]} more than once.",
+            f"The manual partition assignment names brokers {broker_ids}: a partition has one replica, its broker "
+            "group's leader, until broker groups have followers",
+        )
+    if current is not None and list(broker_ids) != list(current):
+        raise ApiError(
+            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+            f"The partition is on broker(s) {list(current)}; moving a partition to another broker group is not "
+            "supported yet",
         )
 
 
@@ -181,15 +205,33 @@ def store_failure(exc: StoreError) -> ApiError:
     return ApiError(store_error_code(exc), str(exc))
 
 
-def write_topic_configs(ctx: RequestContext, name: str, overrides: Mapping[str, str], validate_only: bool) -> None:
-    """Make ``overrides`` the topic's whole set of config overrides (after validating them)."""
-    checked = checked_topic_configs(overrides)
-    if validate_only:
-        return
+def write_topic_configs(
+    ctx: RequestContext, name: str, update: ConfigUpdate, validate_only: bool
+) -> TopicInfo | Awaitable[TopicInfo]:
+    """Make ``update(current overrides)``, validated, the topic's whole set of config overrides: at once on a single
+    broker, an awaitable in a cluster (the current overrides are then etcd's). ``validate_only`` changes nothing."""
+
+    def checked(current: Mapping[str, str]) -> dict[str, str]:
+        return checked_topic_configs(update(current))
+
     try:
-        ctx.broker.store.topics.alter_configs(name, checked, replace=True)
+        if validate_only:
+            info = existing_topic(ctx, name, to_change=True)
+            checked(info.configs)
+            return info
+        return ctx.broker.topology.alter_topic_configs(name, checked)
     except StoreError as exc:
         raise store_failure(exc) from None
+
+
+def settle_config_change(result: ConfigChangeResult) -> Callable[[TopicInfo | ApiError], None]:
+    """What fills an AlterConfigs/IncrementalAlterConfigs resource result once its change is taken (or refused)."""
+
+    def settle(outcome: TopicInfo | ApiError) -> None:
+        if isinstance(outcome, ApiError):
+            result.error_code, result.error_message = outcome.error_code, outcome.message
+
+    return settle
 
 
 def check_broker_resource(ctx: RequestContext, resource_name: str) -> None:

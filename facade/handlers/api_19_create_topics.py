@@ -10,7 +10,8 @@ Each topic succeeds or fails alone, with Kafka's codes and messages:
   fewer than 1 partition → INVALID_PARTITIONS; a replication factor other than 1 (one broker) →
   INVALID_REPLICATION_FACTOR;
 - manual assignments (with both counts -1, else INVALID_REQUEST) must number the partitions 0..n-1 and
-  place each on this broker alone → INVALID_REPLICA_ASSIGNMENT otherwise;
+  place each on this broker alone (in a cluster: on one registered broker, whose group then holds the
+  partition) → INVALID_REPLICA_ASSIGNMENT otherwise;
 - more than 10,000 partitions in one request → POLICY_VIOLATION for every topic (Kafka's controller limit).
 
 Version notes: v1+ ``validate_only`` (every check runs, nothing is created) and error messages; v2+
@@ -108,7 +109,8 @@ def _create(
     created: TopicInfo | Awaitable[TopicInfo] | None = None
     if not validate_only:
         try:
-            created = broker.topology.create_topic(topic.name, partitions, configs)
+            leaders = [a.broker_ids[0] for a in sorted(topic.assignments or (), key=lambda a: a.partition_index)]
+            created = broker.topology.create_topic(topic.name, partitions, configs, leaders)
         except StoreError as exc:
             raise store_failure(exc) from None
     result = CreatableTopicResult(

@@ -7,6 +7,8 @@ than -1 → OFFSET_OUT_OF_RANGE; an unknown topic or partition → UNKNOWN_TOPIC
 whose ``cleanup.policy`` lacks ``delete`` (and the compacted ``__consumer_offsets``) → POLICY_VIOLATION.
 Failed partitions report low watermark -1.
 The log start offset is persisted before the answer; fetches below it get OFFSET_OUT_OF_RANGE.
+In a cluster only a partition's leader deletes its records: any other broker answers NOT_LEADER_OR_FOLLOWER
+for it (as for Produce; admin clients send each partition to its leader and refresh their metadata on it).
 
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible.
 Not implemented: ACL checks; ``timeout_ms`` is moot (no replicas to wait for).
@@ -69,8 +71,13 @@ def _delete(ctx: RequestContext, topic: DeleteRecordsTopic) -> DeleteRecordsTopi
         return DeleteRecordsTopicResult(
             name=topic.name, partitions=[_failed(part.partition_index, code) for part in topic.partitions]
         )
+    led = ctx.broker.topology.led  # None on a single broker: it leads every partition
+    here = None if led is None else led.get(topic.name, frozenset())
     results = []
     for part in topic.partitions:
+        if here is not None and part.partition_index not in here and 0 <= part.partition_index < info.partitions:
+            results.append(_failed(part.partition_index, ErrorCode.NOT_LEADER_OR_FOLLOWER))
+            continue
         try:
             low_watermark = ctx.broker.store.records.delete_records(topic.name, part.partition_index, part.offset)
         except StoreError as exc:

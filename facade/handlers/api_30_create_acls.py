@@ -4,9 +4,13 @@ Version notes: v0 has no pattern type (LITERAL); v1 adds PREFIXED; v2 is the fir
 Per creation, as Kafka checks it: INVALID_REQUEST for an ANY/MATCH/UNKNOWN element, an empty resource name,
 a principal that is not ``Type:name``, a CLUSTER resource not named ``kafka-cluster``. Needs ALTER on the
 cluster (checked by the dispatcher). Without an authorizer: SECURITY_DISABLED for each creation.
+In a cluster the bindings are written to etcd and the answer waits until this broker enforces them
+(``facade/cluster_security.py``); a write etcd did not take fails each valid creation (REQUEST_TIMED_OUT).
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.create_acls import AclCreationResult, CreateAclsRequest, CreateAclsResponse
@@ -14,7 +18,7 @@ from rockafka.facade.security.acl import AclBinding, binding
 from rockafka.facade.security.errors import InvalidAclError
 
 from .acls import NO_AUTHORIZER
-from .context import RequestContext
+from .context import ApiError, RequestContext
 from .registry import register
 
 
@@ -25,7 +29,7 @@ def _error(request: CreateAclsRequest, code: ErrorCode) -> CreateAclsResponse:
 
 
 @register(30, 0, 3, _error)
-def handle(ctx: RequestContext, request: CreateAclsRequest) -> CreateAclsResponse:
+def handle(ctx: RequestContext, request: CreateAclsRequest) -> CreateAclsResponse | Awaitable[CreateAclsResponse]:
     if ctx.authorizer is None or ctx.security is None:
         return CreateAclsResponse(
             results=[
@@ -35,6 +39,7 @@ def handle(ctx: RequestContext, request: CreateAclsRequest) -> CreateAclsRespons
         )
     results: list[AclCreationResult] = []
     valid: list[AclBinding] = []
+    created: list[AclCreationResult] = []
     for item in request.creations:
         try:
             valid.append(
@@ -51,7 +56,20 @@ def handle(ctx: RequestContext, request: CreateAclsRequest) -> CreateAclsRespons
         except InvalidAclError as exc:
             results.append(AclCreationResult(error_code=ErrorCode.INVALID_REQUEST, error_message=str(exc)))
         else:
-            results.append(AclCreationResult(error_code=ErrorCode.NONE, error_message=None))
-    if valid:
-        ctx.security.acls.add(valid)
-    return CreateAclsResponse(results=results)
+            created.append(AclCreationResult(error_code=ErrorCode.NONE, error_message=None))
+            results.append(created[-1])
+    response = CreateAclsResponse(results=results)
+    outcome = ctx.security.acls.add(valid) if valid else None
+    return response if outcome is None else _once_taken(outcome, response, created)
+
+
+async def _once_taken(
+    outcome: Awaitable[None], response: CreateAclsResponse, created: list[AclCreationResult]
+) -> CreateAclsResponse:
+    """The answer once the cluster took the new ACLs; if it did not, each of them failed with its reason."""
+    try:
+        await outcome
+    except ApiError as exc:
+        for result in created:
+            result.error_code, result.error_message = exc.error_code, exc.message
+    return response

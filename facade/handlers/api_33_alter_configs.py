@@ -13,7 +13,9 @@ Each resource succeeds or fails alone, as Kafka answers:
 - broker logger (type 8) and any other type → INVALID_REQUEST (Kafka: AlterConfigs does not
   support loggers; use IncrementalAlterConfigs).
 
-``validate_only`` runs every check and changes nothing.
+``validate_only`` runs every check and changes nothing. In a cluster a topic's new configs are written to
+etcd (compare-and-swap) and the answer waits until this broker's store has them; every broker's store
+follows through its watch (``ClusterTopology.alter_topic_configs``).
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible.
 Not implemented: dynamic broker configs, alter-config policies, ACL checks.
 
@@ -22,6 +24,8 @@ for that resource).
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.alter_configs import (
@@ -38,12 +42,14 @@ from .admin import (
     check_config_entries,
     existing_topic,
     refuse_broker_config_change,
+    settle_config_change,
     unsupported_resource,
     write_topic_configs,
 )
 from .authorized import check_config_resource
 from .context import ApiError, RequestContext
 from .registry import register
+from .topic_changes import TopicChanges
 
 
 def _error(request: AlterConfigsRequest, code: ErrorCode) -> AlterConfigsResponse:
@@ -60,26 +66,32 @@ def _response(resource: AlterConfigsResource, code: ErrorCode, message: str | No
 
 
 @register(33, 0, 2, _error)
-def handle(ctx: RequestContext, request: AlterConfigsRequest) -> AlterConfigsResponse:
+def handle(ctx: RequestContext, request: AlterConfigsRequest) -> AlterConfigsResponse | Awaitable[AlterConfigsResponse]:
+    changes = TopicChanges()
     responses = answer_each(
         request.resources,
         lambda resource: (resource.resource_type, resource.resource_name),
-        lambda resource: _alter(ctx, resource, request.validate_only),
+        lambda resource: _alter(ctx, resource, request.validate_only, changes),
         lambda resource, exc: _response(resource, exc.error_code, exc.message),
         duplicate="Each resource must appear at most once.",
         one_result_per_duplicate=False,
     )
-    return AlterConfigsResponse(throttle_time_ms=0, responses=responses)
+    return changes.answer(AlterConfigsResponse(throttle_time_ms=0, responses=responses))
 
 
-def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool) -> AlterConfigsResourceResponse:
+def _alter(
+    ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool, changes: TopicChanges
+) -> AlterConfigsResourceResponse:
     check_config_resource(ctx, resource.resource_type, resource.resource_name, AclOperation.ALTER_CONFIGS)
     names = [config.name for config in resource.configs]
     check_config_entries(names, [config.name for config in resource.configs if config.value is None])
     if resource.resource_type == ConfigResourceType.TOPIC:
         existing_topic(ctx, resource.resource_name, to_change=True)
         overrides = {config.name: config.value for config in resource.configs if config.value is not None}
-        write_topic_configs(ctx, resource.resource_name, overrides, validate_only)
+        result = _response(resource, ErrorCode.NONE, None)
+        outcome = write_topic_configs(ctx, resource.resource_name, lambda _current: overrides, validate_only)
+        changes.add(outcome, settle_config_change(result))
+        return result
     elif resource.resource_type == ConfigResourceType.BROKER:
         refuse_broker_config_change(ctx, resource.resource_name, names)
     elif resource.resource_type == ConfigResourceType.BROKER_LOGGER:

@@ -3,7 +3,9 @@
 Each topic succeeds or fails alone: a topic named twice → INVALID_REQUEST ("Duplicate topic name.");
 an unknown topic → UNKNOWN_TOPIC_OR_PARTITION; ``__consumer_offsets`` → INVALID_REQUEST; a count that
 does not grow the topic → INVALID_PARTITIONS; manual assignments must list one replica list per new
-partition, each exactly this broker → INVALID_REPLICA_ASSIGNMENT otherwise. More than 10,000 new
+partition, each exactly this broker (in a cluster: one registered broker, and the new partition goes to its
+group) → INVALID_REPLICA_ASSIGNMENT otherwise. Without assignments a cluster puts each new partition on the
+least loaded live group (``cluster/placement.py``). More than 10,000 new
 partitions in one request → POLICY_VIOLATION for every topic (the limit Kafka's controller sets on
 CreateTopics). ``validate_only`` runs every check and changes nothing.
 
@@ -102,11 +104,17 @@ def _grow(
     if not validate_only:
         try:
             changes.add(
-                ctx.broker.topology.create_partitions(topic.name, topic.count), lambda outcome: _settle(result, outcome)
+                ctx.broker.topology.create_partitions(topic.name, topic.count, _leaders(topic)),
+                lambda outcome: _settle(result, outcome),
             )
         except StoreError as exc:
             raise store_failure(exc) from None
     return result
+
+
+def _leaders(topic: CreatePartitionsTopic) -> list[int]:
+    """The broker a manual assignment names for each new partition (none without one)."""
+    return [assignment.broker_ids[0] for assignment in topic.assignments or ()]
 
 
 def _settle(result: CreatePartitionsTopicResult, outcome: TopicInfo | ApiError) -> None:

@@ -15,7 +15,9 @@ config that is not a list. Each resource succeeds or fails alone, as Kafka answe
 - broker logger (type 8, this broker's id): no loggers are exposed, so each → INVALID_CONFIG
   ("Logger ... does not exist!"); any other type → INVALID_REQUEST.
 
-``validate_only`` runs every check and changes nothing.
+``validate_only`` runs every check and changes nothing. In a cluster the operations apply to the topic's
+configs in etcd, written back compare-and-swap (read again and applied again when another change won);
+the answer waits until this broker's store has them, and every broker's store follows through its watch.
 Version notes: v1 is flexible, otherwise v0.
 Not implemented: dynamic broker configs, log levels, client metrics and group configs, ACL checks.
 
@@ -26,6 +28,7 @@ CLUSTER_AUTHORIZATION_FAILED for that resource).
 from __future__ import annotations
 
 import enum
+from collections.abc import Awaitable, Mapping
 
 from rockafka.facade.config import TOPIC_CONFIGS, ConfigType, format_value
 from rockafka.facade.protocol.error_codes import ErrorCode
@@ -45,12 +48,14 @@ from .admin import (
     check_config_entries,
     existing_topic,
     refuse_broker_config_change,
+    settle_config_change,
     unsupported_resource,
     write_topic_configs,
 )
 from .authorized import check_config_resource
 from .context import ApiError, RequestContext
 from .registry import register
+from .topic_changes import TopicChanges
 
 
 class OpType(enum.IntEnum):
@@ -76,19 +81,24 @@ def _response(resource: AlterConfigsResource, code: ErrorCode, message: str | No
 
 
 @register(44, 0, 1, _error)
-def handle(ctx: RequestContext, request: IncrementalAlterConfigsRequest) -> IncrementalAlterConfigsResponse:
+def handle(
+    ctx: RequestContext, request: IncrementalAlterConfigsRequest
+) -> IncrementalAlterConfigsResponse | Awaitable[IncrementalAlterConfigsResponse]:
+    changes = TopicChanges()
     responses = answer_each(
         request.resources,
         lambda resource: (resource.resource_type, resource.resource_name),
-        lambda resource: _alter(ctx, resource, request.validate_only),
+        lambda resource: _alter(ctx, resource, request.validate_only, changes),
         lambda resource, exc: _response(resource, exc.error_code, exc.message),
         duplicate="Each resource must appear at most once.",
         one_result_per_duplicate=False,
     )
-    return IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=responses)
+    return changes.answer(IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=responses))
 
 
-def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool) -> AlterConfigsResourceResponse:
+def _alter(
+    ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool, changes: TopicChanges
+) -> AlterConfigsResourceResponse:
     check_config_resource(ctx, resource.resource_type, resource.resource_name, AclOperation.ALTER_CONFIGS)
     names = [config.name for config in resource.configs]
     nulls = [c.name for c in resource.configs if c.value is None and c.config_operation != OpType.DELETE]
@@ -98,10 +108,19 @@ def _alter(ctx: RequestContext, resource: AlterConfigsResource, validate_only: b
             raise ApiError(ErrorCode.INVALID_REQUEST, f"Unknown operation type {config.config_operation}")
     kind = resource.resource_type
     if kind == ConfigResourceType.TOPIC:
-        overrides = dict(existing_topic(ctx, resource.resource_name, to_change=True).configs)
-        for config in resource.configs:
-            _apply(overrides, config)
-        write_topic_configs(ctx, resource.resource_name, overrides, validate_only)
+        existing_topic(ctx, resource.resource_name, to_change=True)
+
+        def update(current: Mapping[str, str]) -> dict[str, str]:
+            overrides = dict(current)
+            for config in resource.configs:
+                _apply(overrides, config)
+            return overrides
+
+        result = _response(resource, ErrorCode.NONE, None)
+        changes.add(
+            write_topic_configs(ctx, resource.resource_name, update, validate_only), settle_config_change(result)
+        )
+        return result
     elif kind == ConfigResourceType.BROKER:
         refuse_broker_config_change(ctx, resource.resource_name, names)
     elif kind == ConfigResourceType.BROKER_LOGGER:

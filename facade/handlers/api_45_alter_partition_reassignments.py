@@ -5,7 +5,9 @@ Each partition answers alone, as Kafka's controller does: an unknown topic → U
 partition T:P."); null replicas cancel a reassignment, and none is ever in progress →
 NO_REASSIGNMENT_IN_PROGRESS ("No partition reassignment is in progress."); a replica list that is not
 exactly this broker → INVALID_REPLICA_ASSIGNMENT (empty list, unregistered broker, a broker twice);
-``[this broker]`` is the current assignment → NONE (nothing moves).
+``[this broker]`` is the current assignment → NONE (nothing moves). In a cluster the current assignment is
+the partition's group leader: naming it → NONE; naming another registered broker → INVALID_REPLICA_ASSIGNMENT
+(moving a partition between broker groups is not built: docs/cluster.md).
 
 Version notes: v0 only, flexible.
 Not implemented: ACL checks (CLUSTER ALTER); ``timeout_ms`` is moot (nothing is ever reassigned).
@@ -79,4 +81,5 @@ def _check(ctx: RequestContext, topic: str, partition: ReassignablePartition) ->
         )
     if partition.replicas is None:
         raise ApiError(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS, "No partition reassignment is in progress.")
-    check_replicas(ctx, partition.replicas)
+    current = ctx.broker.topology.place(topic, partition.partition_index, ctx.broker.node_id).replicas
+    check_replicas(ctx, partition.replicas, current)

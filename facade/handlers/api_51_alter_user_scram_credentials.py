@@ -7,12 +7,15 @@ any failing alteration of a user applies none of that user's alterations. Failur
 few (<4096) or too many (>16384) iterations or an empty salt/salted password → UNACCEPTABLE_CREDENTIAL; an
 unknown mechanism → UNSUPPORTED_SASL_MECHANISM; the same user and mechanism twice → DUPLICATE_RESOURCE;
 deleting a credential that does not exist → RESOURCE_NOT_FOUND. Needs ALTER on the cluster
-(CLUSTER_AUTHORIZATION_FAILED, checked by the dispatcher).
+(CLUSTER_AUTHORIZATION_FAILED, checked by the dispatcher). In a cluster the users' credentials are written to
+etcd in one transaction and the answer waits until this broker authenticates with them
+(``facade/cluster_security.py``); a write etcd did not take fails each user (REQUEST_TIMED_OUT).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from rockafka.facade.protocol.error_codes import ErrorCode
@@ -43,7 +46,9 @@ def _error(request: AlterUserScramCredentialsRequest, code: ErrorCode) -> AlterU
 
 
 @register(51, 0, 0, _error)
-def handle(ctx: RequestContext, request: AlterUserScramCredentialsRequest) -> AlterUserScramCredentialsResponse:
+def handle(
+    ctx: RequestContext, request: AlterUserScramCredentialsRequest
+) -> AlterUserScramCredentialsResponse | Awaitable[AlterUserScramCredentialsResponse]:
     assert ctx.security is not None
     store = ctx.security.credentials
     existing = store.users()
@@ -68,9 +73,27 @@ def handle(ctx: RequestContext, request: AlterUserScramCredentialsRequest) -> Al
             upserts.append(
                 (item.user, ScramCredential.from_salted_password(mechanism, up.salt, up.salted_password, up.iterations))
             )
-    store.apply([u for u in upserts if u[0] not in failures], [d for d in deletions if d[0] not in failures])
+    users = list(dict.fromkeys(a.user for a in alterations))
+    outcome = store.apply([u for u in upserts if u[0] not in failures], [d for d in deletions if d[0] not in failures])
+    if outcome is None:
+        return _answer(users, failures)
+    return _once_taken(outcome, users, failures)
+
+
+async def _once_taken(
+    outcome: Awaitable[None], users: list[str], failures: dict[str, ApiError]
+) -> AlterUserScramCredentialsResponse:
+    """The answer once the cluster took the changes; if it did not, every user not failed already fails with it."""
+    try:
+        await outcome
+    except ApiError as exc:
+        failures = {user: failures.get(user, exc) for user in users}
+    return _answer(users, failures)
+
+
+def _answer(users: list[str], failures: dict[str, ApiError]) -> AlterUserScramCredentialsResponse:
     results = []
-    for user in dict.fromkeys(a.user for a in alterations):
+    for user in users:
         failed = failures.get(user)
         code, message = (ErrorCode.NONE, None) if failed is None else (failed.error_code, failed.message)
         results.append(AlterUserScramCredentialsResult(user=user, error_code=code, error_message=message))

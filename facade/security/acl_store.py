@@ -8,15 +8,19 @@ Format (JSON, written by :mod:`.jsonfile`: atomic, fsynced)::
 
 Names are the enum names of :mod:`.acl`. The file is re-read when it changes on disk (checked at most
 once a second), so the offline ``rockafka acls`` command reaches a running broker.
+
+:class:`Acls` is what the authorizer and the ACL handlers ask; :class:`AclStore` is a single broker's. A
+broker in a cluster asks ``ClusterAcls`` instead (``facade/cluster_security.py``): the same rows, kept in etcd,
+whose ``add`` and ``remove`` answer awaitables. :class:`AclIndex` is the lookup both keep.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from .acl import (
     AclBinding,
@@ -36,7 +40,21 @@ FORMAT_VERSION: Final = 1
 RECHECK_S: Final = 1.0
 
 
-class _Index:
+class Acls(Protocol):
+    """Every ACL binding, and which govern a resource; changed at once, or later (an awaitable) in a cluster."""
+
+    def bindings(self) -> list[AclBinding]: ...
+
+    def applicable(self, resource_type: ResourceType, name: str) -> list[AclEntry]: ...
+
+    def add(self, bindings: Iterable[AclBinding]) -> Awaitable[None] | None: ...
+
+    def remove(
+        self, filters: Iterable[AclBindingFilter]
+    ) -> list[list[AclBinding]] | Awaitable[list[list[AclBinding]]]: ...
+
+
+class _Patterns:
     """The ACLs of one resource type: literal names (``*`` included) and prefixes."""
 
     __slots__ = ("literal", "prefixed")
@@ -46,41 +64,62 @@ class _Index:
         self.prefixed: list[tuple[str, AclEntry]] = []
 
 
+class AclIndex:
+    """A set of bindings indexed by resource type, replaced whole by :meth:`install`."""
+
+    def __init__(self) -> None:
+        self.bindings: list[AclBinding] = []
+        self._by_type: dict[ResourceType, _Patterns] = {}
+
+    def install(self, bindings: list[AclBinding]) -> None:
+        by_type: dict[ResourceType, _Patterns] = {}
+        for item in bindings:
+            slot = by_type.setdefault(item.pattern.resource_type, _Patterns())
+            if item.pattern.pattern_type == PatternType.PREFIXED:
+                slot.prefixed.append((item.pattern.name, item.entry))
+            else:
+                slot.literal.setdefault(item.pattern.name, []).append(item.entry)
+        self.bindings, self._by_type = bindings, by_type
+
+    def applicable(self, resource_type: ResourceType, name: str) -> list[AclEntry]:
+        """The entries of every binding whose pattern governs this resource (literal, ``*``, prefixes)."""
+        patterns = self._by_type.get(resource_type)
+        if patterns is None:
+            return []
+        found = (
+            [*patterns.literal.get(name, ()), *patterns.literal.get("*", ())]
+            if name != "*"
+            else [*patterns.literal.get("*", ())]
+        )
+        found.extend(entry for prefix, entry in patterns.prefixed if name.startswith(prefix))
+        return found
+
+
 class AclStore:
     """Every ACL binding, persisted in ``<data dir>/acls.json``, indexed by resource type."""
 
     def __init__(self, data_dir: Path) -> None:
         self.path = data_dir / ACLS_FILE
         self._lock = threading.Lock()
-        self._bindings: list[AclBinding] = []
-        self._index: dict[ResourceType, _Index] = {}
+        self._index = AclIndex()
         self._signature: Signature = None
         self._checked = 0.0
         self._load()
 
     def bindings(self) -> list[AclBinding]:
         self._maybe_refresh()
-        return list(self._bindings)
+        return list(self._index.bindings)
 
     def applicable(self, resource_type: ResourceType, name: str) -> list[AclEntry]:
         """The entries of every binding whose pattern governs this resource (literal, ``*``, prefixes)."""
         self._maybe_refresh()
-        index = self._index.get(resource_type)
-        if index is None:
-            return []
-        found = (
-            [*index.literal.get(name, ()), *index.literal.get("*", ())]
-            if name != "*"
-            else [*index.literal.get("*", ())]
-        )
-        found.extend(entry for prefix, entry in index.prefixed if name.startswith(prefix))
-        return found
+        return self._index.applicable(resource_type, name)
 
     def add(self, bindings: Iterable[AclBinding]) -> None:
         """Add bindings (an existing one is kept once) and persist."""
         with self._lock:
             self._refresh()
-            current = list(self._bindings)
+            current = list(self._index.bindings)
             known = set(current)
             for item in bindings:
                 if item not in known:
@@ -92,7 +131,7 @@ class AclStore:
         """Remove the bindings each filter matches; per filter, what it removed. Persisted once."""
         with self._lock:
             self._refresh()
-            current = list(self._bindings)
+            current = list(self._index.bindings)
             removed: list[list[AclBinding]] = []
             for item in filters:
                 matched = [b for b in current if item.matches(b)]
@@ -103,8 +142,9 @@ class AclStore:
             return removed
 
     def _commit(self, bindings: list[AclBinding]) -> None:
-        write_json(self.path, {"version": FORMAT_VERSION, "acls": [_encode(b) for b in bindings]})
-        self._install(bindings, signature(self.path))
+        write_json(self.path, {"version": FORMAT_VERSION, "acls": [encode_binding(b) for b in bindings]})
+        self._index.install(bindings)
+        self._signature = signature(self.path)
 
     def _maybe_refresh(self) -> None:
         now = time.monotonic()
@@ -119,21 +159,12 @@ class AclStore:
     def _load(self) -> None:
         current = signature(self.path)
         document = read_json(self.path)
-        bindings = [] if document is None else _parse(self.path, document)
-        self._install(bindings, current)
-
-    def _install(self, bindings: list[AclBinding], current: Signature) -> None:
-        index: dict[ResourceType, _Index] = {}
-        for item in bindings:
-            slot = index.setdefault(item.pattern.resource_type, _Index())
-            if item.pattern.pattern_type == PatternType.PREFIXED:
-                slot.prefixed.append((item.pattern.name, item.entry))
-            else:
-                slot.literal.setdefault(item.pattern.name, []).append(item.entry)
-        self._bindings, self._index, self._signature = bindings, index, current
+        self._index.install([] if document is None else _parse(self.path, document))
+        self._signature = current
 
 
-def _encode(item: AclBinding) -> dict[str, str]:
+def encode_binding(item: AclBinding) -> dict[str, str]:
+    """One binding as a row of ``acls.json`` (and of the cluster's ``acls`` key)."""
     return {
         "resource_type": item.pattern.resource_type.name,
         "name": item.pattern.name,
@@ -145,18 +176,18 @@ def _encode(item: AclBinding) -> dict[str, str]:
     }
 
 
+def decode_binding(row: Mapping[str, str]) -> AclBinding:
+    """A row of ``acls.json`` as a binding (KeyError for a missing field or an unknown name)."""
+    return AclBinding(
+        ResourcePattern(ResourceType[row["resource_type"]], row["name"], PatternType[row["pattern_type"]]),
+        AclEntry(row["principal"], row["host"], AclOperation[row["operation"]], AclPermission[row["permission"]]),
+    )
+
+
 def _parse(path: Path, document: Any) -> list[AclBinding]:
     try:
         if document["version"] != FORMAT_VERSION:
             raise SecurityStoreError(f"{path}: unknown format version {document['version']!r}")
-        return [
-            AclBinding(
-                ResourcePattern(ResourceType[row["resource_type"]], row["name"], PatternType[row["pattern_type"]]),
-                AclEntry(
-                    row["principal"], row["host"], AclOperation[row["operation"]], AclPermission[row["permission"]]
-                ),
-            )
-            for row in document["acls"]
-        ]
+        return [decode_binding(row) for row in document["acls"]]
     except (KeyError, TypeError) as exc:
         raise SecurityStoreError(f"{path} is not an ACL file: {exc}") from None

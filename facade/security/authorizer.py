@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from .acl import AclEntry, AclOperation, AclPermission, PatternType, ResourcePattern, ResourceType
-from .acl_store import AclStore
+from .acl_store import Acls
 from .principal import WILDCARD_PRINCIPAL
 
 _IMPLYING: Final = {
@@ -51,9 +51,9 @@ def parse_super_users(text: str | None) -> frozenset[str]:
 
 
 class Authorizer:
-    """ACL decisions over an :class:`AclStore`."""
+    """ACL decisions over a set of ACLs (a single broker's file, or a cluster's etcd key)."""
 
-    def __init__(self, store: AclStore, super_users: Iterable[str], allow_if_no_acl: bool) -> None:
+    def __init__(self, store: Acls, super_users: Iterable[str], allow_if_no_acl: bool) -> None:
         self.store = store
         self.super_users = frozenset(super_users)
         self.allow_if_no_acl = allow_if_no_acl

@@ -3,6 +3,8 @@
 Handlers reach it as ``ctx.security``; most need only ``ctx.authorize``/``ctx.check`` (see
 ``facade/handlers/context.py``). The authorizer is on when ``authorizer.class.name`` names one of Kafka's
 ACL authorizers; without it every principal may do everything and the ACL APIs answer SECURITY_DISABLED.
+A single broker keeps ACLs and credentials in files of its data directory; a broker in a cluster serves the
+cluster's, kept in etcd (:meth:`SecurityService.share`, called when it joins).
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from dataclasses import dataclass
 
 from rockafka.facade.config import BrokerConfig, Listener
 
-from .acl_store import AclStore
+from .acl_store import Acls, AclStore
 from .authorizer import Authorizer, parse_super_users
-from .credentials import CredentialStore
+from .credentials import Credentials, CredentialStore
 from .errors import SecuritySetupError
 from .plain import SCRAM_LOGIN_MODULE, parse_jaas, plain_users
 from .principal import MappingRule, certificate_principal, parse_mapping_rules
@@ -45,20 +47,27 @@ class SecurityService:
 
     def __init__(self, config: BrokerConfig) -> None:
         self.config = config
-        self.credentials = CredentialStore(config.data_dir)
-        self.acls = AclStore(config.data_dir)
+        self.credentials: Credentials = CredentialStore(config.data_dir)
+        self.acls: Acls = AclStore(config.data_dir)
         self.authorizer: Authorizer | None = None
         if config.str("authorizer.class.name"):
             super_users = parse_super_users(config.values.get("super.users"))  # type: ignore[arg-type]
             self.authorizer = Authorizer(self.acls, super_users, config.bool("allow.everyone.if.no.acl.found"))
         self.listeners = {item.name: self._listener(item) for item in config.listeners}
 
+    def share(self, acls: Acls, credentials: Credentials) -> None:
+        """Serve the cluster's ACLs and SCRAM credentials instead of this broker's files (on joining a cluster)."""
+        self.acls = acls
+        self.credentials = credentials
+        if self.authorizer is not None:
+            self.authorizer.store = acls
+
     def session(self, listener_name: str) -> SaslSession | None:
         """A new connection's SASL session (None on a listener without SASL)."""
         security = self.listeners.get(listener_name)
         if security is None or security.sasl is None:
             return None
-        return SaslSession(security.sasl, self.credentials.lookup)
+        return SaslSession(security.sasl, lambda user, mechanism: self.credentials.lookup(user, mechanism))
 
     def _listener(self, listener: Listener) -> ListenerSecurity:
         protocol = listener.security_protocol

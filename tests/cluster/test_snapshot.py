@@ -5,7 +5,14 @@ from __future__ import annotations
 import uuid
 
 from rockafka.cluster import NO_LEADER, BrokerInfo, GroupState, KeyLayout, TopicRecord, snapshot_from_keys
-from rockafka.cluster.layout import encode_broker, encode_controller, encode_group, encode_topic
+from rockafka.cluster.layout import (
+    encode_acls,
+    encode_broker,
+    encode_controller,
+    encode_group,
+    encode_topic,
+    encode_user,
+)
 
 LAYOUT = KeyLayout("test")
 TOPIC_ID = uuid.UUID(int=7)
@@ -73,3 +80,20 @@ def test_an_unreadable_value_is_left_out_and_named() -> None:
 def test_partition_counts_sum_over_topics() -> None:
     snapshot = snapshot_from_keys(LAYOUT, _keys(), revision=9)
     assert snapshot.partition_counts() == {"g1": 2, "g2": 1}
+
+
+def test_acl_rows_and_users_are_kept_as_etcd_holds_them_and_a_damaged_one_is_named() -> None:
+    row = {"resource_type": "TOPIC", "name": "t", "pattern_type": "LITERAL", "principal": "User:a", "host": "*",
+           "operation": "READ", "permission": "ALLOW"}  # fmt: skip
+    user = {"SCRAM-SHA-512": {"iterations": 4096, "salt": "cw==", "stored_key": "aw==", "server_key": "cw=="}}
+    snapshot = snapshot_from_keys(
+        LAYOUT, [*_keys(), (LAYOUT.acls(), encode_acls([row])), (LAYOUT.user("a"), encode_user(user))], revision=9
+    )
+    assert [dict(item) for item in snapshot.acls] == [row]
+    assert snapshot.users == {"a": user}
+    damaged = snapshot.with_change(LAYOUT, LAYOUT.acls(), b'{"acls": "all of them"}', 10)
+    damaged = damaged.with_change(LAYOUT, LAYOUT.user("b"), b"[1]", 11)
+    assert set(damaged.damaged) == {"acls", "users/b"}
+    assert damaged.acls == snapshot.acls and set(damaged.users) == {"a"}
+    gone = damaged.with_change(LAYOUT, LAYOUT.user("a"), None, 12)
+    assert "a" not in gone.users and snapshot.users == {"a": user}
