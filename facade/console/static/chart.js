@@ -1,5 +1,6 @@
 // A small line chart drawn as SVG: time on x, values on y, one line per series, a legend, axis ticks.
 // lineChart(series, {width, height, unit}) returns an <svg> element; series is [{name, points: [[ms, value], ...]}].
+(function () {
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -82,3 +83,4 @@ class SeriesHistory {
 }
 
 window.RockafkaChart = { lineChart, SeriesHistory, shortNumber };
+})();
