@@ -14,6 +14,7 @@ Path                        Method  What
 ``/api/topics``             POST    create a topic: ``{"name", "partitions", "configs"}``
 ``/api/topic``              GET     one topic (``name``): partitions (paginated) with offsets and sizes, configs
 ``/api/topic``              DELETE  delete the topic ``name``
+``/api/topic/configs``      POST    change a topic's configs: ``{"name", "set": {...}, "delete": [...]}``
 ``/api/messages``           GET     ``topic``, ``partition``, ``offset`` or ``timestamp``, ``order`` (``oldest`` or
                                     ``newest``), ``limit``, ``format`` (``text``, ``json``, ``hex``)
 ``/api/find``               GET     records by key through the IndexFile: ``topic``, ``key``, ``key_format``
@@ -94,6 +95,7 @@ class Console:
             listener.route(path, self._endpoint(api), WITH_DELETE if path == "/api/topic" else GET)
         listener.route("/api/topics", self._endpoint(self._topics), frozenset({"GET", "POST"}))
         listener.route("/api/group/reset", self._endpoint(self._reset), frozenset({"POST"}))
+        listener.route("/api/topic/configs", self._endpoint(self._alter_configs), frozenset({"POST"}))
 
     def _endpoint(self, api: Api) -> Callable[[HttpRequest], Awaitable[HttpResponse]]:
         async def answer(request: HttpRequest) -> HttpResponse:
@@ -181,6 +183,12 @@ class Console:
         return self.views.store(kind, params.page())
 
     # --- changes ---
+
+    def _alter_configs(self, viewer: Viewer, params: Params) -> Any:
+        body = params.body()
+        name = body.text("name")
+        self.views.topic_info(viewer, name)
+        return self.changes.alter_topic_configs(viewer, name, body.string_map("set"), body.string_list("delete"))
 
     async def _reset(self, viewer: Viewer, params: Params) -> Any:
         body = params.body()

@@ -17,11 +17,21 @@ from typing import Any, TypeVar
 from rockafka.store import TopicPartition
 
 from ..broker import Broker
-from ..handlers import api_08_offset_commit, api_19_create_topics, api_20_delete_topics
+from ..handlers import (
+    api_08_offset_commit,
+    api_19_create_topics,
+    api_20_delete_topics,
+    api_44_incremental_alter_configs,
+)
 from ..handlers.context import ApiError, RequestContext
 from ..protocol.error_codes import ErrorCode
 from ..protocol.messages.create_topics import CreatableTopic, CreatableTopicConfig, CreateTopicsRequest
 from ..protocol.messages.delete_topics import DeleteTopicsRequest
+from ..protocol.messages.incremental_alter_configs import (
+    AlterableConfig,
+    AlterConfigsResource,
+    IncrementalAlterConfigsRequest,
+)
 from ..protocol.messages.offset_commit import (
     OffsetCommitRequest,
     OffsetCommitRequestPartition,
@@ -34,6 +44,8 @@ from .errors import ConflictError, ConsoleError, ForbiddenError, NotFoundError
 
 T = TypeVar("T")
 LISTENER = "CONSOLE"
+TOPIC_RESOURCE = 2
+SET, DELETE = 0, 1
 _NOT_FOUND = {ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.GROUP_ID_NOT_FOUND, ErrorCode.UNKNOWN_TOPIC_ID}
 _CONFLICT = {
     ErrorCode.TOPIC_ALREADY_EXISTS,
@@ -89,6 +101,20 @@ class ConsoleChanges:
         if result.error_code:
             raise kafka_error(result.error_code, result.error_message)
         return {"name": name, "deleted": True}
+
+    async def alter_topic_configs(
+        self, viewer: Viewer, name: str, updates: Mapping[str, str], removals: list[str]
+    ) -> dict[str, Any]:
+        """Set ``updates`` and return ``removals`` to their defaults (IncrementalAlterConfigs SET and DELETE)."""
+        configs = [AlterableConfig(name=key, config_operation=SET, value=value) for key, value in updates.items()]
+        configs += [AlterableConfig(name=key, config_operation=DELETE, value=None) for key in removals]
+        resource = AlterConfigsResource(resource_type=TOPIC_RESOURCE, resource_name=name, configs=configs)
+        request = IncrementalAlterConfigsRequest(resources=[resource], validate_only=False)
+        response = await _answer(lambda: api_44_incremental_alter_configs.handle(self._context(viewer, 1), request))
+        result = response.responses[0]
+        if result.error_code:
+            raise kafka_error(result.error_code, result.error_message)
+        return {"name": name, "set": dict(updates), "deleted": list(removals)}
 
     async def commit(self, viewer: Viewer, group_id: str, offsets: Mapping[TopicPartition, int]) -> dict[str, Any]:
         """Commit ``offsets`` for an inactive group (what a reset does once the target offsets are known)."""

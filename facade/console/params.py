@@ -77,6 +77,12 @@ class Params:
             raise BadRequestError(f"{name} must be an object of string values")
         return {str(key): item for key, item in value.items()}
 
+    def string_list(self, name: str) -> list[str]:
+        value = self.values.get(name) or []
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise BadRequestError(f"{name} must be a list of strings")
+        return list(value)
+
     def integer_list(self, name: str) -> list[int]:
         value = self.values.get(name) or []
         if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):

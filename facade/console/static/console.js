@@ -189,7 +189,22 @@ async function topicPage(main, params) {
     table(["partition", "leader", { label: "log start", num: true }, { label: "high watermark", num: true }, { label: "LSO", num: true }, { label: "bytes", num: true }], rows, "partitions"),
     pager(topic.partitions, (n) => go("topic", { name: topic.name, page: n })),
     el("h2", {}, "Configs"),
+    changesAllowed() ? configForm(topic.name) : null,
     table(["name", "value", "source"], topic.configs.map((c) => [c.name, c.value ?? "", c.source]), "configs"));
+}
+
+function configForm(topicName) {
+  const name = el("input", { id: "config-name", placeholder: "retention.ms" });
+  const value = el("input", { id: "config-value", placeholder: "value" });
+  const message = el("span", { id: "config-result" });
+  const send = async (body) => {
+    try { await api("/api/topic/configs", { method: "POST", body: { name: topicName, ...body } }); route(); }
+    catch (e) { message.replaceChildren(errorBox(e)); }
+  };
+  return el("div", { class: "controls" }, el("label", {}, "config", name), el("label", {}, "value", value),
+    el("button", { type: "button", id: "config-set", onclick: () => send({ set: { [name.value]: value.value } }) }, "Set"),
+    el("button", { type: "button", id: "config-default", onclick: () => send({ delete: [name.value] }) }, "Back to default"),
+    message);
 }
 
 async function messagesPage(main, params) {

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from confluent_kafka import Producer
+from confluent_kafka.admin import AdminClient, ConfigResource
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import KafkaAdminClient, NewTopic
 from kafka.structs import OffsetAndMetadata
@@ -218,6 +219,24 @@ def test_create_and_delete_a_topic_as_an_admin_client_would(console: tuple[Broke
         assert "console-made" not in admin.list_topics()
     finally:
         admin.close()
+
+
+def test_topic_configs_are_altered_as_incremental_alter_configs_does(console: tuple[Broker, int]) -> None:
+    running, port = console
+    status, done = call(port, "POST", "/api/topic/configs", {"name": "console-other", "set": {"retention.ms": "1234"}})
+    assert status == 200, done
+    configs = {c["name"]: c for c in ok(port, "/api/topic?name=console-other")["configs"]}
+    assert (configs["retention.ms"]["value"], configs["retention.ms"]["source"]) == ("1234", "TOPIC_CONFIG")
+    resource = ConfigResource(ConfigResource.Type.TOPIC, "console-other")
+    admin = AdminClient({"bootstrap.servers": running.bootstrap})  # kept referenced until the answer comes
+    [future] = admin.describe_configs([resource]).values()
+    assert future.result(30)["retention.ms"].value == "1234"
+    status, done = call(port, "POST", "/api/topic/configs", {"name": "console-other", "delete": ["retention.ms"]})
+    assert status == 200, done
+    configs = {c["name"]: c for c in ok(port, "/api/topic?name=console-other")["configs"]}
+    assert configs["retention.ms"]["source"] != "TOPIC_CONFIG"
+    status, bad = call(port, "POST", "/api/topic/configs", {"name": "console-other", "set": {"retention.ms": "x"}})
+    assert status == 400 and "INVALID_CONFIG" in bad["error"]
 
 
 def test_offset_reset_changes_where_a_real_consumer_starts(console: tuple[Broker, int]) -> None:
