@@ -10,6 +10,8 @@ person to look at (not committed).
 
 from __future__ import annotations
 
+import base64
+import http.client
 import json
 import shutil
 from collections.abc import Iterator
@@ -177,9 +179,13 @@ def test_an_offset_reset_in_the_page_moves_a_real_consumer(
     assert errors_in_console(browser) == []
 
 
-def test_a_signed_in_principal_sees_only_its_topics(browser: WebDriver, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def secure_console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """A broker with ACLs (``security_setup``) and its console; topics ``sec-visible`` and ``hidden-payroll``."""
     http_port = free_port()
-    secure = start_secure_broker(tmp_path / "secure", **{"rockafka.http.listener": f"127.0.0.1:{http_port}"})
+    secure = start_secure_broker(
+        tmp_path_factory.mktemp("secure-console"), **{"rockafka.http.listener": f"127.0.0.1:{http_port}"}
+    )
     try:
         admin = KafkaAdminClient(
             bootstrap_servers=secure.bootstrap("SASL_PLAINTEXT"),
@@ -190,25 +196,61 @@ def test_a_signed_in_principal_sees_only_its_topics(browser: WebDriver, tmp_path
         )
         admin.create_topics([NewTopic("sec-visible", 1, 1), NewTopic("hidden-payroll", 1, 1)])
         admin.close()
-        browser.delete_all_cookies()
-        browser.get(f"http://127.0.0.1:{http_port}/#/topics")
-        browser.execute_script("sessionStorage.clear()")
-        browser.refresh()
-        sign_in(browser, "alice", "wrong-password")
-        assert text_of(browser, "#signin-error", "wrong")
-        sign_in(browser, "alice", PASSWORDS["alice"])
-        listed = text_of(browser, "#topics", "sec-visible")
-        assert "hidden-payroll" not in listed
-        assert "User:alice" in browser.find_element(By.ID, "who").text
-        shot(browser, "topics-alice")
-        browser.execute_script("sessionStorage.clear()")
-        browser.refresh()
-        sign_in(browser, "admin", PASSWORDS["admin"])
-        assert "sec-visible" in text_of(browser, "#topics", "hidden-payroll")
-        errors = [e for e in errors_in_console(browser) if "401" not in e]  # the refused sign-in is logged as a 401
-        assert errors == []
+        yield http_port
     finally:
         secure.process.stop()
+
+
+def test_a_signed_in_principal_sees_only_its_topics(browser: WebDriver, secure_console: int) -> None:
+    browser.get(f"http://127.0.0.1:{secure_console}/#/topics")
+    browser.execute_script("sessionStorage.clear()")
+    browser.refresh()
+    sign_in(browser, "alice", "wrong-password")
+    assert text_of(browser, "#signin-error", "wrong")
+    sign_in(browser, "alice", PASSWORDS["alice"])
+    listed = text_of(browser, "#topics", "sec-visible")
+    assert "hidden-payroll" not in listed
+    assert "User:alice" in browser.find_element(By.ID, "who").text
+    shot(browser, "topics-alice")
+    browser.execute_script("sessionStorage.clear()")
+    browser.refresh()
+    sign_in(browser, "admin", PASSWORDS["admin"])
+    assert "sec-visible" in text_of(browser, "#topics", "hidden-payroll")
+    errors = [e for e in errors_in_console(browser) if "401" not in e]  # the refused sign-in is logged as a 401
+    assert errors == []
+
+
+def api_as(port: int, path: str, user: str | None, password: str = "") -> tuple[int, dict[str, object]]:
+    headers = {}
+    if user is not None:
+        headers["Authorization"] = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request("GET", path, headers=headers)
+        answer = connection.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        connection.close()
+
+
+def test_the_api_answers_each_principal_by_its_acls(secure_console: int) -> None:
+    port = secure_console
+    status, refused = api_as(port, "/api/topics", None)
+    assert status == 401 and refused["auth_required"] is True
+    assert api_as(port, "/api/topics", "alice", "nope")[0] == 401
+    for user in ("alice", "bob"):  # bob is a PLAIN user only, alice a PLAIN and a SCRAM user
+        status, page = api_as(port, "/api/topics?filter=-", user, PASSWORDS[user])
+        assert status == 200 and [t["name"] for t in page["items"]] == ["sec-visible"]  # type: ignore[index]
+    status, page = api_as(port, "/api/topics?filter=-", "admin", PASSWORDS["admin"])
+    assert [t["name"] for t in page["items"]] == ["hidden-payroll", "sec-visible"]  # type: ignore[index]
+    status, page = api_as(port, "/api/topics", "mallory", PASSWORDS["mallory"])
+    assert status == 200 and page["total"] == 0
+    assert api_as(port, "/api/topic?name=hidden-payroll", "alice", PASSWORDS["alice"])[0] == 404
+    assert api_as(port, "/api/messages?topic=hidden-payroll", "alice", PASSWORDS["alice"])[0] == 404
+    assert api_as(port, "/api/store", "alice", PASSWORDS["alice"])[0] == 403
+    assert api_as(port, "/api/store", "admin", PASSWORDS["admin"])[0] == 200
+    status, who = api_as(port, "/api/whoami", "alice", PASSWORDS["alice"])
+    assert who["principal"] == "User:alice" and who["changes_allowed"] is False
 
 
 def sign_in(browser: WebDriver, user: str, password: str) -> None:
