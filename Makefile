@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image prometheus
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image prometheus chromium
 
 all: compile
 
@@ -44,7 +44,7 @@ check-generated: gen-protocol
 	@test -z "$$(git status --porcelain -- $(GENERATED))" || \
 	  (echo "untracked generated files: run 'make gen-protocol' and commit" && git status --porcelain -- $(GENERATED) && exit 1)
 
-compat-deps: compat_tests/node/node_modules/.package-lock.json kcat go-clients prometheus
+compat-deps: compat_tests/node/node_modules/.package-lock.json kcat go-clients prometheus chromium
 
 compat_tests/node/node_modules/.package-lock.json: compat_tests/node/package-lock.json
 	cd compat_tests/node && npm ci --no-audit --no-fund --loglevel=error
@@ -74,6 +74,12 @@ image: install
 	PY=$(PY) image/with-engine.sh image/build.sh
 
 # The Prometheus server that tests/facade/ops scrapes the broker with (Debian's package; the tests fail without it).
+# Debian's Chromium and its driver, for the web console's browser tests (compat_tests/test_console_browser.py).
+chromium:
+	@{ command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; } || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium chromium-driver >/dev/null; \
+	  else echo "NOTE: chromium is not installed and this is not root: apt-get install chromium chromium-driver, or the console browser tests fail"; fi; }
+
 prometheus:
 	@command -v prometheus >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \

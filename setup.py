@@ -86,6 +86,10 @@ packages, package_dir = _package_dir()
 setup(
     packages=packages,
     package_dir=package_dir,
-    package_data={"rockafka.core_pyx": ["*.pxd", "*.pyi", "*.h", "py.typed"], "rockafka": ["py.typed"]},
+    package_data={
+        "rockafka.core_pyx": ["*.pxd", "*.pyi", "*.h", "py.typed"],
+        "rockafka": ["py.typed"],
+        "rockafka.facade.console": ["static/*"],
+    },
     ext_modules=_extensions(),
 )

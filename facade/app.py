@@ -26,6 +26,7 @@ from . import handlers as _handlers  # noqa: F401  (registers every API handler)
 from .broker import Broker, load_cluster_id, store_config
 from .config import BrokerConfig, Listener
 from .connections import ConnectionLimits, Connections
+from .console import Console
 from .dispatch import RequestDispatcher
 from .ops import BrokerMetrics, HttpListener, HttpListenerError, MeteredDispatcher, OpsEndpoints, parse_address
 from .ops.events import recovery_summary, settings_summary
@@ -110,7 +111,7 @@ class BrokerApp:
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
         if self.config.get("rockafka.cluster.etcd.endpoints"):
             await self._join_cluster(broker, security)
-        await self._start_http(store)
+        await self._start_http(store, security)  # after the join: the console checks the cluster's users and ACLs
         self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
         self._tasks.append(asyncio.create_task(self._cleaner_loop(broker)))
         self._connections.start()
@@ -200,13 +201,16 @@ class BrokerApp:
         dispatcher.on_error = metrics.on_error
         return MeteredDispatcher(dispatcher, metrics)
 
-    async def _start_http(self, store: MessageStore) -> None:
+    async def _start_http(self, store: MessageStore, security: SecurityService) -> None:
         if self.http is None or self.broker is None or self.broker.metrics is None:
             return
         endpoints = OpsEndpoints(
             self.broker.metrics, store, lambda: [c.info for c in self._connections], lambda: self.serving
         )
         endpoints.register(self.http)
+        if self.config.bool("rockafka.console.enable"):
+            console = Console(self.broker, security, allow_changes=self.config.bool("rockafka.console.allow.changes"))
+            console.register(self.http)
         try:
             await self.http.start()
         except HttpListenerError as exc:

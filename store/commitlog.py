@@ -282,6 +282,11 @@ class CommitLog:
         return first.start if first else self.write_offset
 
     @property
+    def synced_offset(self) -> int:
+        """Everything below this offset is fsynced."""
+        return self._synced_offset
+
+    @property
     def max_record_size(self) -> int:
         return self.segment_bytes - BLANK_SIZE
 

@@ -22,6 +22,8 @@ version with the four sizes as positive integers is unreadable (its ``.bak`` is 
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from typing import Any, Final
 from .config import StoreConfig
 from .errors import CorruptStoreError
 from .jsonfile import read_json, write_json
+from .results import StoreFile
 
 FORMAT_VERSION: Final = 1
 
@@ -106,6 +109,18 @@ class StoreLayout:
             raise CorruptStoreError(f"{self.manifest} is missing")
         return recorded
 
+    def list_files(self) -> list[StoreFile]:
+        """The data files as the directories list them now (a file deleted meanwhile is skipped), each kind in
+        path order: CommitLog segments, ConsumeQueue files, compacted log files, IndexFiles."""
+        kinds = [("commitlog", self.commitlog, 0), ("consumequeue", self.consume_queues, 2)]
+        kinds += [("compacted", self.compacted_logs, 2), ("index", self.index, 0)]
+        found: list[StoreFile] = []
+        for kind, directory, depth in kinds:
+            for path in sorted(_files_under(directory, depth)):
+                with contextlib.suppress(OSError):
+                    found.append(StoreFile(kind, str(path.relative_to(self.root)), path.stat().st_size))
+        return found
+
     def remove_orphan_queues(self, live: Iterable[tuple[bytes, int]]) -> None:
         """Delete queue directories of topics or partitions that no longer exist (a crash mid-delete)."""
         wanted: dict[str, set[str]] = {}
@@ -121,6 +136,19 @@ class StoreLayout:
             for partition_dir in topic_dir.iterdir():
                 if partition_dir.name not in partitions:
                     shutil.rmtree(partition_dir, ignore_errors=True)
+
+
+def _files_under(directory: Path, depth: int) -> Iterable[Path]:
+    """Regular files ``depth`` directory levels below ``directory`` (none when it does not exist)."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if depth == 0 and entry.is_file():
+            yield Path(entry.path)
+        elif depth > 0 and entry.is_dir():
+            yield from _files_under(Path(entry.path), depth - 1)
 
 
 def _as_dict(geometry: Geometry) -> dict[str, int]:

@@ -47,7 +47,7 @@ from .layout import StoreLayout
 from .offsets import ConsumerOffsets
 from .opening import OpenFiles, open_files
 from .records import Records
-from .results import RecoveryReport, StoreStats
+from .results import RecoveryReport, StoreFile, StoreStats
 from .retention import Retention, RetentionPolicy
 from .space import CHECK_BYTES, FreeSpace
 from .topicadmin import Topics
@@ -198,8 +198,15 @@ class MessageStore:
             commitlog_bytes=published - commitlog.min_offset, commitlog_segments=len(commitlog.segments()),
             index_lag_bytes=index_lag, index_failure=index_failure,
             offline_reason=None if failure is None else str(failure), closed=self._health.closed,
-            open_seconds=self.open_seconds,
+            open_seconds=self.open_seconds, commitlog_min_offset=commitlog.min_offset,
+            commitlog_published_offset=published, commitlog_synced_offset=commitlog.synced_offset,
+            indexed_offset=published if index is None else index.indexed_offset,
         )  # fmt: skip
+
+    def files(self) -> list[StoreFile]:
+        """Every CommitLog segment, ConsumeQueue file, compacted log file and IndexFile, as the directory lists
+        them now (any thread: it only lists directories)."""
+        return self._layout.list_files()
 
     @guarded
     def flush(self) -> None:

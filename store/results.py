@@ -199,3 +199,18 @@ class StoreStats:
     closed: bool
     #: Seconds ``MessageStore.open`` took: recovery included.
     open_seconds: float
+    #: CommitLog positions: its first byte, the end of what readers see, what is fsynced, what is indexed.
+    commitlog_min_offset: int = 0
+    commitlog_published_offset: int = 0
+    commitlog_synced_offset: int = 0
+    indexed_offset: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StoreFile:
+    """One file of the store (``MessageStore.files``): what it is, its path under the data directory, its size."""
+
+    kind: str
+    """``commitlog``, ``consumequeue``, ``compacted`` or ``index``."""
+    path: str
+    size: int

@@ -261,6 +261,8 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 6000, at_least(1000), doc="registration lease TTL"),
     ConfigDef("rockafka.cleaner.duty.cycle", DOUBLE, 0.1, at_least(0.001)),
     ConfigDef("rockafka.http.listener", STR, "", _check_http_listener),
+    ConfigDef("rockafka.console.enable", BOOL, True),
+    ConfigDef("rockafka.console.allow.changes", BOOL, False),
     ConfigDef("rockafka.log.format", STR, "text", one_of("text", "json")),
 )
 
@@ -377,8 +379,11 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "rockafka.index.entries": "entries per IndexFile",
     "rockafka.commitlog.cache.bytes": "page cache kept for the newest CommitLog data; older fsynced data is "
     "released from memory (-1: keep all, the kernel decides)",
-    "rockafka.http.listener": "HOST:PORT of the HTTP listener serving /metrics (Prometheus), /healthz and /readyz "
-    "(empty: off); see docs/operations.md",
+    "rockafka.http.listener": "HOST:PORT of the HTTP listener serving /metrics (Prometheus), /healthz, /readyz "
+    "and the web console (empty: off); see docs/operations.md and docs/console.md",
+    "rockafka.console.enable": "serve the web console at / of the HTTP listener (see docs/console.md)",
+    "rockafka.console.allow.changes": "let the console create and delete topics and reset consumer group offsets "
+    "(ACLs still apply); off: the console is read-only",
     "rockafka.log.format": "text or json: the broker's log lines on stderr (rockafka serve --log-format wins)",
     "rockafka.free.space.reserve.bytes": "free space appends leave on the data directory's file system: below it, "
     "produce gets KAFKA_STORAGE_ERROR (everything else goes on) until space returns; see docs/running.md",
