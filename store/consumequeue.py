@@ -193,7 +193,10 @@ class ConsumeQueue:
         elif end > self.first_index + 1 and not self._follows(end - 1):
             damaged_at = end = end - 1  # a unit zeroed in part: what the zeros hid after it is re-dispatched
         self.claims = self._heads(end, written)
-        self._truncate_units(end)
+        if damaged_at is None and end == written and self._files.find(end * UNIT_SIZE) is self._files.last:
+            self._refresh(end)  # nothing written past the end: the files stay as they are (no delete, no fsync)
+        else:
+            self._truncate_units(end)
         return damaged_at is not None
 
     def _sane_after(self, end: int, limit: int, trusted_below: int) -> bool:

@@ -184,7 +184,8 @@ def _load_queue(queue: ConsumeQueue, safe: int, log_start: int, commitlog: Commi
     commitlog_start = commitlog.min_offset
     if safe <= commitlog_start:  # nothing is trusted: every unit will be re-dispatched anyway
         queue.load(trusted_below=0)  # for what its units claim (``claims``, ``claimed_end``)
-        queue.wipe(0)
+        if queue.first_index != 0 or queue.claims:  # an empty queue from its start is already what a wipe leaves
+            queue.wipe(0)
         return None
     damaged = queue.load(trusted_below=safe)
     if queue.end_index > queue.first_index and queue.first_offset > log_start:
