@@ -55,14 +55,14 @@ def run(args: argparse.Namespace) -> int:
         logsetup.configure(args.log_level, config.str("rockafka.log.format"))
     app = BrokerApp(config)
     try:
-        _run_loop(app.run_until_signalled())
+        run_event_loop(app.run_until_signalled())
     except (StartupError, StoreError) as exc:  # the data directory cannot serve (meta.properties, store files)
         print(f"rockafka serve: {exc}", file=sys.stderr)
         return 1
     return 0
 
 
-def _run_loop(main: Any) -> None:
+def run_event_loop(main: Any) -> None:
     try:
         import uvloop
     except ImportError:
