@@ -64,6 +64,21 @@ def _confluent_produce(bootstrap: str, topic: str, value: bytes, **config: objec
     return reports[0]
 
 
+def test_an_idle_injector_is_not_on_the_request_path(broker: Broker) -> None:
+    """While nothing is pending, a connection's ``handler.dispatch`` is the broker's dispatcher itself (white-box:
+    the injector of the in-process BrokerApp); a fault swaps the checking path in until it is spent."""
+    injector = broker._runner._app.faults  # type: ignore[union-attr]
+    direct = injector._inner.dispatch
+    assert injector.dispatch == direct
+    broker.faults.fail("Produce", "NOT_LEADER_OR_FOLLOWER", times=1)
+    assert injector.dispatch != direct
+    assert _confluent_produce(broker.bootstrap, "idle", b"retried") is None
+    assert injector.dispatch == direct
+    broker.faults.move_coordinator("some-group")
+    broker.faults.clear()
+    assert injector.dispatch == direct
+
+
 # --- errors pushed for the next requests ---
 
 
