@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench import write_table
 from rockafka.facade.app import BrokerApp
 from rockafka.facade.config import load_broker_config
 from rockafka.facade.protocol.framing import encode_request
@@ -27,7 +28,6 @@ from rockafka.facade.protocol.messages.metadata import MetadataRequest, Metadata
 from rockafka.facade.server import ConnectionInfo
 from rockafka.testing import TEST_SETTINGS
 
-RESULTS = Path(__file__).parent / "results" / "faults.md"
 TOPIC = "bench-faults"
 
 
@@ -77,21 +77,12 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-faults-") as work:
         ratios = asyncio.run(measure(args.calls, args.rounds, Path(work)))
-    rows = [f"| {name} | {ratio:.3f} |" for name, ratio in ratios.items()]
-    text = "\n".join(
-        [
-            "# An idle fault injector on the request path",
-            "",
-            f"Median time of {args.calls} dispatches, through the idle injector / direct, {args.rounds} rounds "
-            "alternating (`python -m bench.faults`).",
-            "",
-            "| request | ratio |",
-            "|---|---|",
-            *rows,
-        ]
+    note = (
+        f"Median time of {args.calls} dispatches, through the idle injector / direct, {args.rounds} rounds "
+        "alternating (`python -m bench.faults`)."
     )
-    RESULTS.write_text(text + "\n")
-    print(text)
+    rows = [[name, f"{ratio:.3f}"] for name, ratio in ratios.items()]
+    write_table("faults", "An idle fault injector on the request path", note, ["request", "ratio"], rows)
     return 0
 
 

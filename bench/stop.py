@@ -14,15 +14,15 @@ from __future__ import annotations
 import argparse
 import signal
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench import write_table
 from compat_tests.clients.kafkajs_driver import kafkajs_missing
 from compat_tests.test_stop_immediate import CLIENTS, consuming
 from rockafka.testing import Broker
-
-RESULTS = Path(__file__).parent / "results" / "stop.md"
 
 
 def close_in_process(client: str, work: Path) -> float:
@@ -58,7 +58,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     clients = [c for c in CLIENTS if c != "kafkajs" or kafkajs_missing() is None]
-    rows = ["| client | Broker.close() in-process, s | rockafka serve after SIGTERM, s |", "|---|---|---|"]
+    rows = []
     for client in clients:
         closes, sigterms = [], []
         for _ in range(args.rounds):
@@ -66,24 +66,13 @@ def main(argv: list[str]) -> int:
                 closes.append(close_in_process(client, Path(work)))
             with tempfile.TemporaryDirectory(prefix="bench-stop-") as work:
                 sigterms.append(sigterm_subprocess(client, Path(work)))
-        row = f"| {client} | {statistics.median(closes):.3f} | {statistics.median(sigterms):.3f} |"
-        print(row, flush=True)
-        rows.append(row)
-    text = "\n".join(
-        [
-            "# Stopping with a parked consumer",
-            "",
-            f"Median of {args.rounds} rounds (`python -m bench.stop`).",
-            "",
-            *rows,
-        ]
-    )
-    RESULTS.write_text(text + "\n")
-    print(text)
+        rows.append([client, f"{statistics.median(closes):.3f}", f"{statistics.median(sigterms):.3f}"])
+        print(rows[-1], flush=True)
+    header = ["client", "Broker.close() in-process, s", "rockafka serve after SIGTERM, s"]
+    note = f"Median of {args.rounds} rounds (`python -m bench.stop`)."
+    write_table("stop", "Stopping with a parked consumer", note, header, rows)
     return 0
 
 
 if __name__ == "__main__":
-    import sys
-
     sys.exit(main(sys.argv[1:]))
