@@ -17,7 +17,7 @@ from pathlib import Path
 from rockafka import logsetup
 from rockafka.facade.app import BrokerApp, StartupError, wait_for_stop_signal
 from rockafka.facade.config import ConfigError, load_broker_config
-from rockafka.serve_cli import run_event_loop
+from rockafka.serve_cli import exit_after_clean_stop, run_event_loop
 from rockafka.store import StoreError
 
 from .testing_faults import open_fault_channel
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     except (StartupError, StoreError) as exc:
         print(f"rockafka test broker: {exc}", file=sys.stderr)
         return 1
-    return 0
+    exit_after_clean_stop()
 
 
 async def _serve(app: BrokerApp, socket_path: Path) -> None:
