@@ -28,8 +28,12 @@ directory is removed by :meth:`Broker.close` (the end of a ``with`` block); a gi
 :class:`LocalEtcd` (from :mod:`rockafka.cluster.local_etcd`) runs a one-node etcd on free loopback ports,
 for brokers that join a cluster (docs/cluster.md).
 
+``broker.faults`` makes a running broker misbehave (error codes, latency, dropped or refused connections,
+rebalances, coordinator moves, a failing store; :mod:`rockafka.testing_faults`, docs/testing.md): always
+in-process, and for a subprocess broker started with ``faults=True``.
+
 The pytest plugin :mod:`rockafka.testing_plugin` (entry point ``pytest11``) offers this broker as
-the ``kafka_broker`` fixture. ``RockafkaContainer`` is the container image as a testcontainers-python
+the ``kafka_broker`` fixture, and new topics per test as ``kafka_topic``. ``RockafkaContainer`` is the container image as a testcontainers-python
 container (:mod:`rockafka.testing_container`; imported on first use, as it needs ``testcontainers``).
 """
 
