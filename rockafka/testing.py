@@ -33,8 +33,9 @@ rebalances, coordinator moves, a failing store; :mod:`rockafka.testing_faults`, 
 in-process, and for a subprocess broker started with ``faults=True``.
 
 The pytest plugin :mod:`rockafka.testing_plugin` (entry point ``pytest11``) offers this broker as
-the ``kafka_broker`` fixture, and new topics per test as ``kafka_topic``. ``RockafkaContainer`` is the container image as a testcontainers-python
-container (:mod:`rockafka.testing_container`; imported on first use, as it needs ``testcontainers``).
+the ``kafka_broker`` fixture, and new topics per test as ``kafka_topic``. ``RockafkaContainer`` is the
+container image as a testcontainers-python container (:mod:`rockafka.testing_container`; imported on first
+use, as it needs ``testcontainers``).
 """
 
 from __future__ import annotations
