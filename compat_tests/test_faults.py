@@ -149,7 +149,7 @@ def test_a_delayed_api_answers_late(broker: Broker) -> None:
         finally:
             await producer.stop()
 
-    assert asyncio.run(scenario()) >= 1.0  # a lower bound: the answer cannot come before the delay
+    assert asyncio.run(scenario()) >= 0.9  # a lower bound (less timer slack): no answer before the delay
     assert broker.faults.pending() == NOTHING_PENDING
 
 
