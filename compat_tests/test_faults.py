@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from aiokafka import AIOKafkaProducer
-from confluent_kafka import Consumer, KafkaError, Producer
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
 from kafka import KafkaProducer
 from kafka.errors import KafkaStorageError
 
@@ -131,6 +131,37 @@ def test_a_failed_store_answers_kafka_storage_error_until_a_restart(broker: Brok
     broker.restart()
     assert _confluent_produce(broker.bootstrap, "stored", b"after") is None
     assert _read_all(broker.bootstrap, "stored", 2) == [b"before", b"after"]
+
+
+def test_a_timed_out_transaction_is_aborted_and_its_producer_fenced(broker: Broker) -> None:
+    producer = Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": "timed-out"})
+    producer.init_transactions(SETTLE_TIMEOUT_S)
+    producer.begin_transaction()
+    producer.produce("txn-faults", b"never committed")
+    producer.flush(SETTLE_TIMEOUT_S)
+    assert broker.faults.time_out_transaction("timed-out")
+    assert not broker.faults.time_out_transaction("timed-out")  # nothing ongoing any more
+    with pytest.raises(KafkaException) as failure:
+        producer.commit_transaction(SETTLE_TIMEOUT_S)
+    error = failure.value.args[0]
+    assert error.fatal() or error.txn_requires_abort(), error  # fenced (fatal) or abortable, as librdkafka decides
+    reader = Consumer(
+        {"bootstrap.servers": broker.bootstrap, "group.id": "txn-reader", "isolation.level": "read_committed",
+         "auto.offset.reset": "earliest", "enable.partition.eof": True}
+    )  # fmt: skip
+    reader.subscribe(["txn-faults"])
+    try:
+        deadline = time.monotonic() + SETTLE_TIMEOUT_S
+        while time.monotonic() < deadline:
+            message = reader.poll(0.5)
+            if message is None:
+                continue
+            assert message.error() is not None and message.error().code() == KafkaError._PARTITION_EOF, message.value()
+            break
+        else:
+            pytest.fail("the reader never reached the end of the partition")
+    finally:
+        reader.close()
 
 
 # --- latency and connections ---

@@ -26,6 +26,9 @@ The faults, and the Kafka behaviour each one stands for:
 - ``move_coordinator``: the group's requests (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
   OffsetFetch) are answered NOT_COORDINATOR until the client asks FindCoordinator for the group again,
   as after the group's coordinator moved to another broker (here it "moves" back to the same one).
+- ``time_out_transaction``: the transactional id's ongoing transaction is aborted and its producer fenced,
+  as when ``transaction.timeout.ms`` passes: the producer's next transactional request fails (fenced, or
+  an abortable error), and read_committed consumers never see the aborted records.
 - ``fail_store``: the store goes offline as after an I/O error on Kafka's log directory: every request
   that needs it answers KAFKA_STORAGE_ERROR until the broker restarts.
 
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import inspect
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -126,6 +130,10 @@ class FaultInjector:
     def rebalance(self, group_id: str) -> bool:
         """Start a rebalance of ``group_id``; False when it has no members or is rebalancing already."""
         return self._broker.groups.coordinator.force_rebalance(group_id)
+
+    async def time_out_transaction(self, transactional_id: str) -> bool:
+        """Abort the id's Ongoing transaction as its timeout would; False when it has none."""
+        return await self._broker.transactions.time_out_now(transactional_id)
 
     def fail_store(self) -> None:
         self._broker.store.health.report(OSError(errno.EIO, "input/output error (a fault injected by a test)"))
@@ -274,8 +282,13 @@ def error_code_of(error: int | str) -> ErrorCode:
         raise FaultError(f"no Kafka error code {error!r}") from None
 
 
-def apply(injector: FaultInjector, command: Mapping[str, Any]) -> object:
+async def apply(injector: FaultInjector, command: Mapping[str, Any]) -> object:
     """Run one fault command (a JSON-shaped mapping, ``{"fault": name, ...}``) on the loop; its result."""
+    result = _run(injector, command)
+    return await result if inspect.isawaitable(result) else result
+
+
+def _run(injector: FaultInjector, command: Mapping[str, Any]) -> object:
     name = command.get("fault")
     try:
         return _COMMANDS[str(name)](injector, command)
@@ -326,6 +339,7 @@ _COMMANDS: dict[str, Callable[[FaultInjector, Mapping[str, Any]], object]] = {
     "refuse_connections": _refuse,
     "rebalance": lambda injector, command: injector.rebalance(str(command["group"])),
     "move_coordinator": lambda injector, command: injector.move_coordinator(str(command["group"])),
+    "time_out_transaction": lambda injector, command: injector.time_out_transaction(str(command["transactional_id"])),
     "fail_store": lambda injector, _: injector.fail_store(),
     "clear": lambda injector, _: injector.clear(),
     "pending": lambda injector, _: injector.pending(),

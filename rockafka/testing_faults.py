@@ -91,6 +91,11 @@ class Faults:
         """Answer ``group``'s requests NOT_COORDINATOR until a client asks FindCoordinator for it again."""
         self._send({"fault": "move_coordinator", "group": group})
 
+    def time_out_transaction(self, transactional_id: str) -> bool:
+        """Abort ``transactional_id``'s ongoing transaction as its timeout would (its producer is fenced); False
+        when it has none."""
+        return bool(self._send({"fault": "time_out_transaction", "transactional_id": transactional_id}))
+
     def fail_store(self) -> None:
         """Take the store offline as an I/O error would: KAFKA_STORAGE_ERROR until the broker restarts."""
         self._send({"fault": "fail_store"})
@@ -110,7 +115,7 @@ class Faults:
 
 def in_process_sender(injector: FaultInjector, loop: asyncio.AbstractEventLoop) -> Send:
     async def run(command: dict[str, Any]) -> Any:
-        return apply(injector, command)
+        return await apply(injector, command)
 
     def send(command: dict[str, Any]) -> Any:
         try:
@@ -154,7 +159,7 @@ async def open_fault_channel(injector: FaultInjector, path: Path) -> asyncio.Abs
                 command = json.loads(line)
                 if not isinstance(command, dict):
                     raise ValueError("a fault command is a JSON object")
-                reply: dict[str, Any] = {"result": apply(injector, command)}
+                reply: dict[str, Any] = {"result": await apply(injector, command)}
             except (FaultError, ValueError) as exc:
                 reply = {"error": str(exc)}
             writer.write(json.dumps(reply).encode() + b"\n")
