@@ -10,7 +10,8 @@ and reports on stdout, one JSON object a line:
 - ``{"event": "closed"}`` after a clean close (SIGTERM: it leaves the group; SIGKILL simulates a crash).
 
 Settings: client, bootstrap, topic, group, assignor (range, roundrobin, sticky, cooperative-sticky),
-session_timeout_ms, heartbeat_interval_ms, instance_id (static membership) or null.
+session_timeout_ms, heartbeat_interval_ms, instance_id (static membership) or null, and optionally
+fetch_max_wait_ms (how long a fetch may park on the broker; the client's default otherwise).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def run_kafka_python(settings: dict[str, Any]) -> None:
         heartbeat_interval_ms=settings["heartbeat_interval_ms"],
         partition_assignment_strategy=[assignors[settings["assignor"]]],
         max_poll_records=200,
+        fetch_max_wait_ms=settings.get("fetch_max_wait_ms", 500),
         reconnect_backoff_max_ms=1000,  # kafka-python 3 backs off up to 30 s; a broker restart is seconds
     )
     consumer.subscribe([settings["topic"]], listener=Listener())
@@ -120,6 +122,7 @@ async def run_aiokafka(settings: dict[str, Any]) -> None:
         heartbeat_interval_ms=settings["heartbeat_interval_ms"],
         partition_assignment_strategy=[assignors[settings["assignor"]]],
         max_poll_records=200,
+        fetch_max_wait_ms=settings.get("fetch_max_wait_ms", 500),
     )
     consumer.subscribe([settings["topic"]], listener=Listener())
     await consumer.start()
@@ -169,6 +172,7 @@ def run_confluent(settings: dict[str, Any]) -> None:
         "partition.assignment.strategy": settings["assignor"],
         "topic.metadata.refresh.interval.ms": 2000,
         "reconnect.backoff.max.ms": 1000,
+        "fetch.wait.max.ms": settings.get("fetch_max_wait_ms", 500),
     }
     if settings.get("instance_id"):
         config["group.instance.id"] = settings["instance_id"]

@@ -28,6 +28,7 @@ from .config import BrokerConfig, Listener
 from .connections import ConnectionLimits, Connections
 from .console import Console
 from .dispatch import RequestDispatcher
+from .faults import FaultInjector
 from .ops import BrokerMetrics, HttpListener, HttpListenerError, MeteredDispatcher, OpsEndpoints, parse_address
 from .ops.events import recovery_summary, settings_summary
 from .security import SecurityError, SecurityService
@@ -52,8 +53,12 @@ class BoundListener:
 
 
 class BrokerApp:
-    def __init__(self, config: BrokerConfig) -> None:
+    def __init__(self, config: BrokerConfig, *, fault_injection: bool = False) -> None:
+        """``fault_injection``: serve through a :class:`FaultInjector` (``self.faults``), for ``rockafka.testing``
+        only; ``rockafka serve`` never sets it."""
         self.config = config
+        self._fault_injection = fault_injection
+        self.faults: FaultInjector | None = None
         self.broker: Broker | None = None
         self.bound: list[BoundListener] = []
         self._servers: list[asyncio.Server] = []
@@ -90,6 +95,8 @@ class BrokerApp:
         self.broker = broker
         dispatcher = RequestDispatcher(broker, security)
         served: RequestHandler = dispatcher if metrics is None else self._metered(dispatcher, metrics)
+        if self._fault_injection:
+            served = self.faults = FaultInjector(served, dispatcher, broker, self._connections)
         max_frame = self.config.int("socket.request.max.bytes")
         loop = asyncio.get_running_loop()
         try:
@@ -106,8 +113,7 @@ class BrokerApp:
                 self.bound.append(BoundListener(listener, port))
                 log.info("listening on %s://%s:%d", listener.name, listener.host or "0.0.0.0", port)
         except OSError as exc:
-            await self._close_servers()
-            store.close()
+            await self._abandon_start(broker)
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
         if self.config.get("rockafka.cluster.etcd.endpoints"):
             await self._join_cluster(broker, security)
@@ -134,8 +140,7 @@ class BrokerApp:
 
             from .cluster_topology import ClusterTopology
         except ImportError as exc:
-            await self._close_servers()
-            broker.store.close()
+            await self._abandon_start(broker)
             raise StartupError(
                 f"rockafka.cluster.etcd.endpoints needs the etcd client ({exc.name}): pip install 'rockafka[cluster]'"
             ) from None
@@ -157,8 +162,7 @@ class BrokerApp:
             member = ClusterMember(settings)
             await member.start(proposed_cluster_id=broker.cluster_id)
         except ClusterError as exc:
-            await self._close_servers()
-            broker.store.close()
+            await self._abandon_start(broker)
             raise StartupError(str(exc)) from None
         self._member = member
         broker.cluster_id = member.cluster_id
@@ -194,6 +198,18 @@ class BrokerApp:
                 len(local_users),
             )
 
+    async def _abandon_start(self, broker: Broker) -> None:
+        """Undo a start that failed after the store opened: the services' timers and tasks stopped (and given a
+        turn of the loop to end, so none is left pending), the listeners and the store closed."""
+        broker.waiters.close()
+        broker.groups.shutdown()
+        broker.transactions.shutdown()
+        broker.producers.shutdown()
+        await asyncio.sleep(0)
+        await self._close_servers()
+        broker.store.close()
+        self.broker = None
+
     def _metered(self, dispatcher: RequestDispatcher, metrics: BrokerMetrics) -> RequestHandler:
         """Count appends, answers, errors and request times for ``/metrics``."""
         assert self.broker is not None
@@ -214,8 +230,7 @@ class BrokerApp:
         try:
             await self.http.start()
         except HttpListenerError as exc:
-            await self._close_servers()
-            store.close()
+            await self._abandon_start(self.broker)
             raise StartupError(str(exc)) from None
 
     def _connection(self, dispatcher: RequestHandler, listener: Listener, max_frame: int) -> KafkaConnection:
@@ -277,13 +292,18 @@ class BrokerApp:
     async def run_until_signalled(self) -> None:
         """Start, then serve until SIGTERM or SIGINT, then stop cleanly."""
         await self.start()
-        loop = asyncio.get_running_loop()
-        stop_requested = asyncio.Event()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop_requested.set)
-        await stop_requested.wait()
-        log.info("shutting down")
+        await wait_for_stop_signal()
         await self.stop()
+
+
+async def wait_for_stop_signal() -> None:
+    """Return at the first SIGTERM or SIGINT (the running loop's signal handlers take them)."""
+    loop = asyncio.get_running_loop()
+    stop_requested = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop_requested.set)
+    await stop_requested.wait()
+    log.info("shutting down")
 
 
 async def _every(interval_s: float, what: str, run_once: Callable[[], Iterable[object]]) -> None:

@@ -87,6 +87,8 @@ class Connections:
         """Accepted over ``max.connections``, not read from until a slot frees (oldest first)."""
         self._per_ip: Counter[str] = Counter()
         self._sweeper: asyncio.Task[None] | None = None
+        self._refusing: tuple[float, str] | None = None
+        """Until when (event-loop time) new connections are closed at once, and why (``refuse_for``)."""
 
     def __iter__(self) -> Iterator[KafkaConnection]:
         return iter([*self._open, *self._waiting])
@@ -95,6 +97,8 @@ class Connections:
         return len(self._open) + len(self._waiting)
 
     def opened(self, connection: KafkaConnection) -> str | None:
+        if self._refusing is not None and (refused := self._refused()) is not None:
+            return refused
         host = connection.info.host
         if self._per_ip[host] >= self.limits.for_ip(host):
             return f"{host} has {self._per_ip[host]} connections, its limit (max.connections.per.ip)"
@@ -110,6 +114,20 @@ class Connections:
         self._per_ip[host] += 1
         log.debug("connection from %s on listener %s (%d open)", connection.info.peer, connection.info.listener_name,
                   len(self))  # fmt: skip
+        return None
+
+    def refuse_for(self, seconds: float, reason: str) -> None:
+        """Close every new connection at once for ``seconds`` (a fault a test injected: the broker looks down);
+        0 accepts them again."""
+        until = asyncio.get_running_loop().time() + seconds
+        self._refusing = (until, reason) if seconds > 0 else None
+
+    def _refused(self) -> str | None:
+        assert self._refusing is not None
+        until, reason = self._refusing
+        if asyncio.get_running_loop().time() < until:
+            return reason
+        self._refusing = None
         return None
 
     def closed(self, connection: KafkaConnection) -> None:

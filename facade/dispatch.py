@@ -148,6 +148,34 @@ class RequestDispatcher:
             return certificate_principal(peer_certificate)
         return self.security.ssl_principal(listener_name, peer_certificate)
 
+    # --- for the fault injector (``faults.py``): never called on a broker without one ---
+
+    def decode_body(self, frame: bytes) -> Any:
+        """The request's body, or None when it does not decode (then dispatching it closes the connection)."""
+        try:
+            body = self._decode(frame)[1]
+        except (FrameError, BrokenRequestError):
+            return None
+        return None if isinstance(body, RequestError) else body
+
+    def error_answer(self, frame: bytes, code: ErrorCode) -> Buffers | None:
+        """The request's error response with ``code`` instead of an answer; None for a request this broker would
+        not answer at all (an unserved API or version, a body that does not decode)."""
+        try:
+            header, body = self._decode(frame)
+        except (FrameError, BrokenRequestError):
+            return None
+        handler = HANDLERS.get(header.api_key)
+        if handler is None or isinstance(body, RequestError):
+            return None
+        if not handler.min_version <= header.api_version <= handler.max_version:
+            return None
+        return _encode(handler, header, body, _error_response(handler, body, code))
+
+    @staticmethod
+    def client_id(frame: bytes) -> str | None:
+        return read_request_header(frame).client_id
+
     @staticmethod
     def _handle(handler: ApiHandler, ctx: RequestContext, body: Any) -> Any:
         operation = CLUSTER_APIS.get(handler.api_key)

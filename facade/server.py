@@ -390,6 +390,11 @@ class KafkaConnection(asyncio.Protocol):
         """Close the connection after writing whatever is ready (broker shutdown: last step)."""
         self._close_now()
 
+    def drop(self) -> None:
+        """Abort the connection now, unanswered requests and all (a fault a test injected: the network cut it)."""
+        log.info("dropping connection from %s (a fault injected by a test)", self.info.peer)
+        self._abort()
+
     def close_idle(self) -> None:
         """Close a connection idle for ``connections.max.idle.ms`` (nothing parked, nothing to write)."""
         log.debug("closing connection from %s: idle", self.info.peer)

@@ -22,6 +22,10 @@ class PartitionWaiters:
         self._parked: dict[PartitionKey, set[asyncio.Future[bool]]] = {}
         self._closed = False
 
+    def __len__(self) -> int:
+        """How many fetches are parked now."""
+        return len(set().union(*self._parked.values()))
+
     def on_append(self, result: AppendResult) -> None:
         for future in self._parked.pop((result.topic, result.partition), ()):
             if not future.done():

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from rockafka import logsetup
 from rockafka.facade.app import BrokerApp, StartupError
@@ -55,14 +56,25 @@ def run(args: argparse.Namespace) -> int:
         logsetup.configure(args.log_level, config.str("rockafka.log.format"))
     app = BrokerApp(config)
     try:
-        _run_loop(app.run_until_signalled())
+        run_event_loop(app.run_until_signalled())
     except (StartupError, StoreError) as exc:  # the data directory cannot serve (meta.properties, store files)
         print(f"rockafka serve: {exc}", file=sys.stderr)
         return 1
-    return 0
+    exit_after_clean_stop()
 
 
-def _run_loop(main: Any) -> None:
+def exit_after_clean_stop() -> NoReturn:
+    """Exit with 0 now that the broker has stopped cleanly (connections closed, store flushed and closed with
+    its checkpoint, threads joined), without the interpreter's teardown of every imported module: that took
+    0.3 s on an idle machine and over 2 s on a loaded one, where the stop itself takes milliseconds
+    (``python -m bench.stop``). The log and the standard streams are flushed first."""
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def run_event_loop(main: Any) -> None:
     try:
         import uvloop
     except ImportError:

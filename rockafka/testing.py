@@ -28,9 +28,14 @@ directory is removed by :meth:`Broker.close` (the end of a ``with`` block); a gi
 :class:`LocalEtcd` (from :mod:`rockafka.cluster.local_etcd`) runs a one-node etcd on free loopback ports,
 for brokers that join a cluster (docs/cluster.md).
 
+``broker.faults`` makes a running broker misbehave (error codes, latency, dropped or refused connections,
+rebalances, coordinator moves, a failing store; :mod:`rockafka.testing_faults`, docs/testing.md): always
+in-process, and for a subprocess broker started with ``faults=True``.
+
 The pytest plugin :mod:`rockafka.testing_plugin` (entry point ``pytest11``) offers this broker as
-the ``kafka_broker`` fixture. ``RockafkaContainer`` is the container image as a testcontainers-python
-container (:mod:`rockafka.testing_container`; imported on first use, as it needs ``testcontainers``).
+the ``kafka_broker`` fixture, and new topics per test as ``kafka_topic``. ``RockafkaContainer`` is the
+container image as a testcontainers-python container (:mod:`rockafka.testing_container`; imported on first
+use, as it needs ``testcontainers``).
 """
 
 from __future__ import annotations
@@ -56,8 +61,10 @@ from rockafka.facade.app import BrokerApp, StartupError
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigError, load_broker_config
 from rockafka.facade.config.broker import ENV_PREFIX
 
+from .testing_faults import FaultCommandError, Faults, Send, channel_sender, in_process_sender
+
 # and RockafkaContainer, imported on first use
-__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "LocalEtcd"]
+__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "Faults", "LocalEtcd"]
 
 
 def __getattr__(name: str) -> object:
@@ -106,7 +113,10 @@ class Broker:
         data_dir: str | os.PathLike[str] | None = None,
         subprocess: bool = False,
         port: int | None = None,
+        faults: bool = False,
     ) -> None:
+        """``faults``: a subprocess broker opens the test-only fault channel (``broker.faults``); an in-process
+        broker always takes faults (free while none is installed)."""
         placed = sorted(PLACEMENT_SETTINGS & set(settings or {}))
         if placed:
             raise BrokerError(f"set {', '.join(placed)} through Broker(port=..., data_dir=...), not settings")
@@ -116,6 +126,8 @@ class Broker:
         self._data_dir = Path(data_dir) if data_dir is not None else None
         self._port = port
         self._runner: _InProcess | _Subprocess | None = None
+        self._fault_channel = faults and subprocess
+        self._started_once = False
 
     # --- where it is ---
 
@@ -148,11 +160,32 @@ class Broker:
     # --- lifecycle ---
 
     def start(self) -> Broker:
-        """Start (or start again, on the same port and data directory); returns once it accepts clients."""
+        """Start (or start again, on the same port and data directory); returns once it accepts clients.
+
+        A first start that fails removes the temporary data directory it made; :class:`BrokerError` says why."""
         if self.running:
             raise BrokerError(f"the broker on {self.bootstrap} is already running")
         self._runner = None
+        try:
+            self._start_runner()
+        except BaseException:
+            if not self._started_once:
+                self._remove_own_data_dir()
+            raise
+        self._started_once = True
+        return self
+
+    @property
+    def faults(self) -> Faults:
+        """Make this running broker misbehave (:mod:`rockafka.testing_faults`, docs/testing.md)."""
+        runner = self._runner
+        if runner is None or not runner.alive():
+            raise BrokerError("faults need a running broker")
+        return Faults(_broker_errors(runner.fault_sender()))
+
+    def _start_runner(self) -> None:
         first = self._port is None
+        cause = ""
         for _ in range(3 if first else 1):
             if first:
                 self._port = _free_port()
@@ -164,11 +197,12 @@ class Broker:
             runner = _Subprocess(self, overrides) if self.subprocess else _InProcess(self, config)
             try:
                 runner.start()
-            except _PortTaken:
+            except _PortTaken as taken:
+                cause = str(taken).strip().splitlines()[-1]
                 continue  # another process took the free port between the probe and the bind
             self._runner = runner
-            return self
-        raise BrokerError(f"port {self._port} on {HOST} is in use")
+            return
+        raise BrokerError(f"port {self._port} on {HOST} is in use: {cause}")
 
     def stop(self) -> None:
         """A clean shutdown (SIGTERM for a subprocess): requests in flight finish, the store is closed."""
@@ -204,6 +238,9 @@ class Broker:
     def close(self) -> None:
         """Stop, and remove the data directory if this broker made it."""
         self.stop()
+        self._remove_own_data_dir()
+
+    def _remove_own_data_dir(self) -> None:
         if self._owns_data_dir and self._data_dir is not None:
             shutil.rmtree(self._data_dir.parent, ignore_errors=True)
             self._data_dir = None
@@ -238,6 +275,23 @@ class _PortTaken(Exception):
     pass
 
 
+def _broker_errors(send: Send) -> Send:
+    """``send``, its refusals raised as :class:`BrokerError`."""
+
+    def checked(command: dict[str, object]) -> object:
+        try:
+            return send(command)
+        except FaultCommandError as exc:
+            raise BrokerError(str(exc)) from None
+
+    return checked
+
+
+def _fault_socket_path() -> Path:
+    """A fault channel's socket, in a private directory short enough for a Unix socket's 107-byte path limit."""
+    return Path(tempfile.mkdtemp(prefix="rockafka-faults-")) / "faults.sock"
+
+
 class _InProcess:
     """A BrokerApp on its own event loop in a daemon thread."""
 
@@ -252,18 +306,22 @@ class _InProcess:
 
     def start(self) -> None:
         self._thread.start()
-        app = BrokerApp(self._config)
+        app = BrokerApp(self._config, fault_injection=True)
         try:
             asyncio.run_coroutine_threadsafe(app.start(), self._loop).result(START_TIMEOUT_S)
         except StartupError as exc:
             self._shut_loop()
-            if "Address already in use" in str(exc):
+            if "address already in use" in str(exc).lower():  # asyncio capitalises it, uvloop does not
                 raise _PortTaken(str(exc)) from None
             raise BrokerError(str(exc)) from None
         except BaseException:
             self._shut_loop()
             raise
         self._app = app
+
+    def fault_sender(self) -> Send:
+        assert self._app is not None and self._app.faults is not None
+        return in_process_sender(self._app.faults, self._loop)
 
     def stop(self) -> None:
         app, self._app = self._app, None
@@ -297,13 +355,23 @@ class _Subprocess:
         self._log_path = broker.log_path
         self._process: _subprocess.Popen[bytes] | None = None
         self._log_start = 0
+        self._fault_socket = _fault_socket_path() if broker._fault_channel else None
 
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
 
     def start(self) -> None:
+        try:
+            self._start()
+        except BaseException:
+            self._remove_fault_socket()
+            raise
+
+    def _start(self) -> None:
         self._log_path.parent.mkdir(parents=True, exist_ok=True)
         args = [sys.executable, "-m", "rockafka", "serve"]
+        if self._fault_socket is not None:  # the test-mode start: `rockafka serve` and the fault channel
+            args = [sys.executable, "-m", "rockafka.testing_server", "--faults-socket", str(self._fault_socket)]
         for item in self._overrides:
             args += ["--override", item]
         setting_variables = {ENV_PREFIX + name.upper().replace(".", "_") for name in BROKER_CONFIGS}
@@ -316,7 +384,7 @@ class _Subprocess:
             code = self._process.poll()
             if code is not None:
                 output = self.output()
-                if "Address already in use" in output:
+                if "address already in use" in output.lower():
                     raise _PortTaken(output)
                 raise BrokerError(f"the broker exited with {code}:\n{output}")
             with contextlib.suppress(OSError), socket.create_connection((HOST, self._port), timeout=0.5):
@@ -336,6 +404,17 @@ class _Subprocess:
         except _subprocess.TimeoutExpired:
             self.kill()
             raise BrokerError(f"the broker ignored SIGTERM for {STOP_TIMEOUT_S}s:\n{self.output()}") from None
+        finally:
+            self._remove_fault_socket()
+
+    def fault_sender(self) -> Send:
+        if self._fault_socket is None:
+            raise BrokerError("a subprocess broker takes faults only when started with Broker(faults=True)")
+        return channel_sender(self._fault_socket)
+
+    def _remove_fault_socket(self) -> None:
+        if self._fault_socket is not None:
+            shutil.rmtree(self._fault_socket.parent, ignore_errors=True)
 
     def kill(self) -> None:
         process = self._process
@@ -343,6 +422,7 @@ class _Subprocess:
             os.kill(process.pid, signal.SIGCONT)  # a paused broker dies at once too
             os.kill(process.pid, signal.SIGKILL)
             process.wait(STOP_TIMEOUT_S)
+        self._remove_fault_socket()
 
     def send(self, signum: signal.Signals) -> None:
         if self._process is not None and self._process.poll() is None:

@@ -10,7 +10,11 @@
         ...
 
 The marker's keyword arguments go to :class:`rockafka.testing.Broker`; the data directory is the
-test's ``tmp_path``. For one broker shared by many tests, make a session fixture around ``Broker``.
+test's ``tmp_path``. For one broker shared by many tests, make a session fixture around ``Broker``
+named ``kafka_broker``. The ``kafka_topic`` fixture creates topics named after the test on it::
+
+    def test_orders(kafka_broker, kafka_topic):
+        topic = kafka_topic(partitions=3)
 The broker is imported only when a test asks for it, so the plugin costs nothing otherwise.
 """
 
@@ -24,6 +28,7 @@ import pytest
 
 if TYPE_CHECKING:
     from rockafka.testing import Broker
+    from rockafka.testing_topics import TopicFactory
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -47,3 +52,13 @@ def kafka_broker(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Bro
         yield broker
     finally:
         broker.close()
+
+
+@pytest.fixture
+def kafka_topic(kafka_broker: Broker, request: pytest.FixtureRequest) -> TopicFactory:
+    """A factory of new topics on ``kafka_broker``, named after the test: ``kafka_topic(partitions=1, config=None)``
+    returns a new topic's name (:mod:`rockafka.testing_topics`). Override ``kafka_broker`` with a session-scoped
+    fixture and the topics still stay apart per test."""
+    from rockafka.testing_topics import TopicFactory
+
+    return TopicFactory(kafka_broker.bootstrap, request.node.name)

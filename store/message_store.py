@@ -187,6 +187,12 @@ class MessageStore:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    @property
+    def health(self) -> StoreHealth:
+        """Whether the store may be used; ``health.report(error)`` takes it offline (the flusher's channel, and a
+        test's: ``rockafka.testing`` faults)."""
+        return self._health
+
     def stats(self) -> StoreStats:
         """The loop thread: the store's size, the index thread's progress and health (answers when offline too)."""
         commitlog, index = self._files.commitlog, self._files.index

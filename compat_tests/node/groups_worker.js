@@ -1,6 +1,7 @@
 // One kafkajs group consumer for compat_tests/groupscenario.py: the same JSON-lines protocol as
 // compat_tests/groupworker.py. argv[2]: {bootstrap, topic, group, session_timeout_ms, heartbeat_interval_ms,
-// rebalance_timeout_ms}. Events: assigned, records, committed, commit_failed, closed. SIGTERM: leave the group.
+// rebalance_timeout_ms, fetch_max_wait_ms (optional)}. Events: assigned, records, committed, commit_failed,
+// closed. SIGTERM: leave the group.
 'use strict';
 const { Kafka, logLevel } = require('kafkajs');
 
@@ -14,7 +15,7 @@ async function main() {
     sessionTimeout: settings.session_timeout_ms,
     heartbeatInterval: settings.heartbeat_interval_ms,
     rebalanceTimeout: settings.rebalance_timeout_ms || 10000,
-    maxWaitTimeInMs: 200,
+    maxWaitTimeInMs: settings.fetch_max_wait_ms || 200,
   });
   consumer.on(consumer.events.REBALANCING, () => emit('assigned', { partitions: [] }));
   consumer.on(consumer.events.GROUP_JOIN, (e) => {

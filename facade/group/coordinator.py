@@ -86,6 +86,16 @@ class GroupCoordinator(Rebalancer):
             group.cancel_timers()
         self._loop = None
 
+    def force_rebalance(self, group_id: str) -> bool:
+        """Start a rebalance of ``group_id`` as a member's join would (a fault a test injected): its members are
+        told REBALANCE_IN_PROGRESS on their next heartbeat and rejoin. False for a group without members or that
+        cannot start one now (rebalancing already)."""
+        group = self.groups.get(group_id)
+        if group is None or group.has_no_members or not group.can_rebalance:
+            return False
+        self._prepare_rebalance(group)
+        return True
+
     # --- JoinGroup ---
 
     def join(self, request: JoinRequest) -> asyncio.Future[JoinResult]:

@@ -410,15 +410,26 @@ class TransactionCoordinator:
         due = [
             metadata
             for name, metadata in self._txns.items()
-            if metadata.state is TxnState.ONGOING
-            and name not in self._preparing
-            and now - metadata.start_ms > metadata.ids.timeout_ms
+            if self._abortable(name, metadata) and now - metadata.start_ms > metadata.ids.timeout_ms
         ]
         for metadata in due:
             log.info("transactional id %r: transaction timed out after %d ms: aborted", metadata.transactional_id,
                      metadata.ids.timeout_ms)  # fmt: skip
             await self._end(metadata, fence(metadata, now))
         return len(due)
+
+    async def time_out_now(self, transactional_id: str) -> bool:
+        """Abort ``transactional_id``'s Ongoing transaction as if its timeout had passed, fencing its producer (a
+        fault a test injected); False when it has none."""
+        metadata = self._txns.get(transactional_id)
+        if metadata is None or not self._abortable(transactional_id, metadata):
+            return False
+        log.info("transactional id %r: transaction timed out (forced by a test): aborted", transactional_id)
+        await self._end(metadata, fence(metadata, self._clock()))
+        return True
+
+    def _abortable(self, name: str, metadata: TransactionMetadata) -> bool:
+        return metadata.state is TxnState.ONGOING and name not in self._preparing
 
     def retry_completions(self) -> int:
         """Complete transactions left prepared by a failed marker write; returns how many completed."""
