@@ -11,6 +11,7 @@ Metadata names the same leaders from every broker, and admin changes work from a
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -305,3 +306,93 @@ def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
         expected = ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.UNKNOWN_MEMBER_ID
         assert beat.error_code == expected
         assert fetched.groups[0].error_code == (ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.NONE)
+
+
+def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leaders(cluster: Cluster) -> None:
+    """Three members of one group, each bootstrapped from a different broker and each polled by its own thread
+    (as applications run consumers), share the 12 partitions (4 per leader); every record is read, each member
+    reading its partitions in offset order. A rebalance under load may hand a partition on and re-deliver from the
+    last commit (Kafka's at-least-once): records are matched by offset, so nothing may be missing or differ, but a
+    re-read is allowed.
+
+    One thread per member matters: kafka-python 3.0.12 drops a JoinGroup/SyncGroup round that completes while no
+    ``poll()`` of that consumer is waiting for it and joins again; three consumers polled in turn from one thread
+    each wait only a third of the time, so the group rebalanced for ever (the leader's rejoin starts a new
+    generation every time). See docs/cluster.md."""
+    topic = unique_topic("kp-group")
+    _create_topic(_bootstrap(cluster), topic, PARTITIONS)
+    _wait_known_everywhere(cluster, topic)
+    members = [
+        _PolledMember(
+            KafkaConsumer(
+                topic, bootstrap_servers=broker.bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest"
+            )
+        )
+        for broker in cluster.brokers.values()
+    ]
+    try:
+        deadline = time.monotonic() + DEADLINE_S
+        while time.monotonic() < deadline and not _settled_group(members):
+            time.sleep(0.1)
+        assert _settled_group(members), [member.assigned for member in members]
+        producer = KafkaProducer(bootstrap_servers=cluster.brokers[3].bootstrap, acks="all")
+        try:
+            for partition, values in _expected().items():
+                for value in values:
+                    producer.send(topic, value=value, partition=partition)
+            producer.flush(timeout=DEADLINE_S)
+        finally:
+            producer.close()
+        deadline = time.monotonic() + DEADLINE_S
+        while time.monotonic() < deadline and _read_count(members) < PARTITIONS * PER_PARTITION:
+            time.sleep(0.1)
+    finally:
+        for member in members:
+            member.stop()
+    by_offset: dict[int, dict[int, bytes]] = defaultdict(dict)
+    for member in members:
+        assert member.error is None, member.error
+        for partition, offset, value in member.records:
+            seen = by_offset[partition].setdefault(offset, value)
+            assert seen == value, f"offset {offset} read as {seen!r} and {value!r}"
+    _check_in_order({p: [values[o] for o in sorted(values)] for p, values in by_offset.items()})
+
+
+class _PolledMember:
+    """One KafkaConsumer polled by its own thread until stopped; what it read and owns, for the test to look at."""
+
+    def __init__(self, consumer: KafkaConsumer) -> None:
+        self.consumer = consumer
+        self.assigned: list[int] = []
+        self.records: list[tuple[int, int, bytes]] = []
+        self.error: BaseException | None = None
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        deadline = time.monotonic() + 3 * DEADLINE_S  # bounded even if the test never stops it
+        try:
+            while not self._stopping.is_set() and time.monotonic() < deadline:
+                for records in self.consumer.poll(timeout_ms=100).values():
+                    offsets = [record.offset for record in records]
+                    assert offsets == sorted(offsets), f"out of order: {offsets}"
+                    self.records.extend((record.partition, record.offset, record.value) for record in records)
+                self.assigned = sorted(tp.partition for tp in self.consumer.assignment())
+        except BaseException as exc:  # handed to the test thread, which asserts on it
+            self.error = exc
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join(timeout=DEADLINE_S)
+        self.consumer.close()
+
+
+def _settled_group(members: list[_PolledMember]) -> bool:
+    """Whether the members' assignments are non-empty and cover every partition exactly once."""
+    owned = [partition for member in members for partition in member.assigned]
+    return all(member.assigned for member in members) and sorted(owned) == list(range(PARTITIONS))
+
+
+def _read_count(members: list[_PolledMember]) -> int:
+    return len({(partition, offset) for member in members for partition, offset, _ in member.records})
