@@ -8,8 +8,9 @@ rounds). The load, all from this process:
 - :class:`GroupReader`: a confluent-kafka consumer group member (auto commit) reading on its own thread.
 
 A schedule (from a seed, printed) of faults: ``kill-broker`` (SIGKILL a broker that is not the controller, start
-it again), ``kill-controller`` (the same to the controller) and ``pause-broker`` (SIGSTOP a broker past its
-lease TTL, then SIGCONT: it must register again and serve). After the load, :func:`check` reads every
+it again), ``kill-controller`` (the same to the controller), ``pause-broker`` (SIGSTOP a broker past its
+lease TTL, then SIGCONT: it must register again and serve) and ``restart-etcd`` (stop etcd by its PID for a
+second, start it again: the load must not notice). After the load, :func:`check` reads every
 partition from the start with a fresh consumer and requires: every acknowledged record is in the log at its
 acknowledged offset, exactly once (no value twice: the idempotent producer's retries across a broker's
 restart are deduplicated) and in order (values increase along each partition); no failed delivery; every
@@ -33,7 +34,7 @@ from rockafka.testing import Cluster
 
 from .clients.wire import RawClient
 
-FAULTS: Final = ("kill-broker", "kill-controller", "pause-broker")
+FAULTS: Final = ("kill-broker", "kill-controller", "pause-broker", "restart-etcd")
 #: Bounds of every wait in a run (a broker's restart, the producer's flush, reading back).
 WAIT_S: Final = 90.0
 
@@ -145,7 +146,13 @@ def controller_of(cluster: Cluster) -> int:
 
 
 def inject(cluster: Cluster, fault: str, rng: random.Random, lease_ttl_s: float) -> int:
-    """Apply ``fault`` and bring the cluster back; the node it hit."""
+    """Apply ``fault`` and bring the cluster back; the node it hit (0: etcd)."""
+    if fault == "restart-etcd":
+        cluster.etcd.stop()
+        time.sleep(1.0)
+        cluster.etcd.start()
+        cluster.wait_ready(timeout_s=WAIT_S)
+        return 0
     controller = controller_of(cluster)
     node = controller if fault == "kill-controller" else rng.choice([n for n in cluster.brokers if n != controller])
     if fault == "pause-broker":

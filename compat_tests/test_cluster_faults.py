@@ -1,5 +1,5 @@
 """A 3-group cluster under faults, with real clients: etcd lost while serving, brokers and the controller
-killed (SIGKILL) and restarted, a broker paused (SIGSTOP) past its lease and resumed.
+killed (SIGKILL) and restarted, a broker paused (SIGSTOP) past its lease and resumed, etcd restarted.
 
 The short CI version of ``bench/cluster_faults.py``: one round of each fault (``compat_tests/clusterfaults.py``
 has the load and the checker; the seed and the schedule are printed, and shown when the test fails).
@@ -99,7 +99,7 @@ def test_produce_and_fetch_go_on_while_etcd_is_lost_and_admin_changes_wait_for_i
     _produce_and_read_back(cluster, later, 5)
 
 
-def test_acknowledged_records_survive_killed_brokers_a_killed_controller_and_a_paused_broker(cluster: Cluster) -> None:
+def test_acked_records_survive_killed_and_paused_brokers_a_killed_controller_and_etcd_restart(cluster: Cluster) -> None:
     topic = unique_topic("faults")
     _create(cluster, topic)
     problems = clusterfaults.run(cluster, topic, PARTITIONS, seed=SEED, rounds=1, settle_s=2.0)
