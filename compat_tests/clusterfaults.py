@@ -108,7 +108,8 @@ class GroupReader:
     """One member of a consumer group, polling on its own thread until stopped."""
 
     def __init__(self, cluster: Cluster, topic: str, group: str) -> None:
-        self.read: set[tuple[int, int]] = set()  # (partition, value)
+        self._read: set[tuple[int, int]] = set()  # (partition, value)
+        self._lock = threading.Lock()
         self.error: str | None = None
         self._consumer = Consumer(
             {"bootstrap.servers": cluster.bootstrap, "group.id": group, "auto.offset.reset": "earliest"}
@@ -128,7 +129,13 @@ class GroupReader:
                 if not message.error().retriable():
                     self.error = str(message.error())
                 continue
-            self.read.add((message.partition(), int(message.value())))
+            with self._lock:
+                self._read.add((message.partition(), int(message.value())))
+
+    def read(self) -> set[tuple[int, int]]:
+        """(partition, value) of every record read so far (a copy: the reader thread goes on adding)."""
+        with self._lock:
+            return set(self._read)
 
     def stop(self) -> None:
         self._stopping.set()
@@ -207,7 +214,7 @@ def check(
     silent = set(range(producer.partitions)) - producer.acked_since(after_faults)
     if silent:
         problems.append(f"partitions {sorted(silent)} took no record after the last fault")
-    seen = set().union(*(reader.read for reader in readers))
+    seen = set().union(*(reader.read() for reader in readers))
     unread = {(p, value) for p, acks in producer.acked.items() for _, value in acks} - seen
     if unread:
         problems.append(f"the group never read {len(unread)} acknowledged records, first {min(unread)}")
@@ -240,7 +247,7 @@ def run(cluster: Cluster, topic: str, partitions: int, seed: int, rounds: int, s
     finally:
         producer.stop()
         deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline and not _acked_pairs(producer) <= set().union(*(r.read for r in readers)):
+        while time.monotonic() < deadline and not _acked_pairs(producer) <= set().union(*(r.read() for r in readers)):
             time.sleep(0.2)
         for reader in readers:
             reader.stop()
