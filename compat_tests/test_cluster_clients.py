@@ -308,6 +308,32 @@ def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
         assert fetched.groups[0].error_code == (ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.NONE)
 
 
+def test_every_broker_answers_metadata_as_kafka_python_asks_it(cluster: Cluster) -> None:
+    """kafka-python 3 asks Metadata v12 with allow_auto_topic_creation: at bootstrap with ``topics=[]`` (no topic,
+    as Kafka answers it), then for its subscription, and admin clients with ``topics=None`` (every topic). Every
+    broker gives the same answer to each."""
+    topic = unique_topic("kp-metadata")
+    _create_topic(_bootstrap(cluster), topic, PARTITIONS)
+    _wait_known_everywhere(cluster, topic)
+    answers = []
+    for broker in cluster.brokers.values():
+        with RawClient(broker.bootstrap) as raw:
+            none = raw.request(MetadataRequest(topics=[], allow_auto_topic_creation=True), 12, MetadataResponse)
+            named = raw.request(
+                MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=True),
+                12,
+                MetadataResponse,
+            )
+            every = raw.request(MetadataRequest(topics=None, allow_auto_topic_creation=True), 12, MetadataResponse)
+        assert none.topics == [] and sorted(b.node_id for b in none.brokers) == [1, 2, 3]
+        [listed] = [t for t in every.topics if t.name == topic]
+        assert named.topics[0].error_code == listed.error_code == ErrorCode.NONE
+        leaders = sorted((p.partition_index, p.leader_id, p.leader_epoch) for p in named.topics[0].partitions)
+        assert leaders == sorted((p.partition_index, p.leader_id, p.leader_epoch) for p in listed.partitions)
+        answers.append((leaders, none.controller_id))
+    assert len(answers[0][0]) == PARTITIONS and answers[0] == answers[1] == answers[2]
+
+
 def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leaders(cluster: Cluster) -> None:
     """Three members of one group, each bootstrapped from a different broker and each polled by its own thread
     (as applications run consumers), share the 12 partitions (4 per leader); every record is read, each member
