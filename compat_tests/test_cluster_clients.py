@@ -49,6 +49,7 @@ from rockafka.facade.protocol.messages.produce import (
 )
 from rockafka.testing import Cluster
 
+from .clients.cluster import wait_known_everywhere
 from .clients.fixtures import QUIET_KAFKA_PYTHON
 from .clients.records import Rec, unique_topic
 from .clients.wire import RawClient, record_batch
@@ -87,20 +88,7 @@ def _leaders(cluster: Cluster, topic: str, via: int) -> dict[int, tuple[int, int
 
 
 def _wait_known_everywhere(cluster: Cluster, topic: str) -> None:
-    """Until every broker's Metadata lists ``topic`` (CreateTopics answers once the answering broker has it;
-    the others learn it from their etcd watch a moment later, as Kafka's brokers learn from the controller)."""
-    deadline = time.monotonic() + DEADLINE_S
-    pending = set(cluster.brokers)
-    while pending and time.monotonic() < deadline:
-        for node in list(pending):
-            with RawClient(cluster.brokers[node].bootstrap) as raw:
-                request = MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=False)
-                answer = raw.request(request, 12, MetadataResponse)
-            if answer.topics[0].error_code == ErrorCode.NONE:
-                pending.discard(node)
-        if pending:
-            time.sleep(0.05)
-    assert not pending, f"brokers {sorted(pending)} never listed {topic}"
+    wait_known_everywhere(cluster, topic, DEADLINE_S)
 
 
 def test_partitions_are_spread_and_every_broker_names_the_same_leaders(cluster: Cluster) -> None:
@@ -151,6 +139,19 @@ def _count(received: dict[int, list[bytes]]) -> int:
     return sum(map(len, received.values()))
 
 
+def _kafka_python_produce(bootstrap: str, topic: str, retries: int | None = None) -> None:
+    """Every record of ``_expected()`` to its partition, through kafka-python (acks=all)."""
+    extra = {} if retries is None else {"retries": retries}
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", **extra)
+    try:
+        for partition, values in _expected().items():
+            for value in values:
+                producer.send(topic, value=value, partition=partition)
+        producer.flush(timeout=DEADLINE_S)
+    finally:
+        producer.close()
+
+
 def _check_in_order(received: dict[int, list[bytes]]) -> None:
     assert received == _expected()
 
@@ -159,14 +160,7 @@ def test_kafka_python_produces_through_one_broker_and_a_group_reads_everything_i
     topic = unique_topic("kp")
     bootstrap = _bootstrap(cluster)
     _create_topic(bootstrap, topic, PARTITIONS)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", retries=20)
-    try:
-        for partition, values in _expected().items():
-            for value in values:
-                producer.send(topic, value=value, partition=partition)
-        producer.flush(timeout=DEADLINE_S)
-    finally:
-        producer.close()
+    _kafka_python_produce(bootstrap, topic, retries=20)
     consumer = KafkaConsumer(
         topic, bootstrap_servers=bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest",
         consumer_timeout_ms=1000,
@@ -361,14 +355,7 @@ def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leader
         while time.monotonic() < deadline and not _settled_group(members):
             time.sleep(0.1)
         assert _settled_group(members), [member.assigned for member in members]
-        producer = KafkaProducer(bootstrap_servers=cluster.brokers[3].bootstrap, acks="all")
-        try:
-            for partition, values in _expected().items():
-                for value in values:
-                    producer.send(topic, value=value, partition=partition)
-            producer.flush(timeout=DEADLINE_S)
-        finally:
-            producer.close()
+        _kafka_python_produce(cluster.brokers[3].bootstrap, topic)
         deadline = time.monotonic() + DEADLINE_S
         while time.monotonic() < deadline and _read_count(members) < PARTITIONS * PER_PARTITION:
             time.sleep(0.1)

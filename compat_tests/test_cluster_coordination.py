@@ -28,7 +28,6 @@ from rockafka.facade.protocol.messages.delete_groups import DeleteGroupsRequest,
 from rockafka.facade.protocol.messages.describe_groups import DescribeGroupsRequest, DescribeGroupsResponse
 from rockafka.facade.protocol.messages.find_coordinator import FindCoordinatorRequest, FindCoordinatorResponse
 from rockafka.facade.protocol.messages.list_groups import ListGroupsRequest, ListGroupsResponse
-from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataRequestTopic, MetadataResponse
 from rockafka.facade.protocol.messages.offset_delete import (
     OffsetDeleteRequest,
     OffsetDeleteRequestPartition,
@@ -37,6 +36,7 @@ from rockafka.facade.protocol.messages.offset_delete import (
 )
 from rockafka.testing import Cluster
 
+from .clients.cluster import wait_known_everywhere
 from .clients.fixtures import QUIET_KAFKA_PYTHON
 from .clients.records import unique_topic
 from .clients.wire import RawClient
@@ -62,16 +62,7 @@ def topic(cluster: Cluster) -> str:
         admin.create_topics([NewTopic(name, 3, 1)])
     finally:
         admin.close()
-    deadline = time.monotonic() + DEADLINE_S
-    pending = set(cluster.brokers)
-    while pending and time.monotonic() < deadline:
-        for node in sorted(pending):
-            with RawClient(cluster.brokers[node].bootstrap) as raw:
-                request = MetadataRequest(topics=[MetadataRequestTopic(name=name)], allow_auto_topic_creation=False)
-                if raw.request(request, 12, MetadataResponse).topics[0].error_code == ErrorCode.NONE:
-                    pending.discard(node)
-        time.sleep(0.05)
-    assert not pending, f"brokers {sorted(pending)} never listed {name}"
+    wait_known_everywhere(cluster, name, DEADLINE_S)
     return name
 
 

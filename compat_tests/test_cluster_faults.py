@@ -17,12 +17,11 @@ from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataRequestTopic, MetadataResponse
 from rockafka.testing import Cluster
 
 from . import clusterfaults
+from .clients.cluster import wait_known_everywhere
 from .clients.records import unique_topic
-from .clients.wire import RawClient
 
 pytestmark = [pytest.mark.slow]
 
@@ -41,16 +40,7 @@ def cluster() -> Iterator[Cluster]:
 def _create(cluster: Cluster, topic: str, partitions: int = PARTITIONS) -> None:
     admin = AdminClient({"bootstrap.servers": cluster.brokers[1].bootstrap})
     admin.create_topics([NewTopic(topic, partitions, 1)])[topic].result(timeout=DEADLINE_S)
-    deadline = time.monotonic() + DEADLINE_S
-    pending = set(cluster.brokers)
-    while pending and time.monotonic() < deadline:
-        for node in sorted(pending):
-            with RawClient(cluster.brokers[node].bootstrap) as raw:
-                request = MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=False)
-                if raw.request(request, 12, MetadataResponse).topics[0].error_code == ErrorCode.NONE:
-                    pending.discard(node)
-        time.sleep(0.05)
-    assert not pending, f"brokers {sorted(pending)} never listed {topic}"
+    wait_known_everywhere(cluster, topic, DEADLINE_S)
 
 
 def _produce_and_read_back(cluster: Cluster, topic: str, count: int) -> None:
