@@ -4,15 +4,18 @@ Everything else in ``rockafka.cluster`` calls :class:`Etcd`; it turns the client
 :class:`EtcdUnavailableError` (one line naming the endpoint) so no traceback of the client leaks. The
 client (``aetcd``, asyncio over gRPC) is imported here only, so a single broker never loads it.
 
-Endpoints are ``host:port`` strings; the first that answers a status request is used. (etcd's own Go client
-fails over between endpoints; ``aetcd`` holds one channel, so a lost endpoint is the etcd-loss case, not yet
-handled: see docs/cluster.md.)
+Endpoints are ``host:port`` strings; the first that answers a read is used. ``aetcd`` holds one gRPC channel to
+one endpoint, so failover is done here: a request that fails for want of etcd marks the connection stale, and
+the next request first connects again, trying every endpoint from the one after the failed one (a restarted
+etcd, or another member of the etcd cluster). While none answers, every request fails at once with
+:class:`EtcdUnavailableError`; callers retry on their own schedule (the watch, the lease) or answer the
+client a retriable error (admin changes).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -54,45 +57,53 @@ def parse_endpoint(text: str) -> tuple[str, int]:
 
 
 class Etcd:
-    """A connection to one etcd endpoint (``await Etcd.connect(endpoints)``)."""
+    """A connection to etcd through the first of its endpoints that answers (``await Etcd.connect(endpoints)``)."""
 
-    def __init__(self, client: Any, endpoint: str) -> None:
+    def __init__(self, client: Any, endpoints: Sequence[str], endpoint: str) -> None:
         self._client = client
+        self._endpoints = tuple(endpoints)
         self.endpoint = endpoint
         self.txn = client.transactions
+        self._stale = False
+        self._reconnecting: asyncio.Lock | None = None
 
     @classmethod
     async def connect(cls, endpoints: Sequence[str]) -> Etcd:
         """The first of ``endpoints`` that answers, or :class:`EtcdUnavailableError` naming them all."""
         if not endpoints:
             raise ClusterError("no etcd endpoint given")
-        for endpoint in endpoints:
-            host, port = parse_endpoint(endpoint)
-            client = aetcd.Client(host=host, port=port, timeout=REQUEST_TIMEOUT_S)
-            try:
-                await asyncio.wait_for(client.get(b"/rockafka"), REQUEST_TIMEOUT_S)
-            except (aetcd.exceptions.ClientError, TimeoutError, OSError):
-                await client.close()
-                continue
-            return cls(client, endpoint)
-        raise EtcdUnavailableError(f"etcd is not reachable at {','.join(endpoints)}")
+        client, endpoint = await _first_answering(endpoints)
+        return cls(client, endpoints, endpoint)
 
     async def close(self) -> None:
         await self._client.close()
 
+    async def _reconnect(self) -> None:
+        """Connect again (the connection failed), from the endpoint after the one that failed."""
+        if self._reconnecting is None:
+            self._reconnecting = asyncio.Lock()
+        async with self._reconnecting:
+            if not self._stale:
+                return  # another request connected meanwhile
+            after = (self._endpoints.index(self.endpoint) + 1) if self.endpoint in self._endpoints else 0
+            order = self._endpoints[after:] + self._endpoints[:after]
+            client, endpoint = await _first_answering(order)
+            old, self._client, self.endpoint, self._stale = self._client, client, endpoint, False
+            await old.close()
+
     async def get(self, key: bytes) -> Entry | None:
-        found = await self._call(self._client.get(key))
+        found = await self._call(lambda: self._client.get(key))
         return None if found is None else _entry(found)
 
     async def get_prefix(self, prefix: bytes) -> tuple[list[Entry], int]:
         """Every key under ``prefix`` and the revision they were read at."""
-        found = await self._call(self._client.get_prefix(prefix))
+        found = await self._call(lambda: self._client.get_prefix(prefix))
         return [_entry(item) for item in found], int(found.header.revision)
 
     async def transaction(
         self, compare: list[Any], success: list[Any], failure: list[Any] | None = None
     ) -> tuple[bool, list[Any]]:
-        succeeded, responses = await self._call(self._client.transaction(compare, success, failure or []))
+        succeeded, responses = await self._call(lambda: self._client.transaction(compare, success, failure or []))
         return bool(succeeded), list(responses)
 
     async def swap(self, compare: list[Any], success: list[Any]) -> int | None:
@@ -103,34 +114,54 @@ class Etcd:
         return max((int(getattr(r, str(r.WhichOneof("response"))).header.revision) for r in responses), default=0)
 
     async def grant_lease(self, ttl_s: int) -> int:
-        lease = await self._call(self._client.lease(ttl_s))
+        lease = await self._call(lambda: self._client.lease(ttl_s))
         return int(lease.id)
 
     async def keep_alive(self, lease_id: int) -> int:
         """Refresh ``lease_id``; its remaining TTL (0 or less: the lease is gone)."""
-        reply = await self._call(self._client.refresh_lease(lease_id))
+        reply = await self._call(lambda: self._client.refresh_lease(lease_id))
         return int(reply.TTL) if reply is not None else 0
 
     async def revoke_lease(self, lease_id: int) -> None:
-        await self._call(self._client.revoke_lease(lease_id))
+        await self._call(lambda: self._client.revoke_lease(lease_id))
 
     async def watch_prefix(self, prefix: bytes, start_revision: int) -> AsyncIterator[Change]:
-        """Every change under ``prefix`` from ``start_revision`` on, in order, until cancelled."""
-        watch = await self._call(self._client.watch_prefix(prefix, start_revision=start_revision))
+        """Every change under ``prefix`` from ``start_revision`` on, in order, until cancelled or etcd is lost
+        (:class:`EtcdUnavailableError`: the caller reads again and watches anew)."""
+        watch = await self._call(lambda: self._client.watch_prefix(prefix, start_revision=start_revision))
         try:
             async for event in watch:
                 deleted = event.kind == "DELETE"
                 yield Change(event.kv.key, None if deleted else event.kv.value, event.kv.mod_revision)
         except aetcd.exceptions.ClientError as exc:
+            self._stale = True
             raise EtcdUnavailableError(f"etcd watch at {self.endpoint} failed: {exc}") from None
         finally:
             await asyncio.shield(watch.cancel())
 
-    async def _call(self, request: Any) -> Any:
+    async def _call(self, request: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``request`` (made on the current client), connecting again first if the last request lost etcd."""
+        if self._stale:
+            await self._reconnect()
         try:
-            return await request
+            return await request()
         except aetcd.exceptions.ClientError as exc:
+            self._stale = True
             raise EtcdUnavailableError(f"etcd at {self.endpoint} failed: {type(exc).__name__} {exc}") from None
+
+
+async def _first_answering(endpoints: Sequence[str]) -> tuple[Any, str]:
+    """A client of the first of ``endpoints`` that answers a read, or :class:`EtcdUnavailableError`."""
+    for endpoint in endpoints:
+        host, port = parse_endpoint(endpoint)
+        client = aetcd.Client(host=host, port=port, timeout=REQUEST_TIMEOUT_S)
+        try:
+            await asyncio.wait_for(client.get(b"/rockafka"), REQUEST_TIMEOUT_S)
+        except (aetcd.exceptions.ClientError, TimeoutError, OSError):
+            await client.close()
+            continue
+        return client, endpoint
+    raise EtcdUnavailableError(f"etcd is not reachable at {','.join(endpoints)}")
 
 
 def _entry(kv: Any) -> Entry:

@@ -116,13 +116,19 @@ class ClusterMember:
     async def _keep_lease(self) -> None:
         assert self._etcd is not None
         interval = max(self.settings.lease_ttl_s / 3, 0.2)
+        failing = False
         while True:
             await asyncio.sleep(interval)
             try:
                 remaining = await self._etcd.keep_alive(self._lease_id)
             except ClusterError as exc:
-                log.warning("cannot refresh the cluster lease: %s", exc)
+                if not failing:  # once per outage, not every third of the TTL
+                    log.warning("cannot refresh the cluster lease (trying on): %s", exc)
+                failing = True
                 continue
+            if failing:
+                log.warning("the cluster lease is refreshed again")
+                failing = False
             if remaining <= 0:
                 await self._register_again()
 

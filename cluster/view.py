@@ -4,6 +4,11 @@
 event (never polls) and then calls each listener with (old, new). Listeners run on the event loop and must
 not block; they are how a broker mirrors topics into its store and wakes its controller duty.
 ``wait_for(predicate)`` lets callers (admin handlers, tests) wait until a change they made is seen.
+
+etcd lost: the watch fails (``failure`` says why) and the broker serves on from its last snapshot. The view
+tries again after ``RETRY_FIRST_S``, doubling up to ``RETRY_MAX_S``; once etcd answers, it reads the whole
+prefix again (changes made meanwhile, or compacted away, are in that read), publishes it, and watches from
+the next revision.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from typing import Final
 
 from .errors import ClusterError
 from .etcd import Etcd
@@ -19,6 +25,10 @@ from .layout import KeyLayout
 from .snapshot import ClusterSnapshot, snapshot_from_keys
 
 log = logging.getLogger(__name__)
+
+#: The first pause before watching again after etcd was lost, and the longest (doubling in between).
+RETRY_FIRST_S: Final = 0.2
+RETRY_MAX_S: Final = 2.0
 
 Listener = Callable[[ClusterSnapshot, ClusterSnapshot], None]
 
@@ -40,10 +50,16 @@ class ClusterView:
 
     async def start(self) -> ClusterSnapshot:
         """Read everything under the prefix, start watching from the next revision; the first snapshot."""
-        entries, revision = await self._etcd.get_prefix(self.layout.prefix)
-        self._publish(snapshot_from_keys(self.layout, ((e.key, e.value) for e in entries), revision))
+        revision = await self._read_all()
         self._task = asyncio.create_task(self._follow(revision + 1), name="rockafka-cluster-watch")
         return self.snapshot
+
+    async def _read_all(self) -> int:
+        """Publish a snapshot of everything under the prefix; the revision it was read at."""
+        entries, revision = await self._etcd.get_prefix(self.layout.prefix)
+        self._publish(snapshot_from_keys(self.layout, ((e.key, e.value) for e in entries), revision))
+        await self._notify()
+        return revision
 
     async def stop(self) -> None:
         task, self._task = self._task, None
@@ -59,14 +75,29 @@ class ClusterView:
         return self.snapshot
 
     async def _follow(self, start_revision: int) -> None:
-        try:
-            async for change in self._etcd.watch_prefix(self.layout.prefix, start_revision):
-                self._publish(self.snapshot.with_change(self.layout, change.key, change.value, change.revision))
-                async with self._changed:
-                    self._changed.notify_all()
-        except ClusterError as exc:
-            self.failure = exc
-            log.error("cluster metadata watch stopped: %s", exc)
+        """Watch until stopped; when etcd is lost, read everything again once it answers and watch anew."""
+        pause = RETRY_FIRST_S
+        while True:
+            try:
+                if self.failure is not None:
+                    start_revision = await self._read_all() + 1
+                    log.warning("cluster metadata watch re-established at revision %d", start_revision)
+                    self.failure = None
+                    pause = RETRY_FIRST_S
+                async for change in self._etcd.watch_prefix(self.layout.prefix, start_revision):
+                    self._publish(self.snapshot.with_change(self.layout, change.key, change.value, change.revision))
+                    start_revision = change.revision + 1
+                    await self._notify()
+            except ClusterError as exc:
+                if self.failure is None:
+                    log.error("cluster metadata watch lost (serving on from the last snapshot): %s", exc)
+                self.failure = exc
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MAX_S)
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
 
     def _publish(self, new: ClusterSnapshot) -> None:
         old, self.snapshot = self.snapshot, new

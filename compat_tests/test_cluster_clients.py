@@ -11,6 +11,7 @@ Metadata names the same leaders from every broker, and admin changes work from a
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -48,6 +49,7 @@ from rockafka.facade.protocol.messages.produce import (
 )
 from rockafka.testing import Cluster
 
+from .clients.cluster import wait_known_everywhere
 from .clients.fixtures import QUIET_KAFKA_PYTHON
 from .clients.records import Rec, unique_topic
 from .clients.wire import RawClient, record_batch
@@ -86,20 +88,7 @@ def _leaders(cluster: Cluster, topic: str, via: int) -> dict[int, tuple[int, int
 
 
 def _wait_known_everywhere(cluster: Cluster, topic: str) -> None:
-    """Until every broker's Metadata lists ``topic`` (CreateTopics answers once the answering broker has it;
-    the others learn it from their etcd watch a moment later, as Kafka's brokers learn from the controller)."""
-    deadline = time.monotonic() + DEADLINE_S
-    pending = set(cluster.brokers)
-    while pending and time.monotonic() < deadline:
-        for node in list(pending):
-            with RawClient(cluster.brokers[node].bootstrap) as raw:
-                request = MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=False)
-                answer = raw.request(request, 12, MetadataResponse)
-            if answer.topics[0].error_code == ErrorCode.NONE:
-                pending.discard(node)
-        if pending:
-            time.sleep(0.05)
-    assert not pending, f"brokers {sorted(pending)} never listed {topic}"
+    wait_known_everywhere(cluster, topic, DEADLINE_S)
 
 
 def test_partitions_are_spread_and_every_broker_names_the_same_leaders(cluster: Cluster) -> None:
@@ -150,6 +139,19 @@ def _count(received: dict[int, list[bytes]]) -> int:
     return sum(map(len, received.values()))
 
 
+def _kafka_python_produce(bootstrap: str, topic: str, retries: int | None = None) -> None:
+    """Every record of ``_expected()`` to its partition, through kafka-python (acks=all)."""
+    extra = {} if retries is None else {"retries": retries}
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", **extra)
+    try:
+        for partition, values in _expected().items():
+            for value in values:
+                producer.send(topic, value=value, partition=partition)
+        producer.flush(timeout=DEADLINE_S)
+    finally:
+        producer.close()
+
+
 def _check_in_order(received: dict[int, list[bytes]]) -> None:
     assert received == _expected()
 
@@ -158,14 +160,7 @@ def test_kafka_python_produces_through_one_broker_and_a_group_reads_everything_i
     topic = unique_topic("kp")
     bootstrap = _bootstrap(cluster)
     _create_topic(bootstrap, topic, PARTITIONS)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all", retries=20)
-    try:
-        for partition, values in _expected().items():
-            for value in values:
-                producer.send(topic, value=value, partition=partition)
-        producer.flush(timeout=DEADLINE_S)
-    finally:
-        producer.close()
+    _kafka_python_produce(bootstrap, topic, retries=20)
     consumer = KafkaConsumer(
         topic, bootstrap_servers=bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest",
         consumer_timeout_ms=1000,
@@ -306,3 +301,112 @@ def test_only_the_coordinator_of_a_group_serves_it(cluster: Cluster) -> None:
         expected = ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.UNKNOWN_MEMBER_ID
         assert beat.error_code == expected
         assert fetched.groups[0].error_code == (ErrorCode.NOT_COORDINATOR if node != found.node_id else ErrorCode.NONE)
+
+
+def test_every_broker_answers_metadata_as_kafka_python_asks_it(cluster: Cluster) -> None:
+    """kafka-python 3 asks Metadata v12 with allow_auto_topic_creation: at bootstrap with ``topics=[]`` (no topic,
+    as Kafka answers it), then for its subscription, and admin clients with ``topics=None`` (every topic). Every
+    broker gives the same answer to each."""
+    topic = unique_topic("kp-metadata")
+    _create_topic(_bootstrap(cluster), topic, PARTITIONS)
+    _wait_known_everywhere(cluster, topic)
+    answers = []
+    for broker in cluster.brokers.values():
+        with RawClient(broker.bootstrap) as raw:
+            none = raw.request(MetadataRequest(topics=[], allow_auto_topic_creation=True), 12, MetadataResponse)
+            named = raw.request(
+                MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=True),
+                12,
+                MetadataResponse,
+            )
+            every = raw.request(MetadataRequest(topics=None, allow_auto_topic_creation=True), 12, MetadataResponse)
+        assert none.topics == [] and sorted(b.node_id for b in none.brokers) == [1, 2, 3]
+        [listed] = [t for t in every.topics if t.name == topic]
+        assert named.topics[0].error_code == listed.error_code == ErrorCode.NONE
+        leaders = sorted((p.partition_index, p.leader_id, p.leader_epoch) for p in named.topics[0].partitions)
+        assert leaders == sorted((p.partition_index, p.leader_id, p.leader_epoch) for p in listed.partitions)
+        answers.append((leaders, none.controller_id))
+    assert len(answers[0][0]) == PARTITIONS and answers[0] == answers[1] == answers[2]
+
+
+def test_a_kafka_python_group_of_three_shares_the_partitions_of_all_three_leaders(cluster: Cluster) -> None:
+    """Three members of one group, each bootstrapped from a different broker and each polled by its own thread
+    (as applications run consumers), share the 12 partitions (4 per leader); every record is read, each member
+    reading its partitions in offset order. A rebalance under load may hand a partition on and re-deliver from the
+    last commit (Kafka's at-least-once): records are matched by offset, so nothing may be missing or differ, but a
+    re-read is allowed.
+
+    One thread per member matters: kafka-python 3.0.12 drops a JoinGroup/SyncGroup round that completes while no
+    ``poll()`` of that consumer is waiting for it and joins again; three consumers polled in turn from one thread
+    each wait only a third of the time, so the group rebalanced for ever (the leader's rejoin starts a new
+    generation every time). See docs/cluster.md."""
+    topic = unique_topic("kp-group")
+    _create_topic(_bootstrap(cluster), topic, PARTITIONS)
+    _wait_known_everywhere(cluster, topic)
+    members = [
+        _PolledMember(
+            KafkaConsumer(
+                topic, bootstrap_servers=broker.bootstrap, group_id=f"{topic}-group", auto_offset_reset="earliest"
+            )
+        )
+        for broker in cluster.brokers.values()
+    ]
+    try:
+        deadline = time.monotonic() + DEADLINE_S
+        while time.monotonic() < deadline and not _settled_group(members):
+            time.sleep(0.1)
+        assert _settled_group(members), [member.assigned for member in members]
+        _kafka_python_produce(cluster.brokers[3].bootstrap, topic)
+        deadline = time.monotonic() + DEADLINE_S
+        while time.monotonic() < deadline and _read_count(members) < PARTITIONS * PER_PARTITION:
+            time.sleep(0.1)
+    finally:
+        for member in members:
+            member.stop()
+    by_offset: dict[int, dict[int, bytes]] = defaultdict(dict)
+    for member in members:
+        assert member.error is None, member.error
+        for partition, offset, value in member.records:
+            seen = by_offset[partition].setdefault(offset, value)
+            assert seen == value, f"offset {offset} read as {seen!r} and {value!r}"
+    _check_in_order({p: [values[o] for o in sorted(values)] for p, values in by_offset.items()})
+
+
+class _PolledMember:
+    """One KafkaConsumer polled by its own thread until stopped; what it read and owns, for the test to look at."""
+
+    def __init__(self, consumer: KafkaConsumer) -> None:
+        self.consumer = consumer
+        self.assigned: list[int] = []
+        self.records: list[tuple[int, int, bytes]] = []
+        self.error: BaseException | None = None
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        deadline = time.monotonic() + 3 * DEADLINE_S  # bounded even if the test never stops it
+        try:
+            while not self._stopping.is_set() and time.monotonic() < deadline:
+                for records in self.consumer.poll(timeout_ms=100).values():
+                    offsets = [record.offset for record in records]
+                    assert offsets == sorted(offsets), f"out of order: {offsets}"
+                    self.records.extend((record.partition, record.offset, record.value) for record in records)
+                self.assigned = sorted(tp.partition for tp in self.consumer.assignment())
+        except BaseException as exc:  # handed to the test thread, which asserts on it
+            self.error = exc
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join(timeout=DEADLINE_S)
+        self.consumer.close()
+
+
+def _settled_group(members: list[_PolledMember]) -> bool:
+    """Whether the members' assignments are non-empty and cover every partition exactly once."""
+    owned = [partition for member in members for partition in member.assigned]
+    return all(member.assigned for member in members) and sorted(owned) == list(range(PARTITIONS))
+
+
+def _read_count(members: list[_PolledMember]) -> int:
+    return len({(partition, offset) for member in members for partition, offset, _ in member.records})

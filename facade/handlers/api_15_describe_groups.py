@@ -3,7 +3,8 @@
 Version notes: v3+ may ask for the authorized operations (the principal's, from its ACLs);
 v4+ answer the members' ``group.instance.id``; v5 is the first flexible version. Members' subscription
 and assignment bytes are given while the group is Stable, empty otherwise, as Kafka does; a group that
-does not exist is answered as Dead with no error.
+does not exist is answered as Dead with no error. In a cluster, a group this broker does not coordinate is
+answered NOT_COORDINATOR (``coordination.py``).
 
 Authorization: DESCRIBE on each group (GROUP_AUTHORIZATION_FAILED for that group).
 """
@@ -21,6 +22,7 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .authorized import operations
 from .context import RequestContext
+from .coordination import group_error
 from .registry import register
 
 
@@ -34,6 +36,10 @@ def handle(ctx: RequestContext, request: DescribeGroupsRequest) -> DescribeGroup
     for group_id in request.groups:
         if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, group_id):
             described.append(DescribedGroup(error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, group_id=group_id))
+            continue
+        error = group_error(ctx, group_id)
+        if error is not ErrorCode.NONE:
+            described.append(DescribedGroup(error_code=error, group_id=group_id))
             continue
         requested = request.include_authorized_operations and ctx.api_version >= 3
         group = ctx.broker.groups.describe_group(group_id)

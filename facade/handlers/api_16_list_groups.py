@@ -2,7 +2,8 @@
 
 Version notes: v3 is the first flexible version; v4+ filter by states (KIP-518; names as Kafka prints
 them, compared case-insensitively); v5+ filter by group type (KIP-848): every group here is ``classic``.
-Groups known only by committed offsets are listed as Empty with protocol type "".
+Groups known only by committed offsets are listed as Empty with protocol type "". In a cluster a broker lists
+only the groups it coordinates, as Kafka's brokers do: admin clients ask every broker and merge the lists.
 
 Authorization: DESCRIBE on the cluster lists every group; otherwise only the groups the principal may DESCRIBE.
 """
@@ -14,6 +15,7 @@ from rockafka.facade.protocol.messages.list_groups import ListedGroup, ListGroup
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
+from .coordination import coordinates_group
 from .registry import register
 
 
@@ -33,6 +35,7 @@ def handle(ctx: RequestContext, request: ListGroupsRequest) -> ListGroupsRespons
             group_type=listing.group_type,
         )
         for listing in listings
-        if everything or ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, listing.group_id)
+        if (everything or ctx.authorize(AclOperation.DESCRIBE, ResourceType.GROUP, listing.group_id))
+        and coordinates_group(ctx, listing.group_id)
     ]
     return ListGroupsResponse(error_code=ErrorCode.NONE, groups=groups)

@@ -10,7 +10,8 @@ Per-partition errors, as Kafka's request handler gives them: if any partition is
 have (or beyond its partition count), those answer UNKNOWN_TOPIC_OR_PARTITION, the others
 OPERATION_NOT_ATTEMPTED, and nothing is added; otherwise every partition answers the coordinator's one error
 (INVALID_PRODUCER_ID_MAPPING, PRODUCER_FENCED, CONCURRENT_TRANSACTIONS, COORDINATOR_NOT_AVAILABLE or NONE
-once the transaction is saved).
+once the transaction is saved). In a cluster, a transactional id this broker does not coordinate answers
+NOT_COORDINATOR for each of its partitions (``coordination.py``), after the checks above, as Kafka's coordinator.
 
 Authorization: v4+ (between brokers) needs CLUSTER_ACTION on the cluster (else the top-level
 CLUSTER_AUTHORIZATION_FAILED); v0-3 need WRITE on the transactional id (else every partition answers
@@ -36,6 +37,7 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import TopicPartition
 
 from .context import RequestContext
+from .coordination import transaction_error
 from .registry import register
 
 BATCHED_FROM = 4
@@ -84,6 +86,8 @@ async def _one(ctx: RequestContext, txn: AddPartitionsToTxnTransaction) -> Error
     refused = {tp: error for tp in partitions if (error := _refusal(ctx, tp)) is not None}
     if refused:
         return lambda tp: refused.get(tp, ErrorCode.OPERATION_NOT_ATTEMPTED)
+    if (not_coordinator := transaction_error(ctx, txn.transactional_id)) is not ErrorCode.NONE:
+        return lambda _: not_coordinator
     coordinator = ctx.broker.transactions
     if txn.verify_only:
         verdicts = coordinator.verify_partitions(txn.transactional_id, txn.producer_id, txn.producer_epoch, partitions)

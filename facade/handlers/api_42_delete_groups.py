@@ -1,7 +1,8 @@
 """DeleteGroups v0-2: delete groups that have no members, with their committed offsets and metadata.
 
 Version notes: v2 is the first flexible version. Per group: NON_EMPTY_GROUP while it has members,
-GROUP_ID_NOT_FOUND when it has neither members nor offsets.
+GROUP_ID_NOT_FOUND when it has neither members nor offsets; in a cluster NOT_COORDINATOR for a group this
+broker does not coordinate (``coordination.py``).
 
 Authorization: DELETE on each group (GROUP_AUTHORIZATION_FAILED for that group).
 """
@@ -17,6 +18,7 @@ from rockafka.facade.protocol.messages.delete_groups import (
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
 from .context import RequestContext
+from .coordination import group_error
 from .registry import register
 
 
@@ -30,9 +32,9 @@ def _error(request: DeleteGroupsRequest, code: ErrorCode) -> DeleteGroupsRespons
 def handle(ctx: RequestContext, request: DeleteGroupsRequest) -> DeleteGroupsResponse:
     results = []
     for group_id in request.groups_names:
-        if ctx.authorize(AclOperation.DELETE, ResourceType.GROUP, group_id):
-            ((_, error),) = ctx.broker.groups.delete_groups([group_id])
-        else:
+        if not ctx.authorize(AclOperation.DELETE, ResourceType.GROUP, group_id):
             error = ErrorCode.GROUP_AUTHORIZATION_FAILED
+        elif (error := group_error(ctx, group_id)) is ErrorCode.NONE:
+            ((_, error),) = ctx.broker.groups.delete_groups([group_id])
         results.append(DeletableGroupResult(group_id=group_id, error_code=error))
     return DeleteGroupsResponse(results=results)

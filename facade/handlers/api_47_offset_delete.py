@@ -3,6 +3,7 @@
 A group with members keeps the offsets of the topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC per
 partition); GROUP_ID_NOT_FOUND for a group with neither members nor offsets; NON_EMPTY_GROUP for a
 group with members whose subscriptions are not the consumer protocol's. See ``facade/group/offsets.py``.
+In a cluster, a group this broker does not coordinate is NOT_COORDINATOR (``coordination.py``).
 
 Authorization: DELETE on the group (GROUP_AUTHORIZATION_FAILED), READ on each topic (TOPIC_AUTHORIZATION_FAILED
 for its partitions, whose offsets stay).
@@ -21,6 +22,7 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import TopicPartition
 
 from .context import RequestContext
+from .coordination import check_group_coordinator
 from .registry import register
 
 
@@ -31,6 +33,7 @@ def _error(request: OffsetDeleteRequest, code: ErrorCode) -> OffsetDeleteRespons
 @register(47, 0, 0, _error)
 def handle(ctx: RequestContext, request: OffsetDeleteRequest) -> OffsetDeleteResponse:
     ctx.check(AclOperation.DELETE, ResourceType.GROUP, request.group_id)
+    check_group_coordinator(ctx, request.group_id)
     denied = {t.name for t in request.topics if not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, t.name)}
     partitions = [
         TopicPartition(t.name, p.partition_index) for t in request.topics if t.name not in denied for p in t.partitions

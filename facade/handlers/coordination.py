@@ -3,7 +3,10 @@
 Kafka places coordinators on the partitions of its internal topics: a group on ``__consumer_offsets``,
 a transactional id on ``__transaction_state``, each key hashed onto one partition (``topology.coordinator``).
 A request for a key this broker does not coordinate is NOT_COORDINATOR: the client asks FindCoordinator
-again. On a single broker this broker coordinates everything and the checks pass at once.
+again. Requests about one key fail as a whole (``check_*``); requests about several answer per key
+(``group_error``, ``transaction_error``: DescribeGroups, DeleteGroups, AddPartitionsToTxn v4+), and ListGroups
+lists only the groups this broker coordinates (``coordinates_group``), as Kafka's brokers do (admin clients ask
+every broker and merge). On a single broker this broker coordinates everything and the checks pass at once.
 """
 
 from __future__ import annotations
@@ -28,6 +31,17 @@ def coordinator_of(ctx: RequestContext, internal_topic: str, key: str, own: Brok
 def coordinates_group(ctx: RequestContext, group_id: str) -> bool:
     """Whether this broker coordinates ``group_id`` (always, on a single broker)."""
     return _coordinates(ctx, OFFSETS_TOPIC, group_id)
+
+
+def group_error(ctx: RequestContext, group_id: str) -> ErrorCode:
+    """NONE if this broker coordinates ``group_id``, else NOT_COORDINATOR (a per-group answer)."""
+    return ErrorCode.NONE if coordinates_group(ctx, group_id) else ErrorCode.NOT_COORDINATOR
+
+
+def transaction_error(ctx: RequestContext, transactional_id: str) -> ErrorCode:
+    """NONE if this broker coordinates ``transactional_id``, else NOT_COORDINATOR (a per-transaction answer)."""
+    coordinates = _coordinates(ctx, TRANSACTION_STATE_TOPIC, transactional_id)
+    return ErrorCode.NONE if coordinates else ErrorCode.NOT_COORDINATOR
 
 
 def check_group_coordinator(ctx: RequestContext, group_id: str) -> None:

@@ -1,0 +1,98 @@
+"""etcd lost while a broker's cluster view runs, then back; several endpoints fail over. Each test starts its own
+etcd (it stops it), never the session's."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from rockafka.cluster import EtcdUnavailableError
+from rockafka.cluster.etcd import Etcd
+from rockafka.cluster.layout import KeyLayout
+from rockafka.cluster.local_etcd import LocalEtcd
+from rockafka.cluster.view import ClusterView
+
+WAIT_S = 20.0
+
+
+def _run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(test(), 90))
+
+
+async def _once_etcd_answers(request: Callable[[], Awaitable[object]]) -> None:
+    """Run ``request``, again while the restarted etcd does not answer yet (it listens before it serves)."""
+    deadline = asyncio.get_running_loop().time() + WAIT_S
+    while True:
+        try:
+            await request()
+            return
+        except EtcdUnavailableError:
+            if asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.1)
+
+
+def test_the_watch_is_re_established_after_etcd_restarts_and_catches_up() -> None:
+    layout = KeyLayout("loss")
+
+    async def scenario(server: LocalEtcd) -> None:
+        writer = await Etcd.connect([server.endpoint])
+        etcd = await Etcd.connect([server.endpoint])
+        view = ClusterView(etcd, layout)
+        try:
+            await view.start()
+            await writer.transaction([], [writer.txn.put(layout.cluster_id(), b"before")])
+            await view.wait_for(lambda s: s.cluster_id == "before", WAIT_S)
+            await asyncio.to_thread(server.stop)  # SIGTERM to its PID
+            with pytest.raises(EtcdUnavailableError):
+                await writer.get(layout.cluster_id())
+            await asyncio.sleep(0.5)  # the view's watch fails meanwhile; the last snapshot stays
+            assert view.failure is not None
+            assert view.snapshot.cluster_id == "before"
+            await asyncio.to_thread(server.start)  # same port, same data
+            await _once_etcd_answers(lambda: writer.transaction([], [writer.txn.put(layout.cluster_id(), b"after")]))
+            seen = await view.wait_for(lambda s: s.cluster_id == "after", WAIT_S)
+            assert seen.cluster_id == "after"
+            assert view.failure is None
+        finally:
+            await view.stop()
+            await etcd.close()
+            await writer.close()
+
+    with LocalEtcd() as server:
+        _run(lambda: scenario(server))
+
+
+def test_requests_fail_over_to_the_next_endpoint_that_answers() -> None:
+    async def scenario(first: LocalEtcd, second: LocalEtcd) -> None:
+        await (await Etcd.connect([second.endpoint])).transaction([], [])
+        etcd = await Etcd.connect([first.endpoint, second.endpoint])
+        try:
+            assert etcd.endpoint == first.endpoint
+            await asyncio.to_thread(first.kill)
+            with pytest.raises(EtcdUnavailableError):
+                await etcd.get(b"/rockafka/x")  # the request in flight when etcd went fails, once
+            assert await etcd.get(b"/rockafka/x") is None  # the next connects to the second endpoint
+            assert etcd.endpoint == second.endpoint
+        finally:
+            await etcd.close()
+
+    with LocalEtcd() as first, LocalEtcd() as second:
+        _run(lambda: scenario(first, second))
+
+
+def test_no_endpoint_answering_is_one_error_naming_them() -> None:
+    async def scenario(server: LocalEtcd) -> None:
+        etcd = await Etcd.connect([server.endpoint])
+        try:
+            await asyncio.to_thread(server.stop)
+            for _ in range(2):  # the failing request, then the reconnection that finds nobody
+                with pytest.raises(EtcdUnavailableError, match=server.endpoint):
+                    await etcd.get(b"/rockafka/x")
+        finally:
+            await etcd.close()
+
+    with LocalEtcd() as server:
+        _run(lambda: scenario(server))
