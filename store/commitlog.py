@@ -24,8 +24,9 @@ offset  size  field             notes
 60      2     flags             the batch's attributes (bits 0-2 codec, 3 LogAppendTime, 4 transactional,
                                 5 control), after a LogAppendTime rewrite
 62      2     reserved          0
-64      n     batch             one Kafka RecordBatch v2, unchanged but for its base offset (bytes 0-7,
-                                not covered by the batch CRC) and, for LogAppendTime topics, its
+64      n     batch             one Kafka RecordBatch v2, unchanged but for its base offset and
+                                partitionLeaderEpoch (bytes 0-7 and 12-15, not covered by the batch
+                                CRC; the epoch is the store's, ``epochfile.py``) and, for LogAppendTime topics, its
                                 attributes and maxTimestamp (the batch CRC-32C is then recomputed)
 ======  ====  ================  ==========================================================================
 
@@ -203,6 +204,11 @@ class LogWalk:
         offset = self.start
         while offset < self._limit:
             records, outcome = self._log.parse_many(offset, verify_from=self._verify_from, limit=self.chunk)
+            if records and records[-1].end > self._limit:  # the walk ends at a cut (a record boundary)
+                records = [record for record in records if record.end <= self._limit]
+                if not records:
+                    break
+                outcome = None
             if records:
                 offset = records[-1].end
                 yield records
@@ -297,6 +303,13 @@ class CommitLog:
         self._writeback_offset = min(self._writeback_offset, end)
         self._tail = None
 
+    def sync_segment_at(self, offset: int) -> None:
+        """fsync the segment holding ``offset`` (after a cut: its zeroed tail reaches the disk)."""
+        with self._lock:
+            file = self._files.find(offset)
+            if file is not None:
+                file.sync()
+
     def delete_segment(self, segment: MappedFile) -> None:
         """Delete a whole segment (retention); never the one being written."""
         with self._lock:
@@ -311,13 +324,14 @@ class CommitLog:
         topic_id: bytes,
         partition: int,
         base_offset: int,
+        leader_epoch: int,
         record_count: int,
         store_timestamp: int,
         log_append_time: int | None,
     ) -> StoredBatch:
-        """Write one batch behind a header at the write position, its base offset (and, for LogAppendTime,
-        its maxTimestamp and CRC) patched on the way (``core_pyx.logwrite``: one ``pwritev`` of [header,
-        patched batch header, the rest of the batch as given], the GIL released; the caller's buffer is
+        """Write one batch behind a header at the write position, its base offset and partitionLeaderEpoch (and,
+        for LogAppendTime, its maxTimestamp and CRC) patched on the way (``core_pyx.logwrite``: one ``pwritev`` of
+        [header, patched batch header, the rest of the batch as given], the GIL released; the caller's buffer is
         left as it was)."""
         total = HEADER_SIZE + len(batch)
         if total > self.segment_bytes - BLANK_SIZE:
@@ -328,7 +342,7 @@ class CommitLog:
         pos = self.write_offset - file.start
         physical = self.write_offset
         _, attributes, max_timestamp, producer_id, producer_epoch = write_record(
-            file.fd, pos, batch, topic_id, partition, base_offset, record_count, store_timestamp,
+            file.fd, pos, batch, topic_id, partition, base_offset, leader_epoch, record_count, store_timestamp,
             -1 if log_append_time is None else log_append_time, physical,
         )  # fmt: skip
         self.write_offset = physical + total
