@@ -9,7 +9,9 @@ history is Kafka's per-partition leader epoch cache, derived from it through the
 epoch starts at the partition's first batch at or past the epoch's physical start (or at its next offset when
 it has none yet), and of epochs that start at the same offset only the newest is kept, as Kafka's cache
 replaces an entry when a newer epoch starts at the same offset. So an epoch in which a partition got no batch is
-not in its history, except the current one.
+not in its history, except the current one. Below the partition's log start offset (retention, DeleteRecords)
+nothing is known: as Kafka's cache is truncated from the start, the epochs that began at or below it give way to
+the newest of them, starting at the log start (``from_log_start``).
 
 ``end_offset``, what OffsetForLeaderEpoch answers (Kafka's ``LeaderEpochFileCache.endOffsetFor``): for the
 current epoch, the partition's log end offset; for an older epoch *e*, the start offset of the first epoch
@@ -74,6 +76,15 @@ def partition_history(entries: Sequence[EpochEntry], queue: ConsumeQueue) -> lis
     return history
 
 
+def from_log_start(history: list[tuple[int, int]], log_start: int) -> list[tuple[int, int]]:
+    """``history`` without what lies below ``log_start``: of the epochs that start at or below it, only the newest
+    stays, starting at ``log_start`` (Kafka's ``truncateFromStart``)."""
+    below = [entry for entry in history if entry[1] <= log_start]
+    if not below:
+        return history
+    return [(below[-1][0], log_start), *history[len(below) :]]
+
+
 class LeaderEpochs:
     def __init__(self, health: StoreHealth, file: EpochFile, partitions: Partitions, commitlog: CommitLog) -> None:
         self._health = health
@@ -100,11 +111,12 @@ class LeaderEpochs:
 
     @guarded
     def history(self, topic: str, partition: int) -> list[tuple[int, int]]:
-        """The partition's (epoch, start offset) pairs, oldest first."""
-        return partition_history(self._file.entries, self._partitions.get(topic, partition)[2])
+        """The partition's (epoch, start offset) pairs from its log start on, oldest first."""
+        _, key, queue = self._partitions.get(topic, partition)
+        return from_log_start(partition_history(self._file.entries, queue), self._partitions.log_start(key, queue))
 
     @guarded
     def end_offset(self, topic: str, partition: int, epoch: int) -> EpochEndOffset:
         """Where ``epoch`` ends in the partition (OffsetForLeaderEpoch's answer)."""
         queue = self._partitions.get(topic, partition)[2]
-        return end_offset_for(partition_history(self._file.entries, queue), epoch, queue.next_offset)
+        return end_offset_for(self.history(topic, partition), epoch, queue.next_offset)

@@ -11,7 +11,7 @@ import pytest
 
 from rockafka.store import CorruptStoreError, MessageStore
 from rockafka.store.epochfile import FILE_NAME, NO_EPOCH, EpochEntry, EpochFile, EpochOrderError
-from rockafka.store.epochs import EpochEndOffset, end_offset_for
+from rockafka.store.epochs import EpochEndOffset, end_offset_for, from_log_start
 
 from .helpers import append, build_batch, small_config
 
@@ -107,6 +107,37 @@ def test_a_bad_document_falls_back_to_the_bak_then_fails_naming_the_file(tmp_pat
 )
 def test_end_offset_for(history: list[tuple[int, int]], requested: int, expected: EpochEndOffset) -> None:
     assert end_offset_for(history, requested, 42) == expected
+
+
+@pytest.mark.parametrize(
+    ("log_start", "expected"),
+    [
+        (0, [(0, 0), (2, 10), (5, 30)]),
+        (5, [(0, 5), (2, 10), (5, 30)]),
+        (10, [(2, 10), (5, 30)]),
+        (20, [(2, 20), (5, 30)]),
+        (40, [(5, 40)]),
+    ],
+)
+def test_epochs_below_the_log_start_give_way_to_the_newest_of_them(
+    log_start: int, expected: list[tuple[int, int]]
+) -> None:
+    assert from_log_start([(0, 0), (2, 10), (5, 30)], log_start) == expected
+
+
+def test_after_delete_records_an_older_epoch_ends_where_the_log_now_starts(tmp_path: Path) -> None:
+    with MessageStore.open(small_config(tmp_path)) as store:
+        store.topics.create("t", 1)
+        append(store, "t", 0, build_batch([(None, b"a")] * 3))
+        store.epochs.begin(2)
+        append(store, "t", 0, build_batch([(None, b"b")] * 3))
+        store.epochs.begin(5)
+        append(store, "t", 0, build_batch([(None, b"c")]))
+        assert store.epochs.end_offset("t", 0, 1) == EpochEndOffset(0, 3)
+        store.records.delete_records("t", 0, 4)
+        assert store.epochs.history("t", 0) == [(2, 4), (5, 6)]
+        assert store.epochs.end_offset("t", 0, 1) == EpochEndOffset(1, 4)  # older than every epoch still known
+        assert store.epochs.end_offset("t", 0, 2) == EpochEndOffset(2, 6)
 
 
 # --- in a store ---
