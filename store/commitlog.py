@@ -351,6 +351,25 @@ class CommitLog:
             max_timestamp, producer_id, producer_epoch,
         ))  # fmt: skip
 
+    def landing(self, total: int) -> int:
+        """Where a record of ``total`` bytes appended now starts: the write position, or the next segment's start
+        when it does not fit in what is left of this one (with the 8 bytes a BLANK needs)."""
+        file = self._files.find(self.write_offset)
+        if file is not None and self.write_offset + total + BLANK_SIZE > file.end:
+            return file.end
+        return self.write_offset
+
+    def append_copy(self, record: memoryview) -> None:
+        """Write a record copied byte for byte from another CommitLog of the same segment size (a leader's) at the
+        write position, closing the segment first when it does not fit (``landing`` says where it goes; the
+        caller checks that it is where the record claims to be)."""
+        total = len(record)
+        file = self._tail
+        if file is None or file.closed or not file.start <= self.write_offset <= file.end - total - BLANK_SIZE:
+            file = self._tail = self._room_for(total)
+        file.write(self.write_offset - file.start, total, record)
+        self.write_offset += total
+
     def _room_for(self, total: int) -> MappedFile:
         """The file where ``total`` bytes go at the write offset, closing the current file with a BLANK if needed."""
         file = self._files.find(self.write_offset) or self._files.create(self.write_offset)

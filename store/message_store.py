@@ -11,7 +11,8 @@ The broker calls the services through it, each the one owner of its state:
 - ``retention`` (``retention.py``): per-topic and CommitLog retention;
 - ``keys`` (``keyquery.py``): records by key, from the IndexFiles;
 - ``cleaner`` (``cleaner.py``): log compaction of ``cleanup.policy=compact`` topics;
-- ``epochs`` (``epochs.py``): the leader epochs, stamped into every batch, and OffsetForLeaderEpoch's answers.
+- ``epochs`` (``epochs.py``): the leader epochs, stamped into every batch, and OffsetForLeaderEpoch's answers;
+- ``replica`` (``replica.py``): a follower's appends, CommitLog bytes copied from its leader.
 
 Only this module knows every service; it builds each with what it uses (a config value, the clock, a file
 service, ``StoreHealth``), never with itself. The import-linter contracts in ``pyproject.toml`` keep it so.
@@ -49,6 +50,7 @@ from .layout import StoreLayout
 from .offsets import ConsumerOffsets
 from .opening import OpenFiles, open_files
 from .records import Records
+from .replica import ReplicaLog
 from .results import RecoveryReport, StoreStats
 from .retention import Retention, RetentionPolicy
 from .space import CHECK_BYTES, FreeSpace
@@ -79,6 +81,7 @@ class MessageStore:
     keys: KeyQueries
     cleaner: LogCleaner
     epochs: LeaderEpochs
+    replica: ReplicaLog
 
     def __init__(self, config: StoreConfig, clock: Callable[[], int], lock: StoreLock) -> None:
         """Use ``MessageStore.open``."""
@@ -146,6 +149,7 @@ class MessageStore:
         )  # fmt: skip
         self.keys = KeyQueries(health, files.table, partitions, index, commitlog)
         self.epochs = LeaderEpochs(health, files.epochs, partitions, commitlog)
+        self.replica = ReplicaLog(health, commitlog, files.builder, files.epochs)
         self.cleaner = self._cleaner = LogCleaner(
             health=health, layout=self._layout, partitions=partitions, commitlog=commitlog, topics=files.table,
             transactions=tracker, clock=self._clock, io_bytes_per_second=config.cleaner_io_bytes_per_second,
