@@ -15,6 +15,7 @@ def write_record(
     topic_id: bytes,
     partition: int,
     base_offset: int,
+    leader_epoch: int,
     record_count: int,
     store_timestamp: int,
     log_append_time: int,

@@ -18,6 +18,7 @@ from rockafka.core_pyx._layouts cimport (
     BATCH_LOG_OVERHEAD,
     BATCH_MAGIC_AT,
     BATCH_MAX_TIMESTAMP_AT,
+    BATCH_PARTITION_LEADER_EPOCH_AT,
     BATCH_PRODUCER_EPOCH_AT,
     BATCH_PRODUCER_ID_AT,
     BATCH_TIMESTAMP_TYPE_BIT,
@@ -71,12 +72,14 @@ cdef inline uint32_t _header_crc(const unsigned char *header) noexcept nogil:
 
 cdef int rk_encode_record(unsigned char *header, unsigned char *head, const unsigned char *batch,
                           Py_ssize_t batch_length, const unsigned char *topic_id, int32_t partition,
-                          int64_t base_offset, int32_t record_count, int64_t store_timestamp,
-                          int64_t log_append_time, int64_t physical_offset) noexcept nogil:
+                          int64_t base_offset, int32_t leader_epoch, int32_t record_count,
+                          int64_t store_timestamp, int64_t log_append_time,
+                          int64_t physical_offset) noexcept nogil:
     cdef uint32_t crc
     cdef uint16_t attributes
     memcpy(head, batch, BATCH_HEADER_SIZE)
     rk_store_be64(head, <uint64_t>base_offset)
+    rk_store_be32(head + BATCH_PARTITION_LEADER_EPOCH_AT, <uint32_t>leader_epoch)
     attributes = rk_load_be16(head + BATCH_ATTRIBUTES_AT)
     if log_append_time != -1:
         attributes |= BATCH_TIMESTAMP_TYPE_BIT
@@ -100,7 +103,8 @@ cdef int rk_encode_record(unsigned char *header, unsigned char *head, const unsi
 
 
 def write_record(int fd, int64_t position, batch, bytes topic_id, int32_t partition, int64_t base_offset,
-                 int32_t record_count, int64_t store_timestamp, int64_t log_append_time, int64_t physical_offset):
+                 int32_t leader_epoch, int32_t record_count, int64_t store_timestamp, int64_t log_append_time,
+                 int64_t physical_offset):
     """Write one CommitLog record at ``position`` of ``fd``; (total, attributes, max ts, producer id, epoch)."""
     if len(topic_id) != 16:
         raise ValueError("a record needs a whole batch header and a 16-byte topic id")
@@ -117,8 +121,8 @@ def write_record(int fd, int64_t position, batch, bytes topic_id, int32_t partit
             raise ValueError("a record needs a whole batch header and a 16-byte topic id")
         with nogil:
             attributes = rk_encode_record(header, head, <const unsigned char *>view.buf, view.len, topic,
-                                          partition, base_offset, record_count, store_timestamp,
-                                          log_append_time, physical_offset)
+                                          partition, base_offset, leader_epoch, record_count,
+                                          store_timestamp, log_append_time, physical_offset)
             parts[0].iov_base = header
             parts[0].iov_len = HEADER_SIZE
             parts[1].iov_base = head

@@ -8,7 +8,8 @@ The record layout is the CommitLog's (specified in ``store/commitlog.py`` of the
     then the RecordBatch
 
 ``header_crc`` is the CRC-32C of header bytes 0-7 continued over bytes 12-63. The batch is written as
-given except its base offset (bytes 0-7, outside the batch CRC) and, when ``log_append_time`` is not -1,
+given except its base offset and partitionLeaderEpoch (bytes 0-7 and 12-15, outside the batch CRC: the
+``leader_epoch`` given) and, when ``log_append_time`` is not -1,
 its attributes (bit 3 set) and maxTimestamp, with its CRC-32C recomputed. The caller's buffer is not
 changed: the patched 61-byte batch header is written from a copy, the rest of the batch from the buffer.
 ``write_record`` returns (total size, the batch's attributes as stored, maxTimestamp, producerId,
@@ -38,7 +39,14 @@ import struct
 from typing import TYPE_CHECKING, Final
 
 from ._crc32c_py import crc32c
-from ._recordbatch_py import ATTRIBUTES_OFFSET, CRC_OFFSET, LOG_OVERHEAD, MAX_TIMESTAMP_OFFSET, TIMESTAMP_TYPE_BIT
+from ._recordbatch_py import (
+    ATTRIBUTES_OFFSET,
+    CRC_OFFSET,
+    LOG_OVERHEAD,
+    MAX_TIMESTAMP_OFFSET,
+    PARTITION_LEADER_EPOCH_OFFSET,
+    TIMESTAMP_TYPE_BIT,
+)
 from ._recordbatch_py import RECORD_BATCH_OVERHEAD as BATCH_HEADER_SIZE
 
 if TYPE_CHECKING:
@@ -67,6 +75,7 @@ CORRUPT: Final = 3
 HEADER: Final = struct.Struct(">iII16siqqqiHH")
 _BATCH = struct.Struct(">qiibIhiqqqh")
 _INT64 = struct.Struct(">q")
+_INT32 = struct.Struct(">i")
 _INT16 = struct.Struct(">h")
 _UINT32 = struct.Struct(">I")
 _PREFIX = struct.Struct(">iI")
@@ -81,6 +90,7 @@ def write_record(
     topic_id: bytes,
     partition: int,
     base_offset: int,
+    leader_epoch: int,
     record_count: int,
     store_timestamp: int,
     log_append_time: int,
@@ -91,6 +101,7 @@ def write_record(
         raise ValueError("a record needs a whole batch header and a 16-byte topic id")
     head = bytearray(source[:BATCH_HEADER_SIZE])
     _INT64.pack_into(head, 0, base_offset)
+    _INT32.pack_into(head, PARTITION_LEADER_EPOCH_OFFSET, leader_epoch)
     if log_append_time != -1:
         attributes = _INT16.unpack_from(head, ATTRIBUTES_OFFSET)[0] | TIMESTAMP_TYPE_BIT
         _INT16.pack_into(head, ATTRIBUTES_OFFSET, attributes)

@@ -36,9 +36,6 @@ from rockafka.store import MessageStore, TopicAlreadyExistsError, TopicInfo
 
 log = logging.getLogger(__name__)
 
-#: The leader epoch of every partition of a single broker (there is no other replica to fail over to).
-LOCAL_LEADER_EPOCH: Final = 0
-
 ConfigUpdate = Callable[[Mapping[str, str]], Mapping[str, str]]
 """From a topic's current config overrides to its new ones (all of them)."""
 
@@ -95,7 +92,8 @@ class Topology(Protocol):
 
 
 class LocalTopology:
-    """One broker is the whole cluster: it leads every partition at epoch 0 and coordinates everything."""
+    """One broker is the whole cluster: it leads every partition at its store's epoch (0: a single broker never
+    begins another, ``store/epochs.py``) and coordinates everything."""
 
     led: Final = None
 
@@ -109,10 +107,10 @@ class LocalTopology:
         return own
 
     def place(self, topic: str, partition: int, own: int) -> PartitionPlace:
-        return PartitionPlace(own, LOCAL_LEADER_EPOCH, (own,))
+        return PartitionPlace(own, self._store.epochs.current, (own,))
 
     def metadata_partitions(self, topic: str, count: int, own: int) -> tuple[hot.MetadataResponsePartition, ...]:
-        return _local_partitions(count, own)
+        return _local_partitions(count, own, self._store.epochs.current)
 
     def coordinator(self, internal_topic: str, partitions: int, key: str, own: BrokerAddress) -> BrokerAddress | None:
         return own
@@ -143,13 +141,12 @@ class LocalTopology:
 
 
 @functools.lru_cache(maxsize=256)
-def _local_partitions(count: int, node: int) -> tuple[hot.MetadataResponsePartition, ...]:
-    """Partitions 0..count-1, each led by ``node``, its only replica and whole ISR; one shared tuple per count."""
+def _local_partitions(count: int, node: int, epoch: int) -> tuple[hot.MetadataResponsePartition, ...]:
+    """Partitions 0..count-1, each led by ``node`` at ``epoch``, its only replica and whole ISR; one shared tuple per
+    count."""
     replicas = (node,)
     entry = hot.MetadataResponsePartition
-    return tuple(
-        entry(ErrorCode.NONE, index, node, LOCAL_LEADER_EPOCH, replicas, replicas, ()) for index in range(count)
-    )
+    return tuple(entry(ErrorCode.NONE, index, node, epoch, replicas, replicas, ()) for index in range(count))
 
 
 def java_string_hash(text: str) -> int:

@@ -24,8 +24,9 @@ offset  size  field             notes
 60      2     flags             the batch's attributes (bits 0-2 codec, 3 LogAppendTime, 4 transactional,
                                 5 control), after a LogAppendTime rewrite
 62      2     reserved          0
-64      n     batch             one Kafka RecordBatch v2, unchanged but for its base offset (bytes 0-7,
-                                not covered by the batch CRC) and, for LogAppendTime topics, its
+64      n     batch             one Kafka RecordBatch v2, unchanged but for its base offset and
+                                partitionLeaderEpoch (bytes 0-7 and 12-15, not covered by the batch
+                                CRC; the epoch is the store's, ``epochfile.py``) and, for LogAppendTime topics, its
                                 attributes and maxTimestamp (the batch CRC-32C is then recomputed)
 ======  ====  ================  ==========================================================================
 
@@ -203,6 +204,11 @@ class LogWalk:
         offset = self.start
         while offset < self._limit:
             records, outcome = self._log.parse_many(offset, verify_from=self._verify_from, limit=self.chunk)
+            if records and records[-1].end > self._limit:  # the walk ends at a cut (a record boundary)
+                records = [record for record in records if record.end <= self._limit]
+                if not records:
+                    break
+                outcome = None
             if records:
                 offset = records[-1].end
                 yield records
@@ -302,6 +308,13 @@ class CommitLog:
         self._writeback_offset = min(self._writeback_offset, end)
         self._tail = None
 
+    def sync_segment_at(self, offset: int) -> None:
+        """fsync the segment holding ``offset`` (after a cut: its zeroed tail reaches the disk)."""
+        with self._lock:
+            file = self._files.find(offset)
+            if file is not None:
+                file.sync()
+
     def delete_segment(self, segment: MappedFile) -> None:
         """Delete a whole segment (retention); never the one being written."""
         with self._lock:
@@ -316,13 +329,14 @@ class CommitLog:
         topic_id: bytes,
         partition: int,
         base_offset: int,
+        leader_epoch: int,
         record_count: int,
         store_timestamp: int,
         log_append_time: int | None,
     ) -> StoredBatch:
-        """Write one batch behind a header at the write position, its base offset (and, for LogAppendTime,
-        its maxTimestamp and CRC) patched on the way (``core_pyx.logwrite``: one ``pwritev`` of [header,
-        patched batch header, the rest of the batch as given], the GIL released; the caller's buffer is
+        """Write one batch behind a header at the write position, its base offset and partitionLeaderEpoch (and,
+        for LogAppendTime, its maxTimestamp and CRC) patched on the way (``core_pyx.logwrite``: one ``pwritev`` of
+        [header, patched batch header, the rest of the batch as given], the GIL released; the caller's buffer is
         left as it was)."""
         total = HEADER_SIZE + len(batch)
         if total > self.segment_bytes - BLANK_SIZE:
@@ -333,7 +347,7 @@ class CommitLog:
         pos = self.write_offset - file.start
         physical = self.write_offset
         _, attributes, max_timestamp, producer_id, producer_epoch = write_record(
-            file.fd, pos, batch, topic_id, partition, base_offset, record_count, store_timestamp,
+            file.fd, pos, batch, topic_id, partition, base_offset, leader_epoch, record_count, store_timestamp,
             -1 if log_append_time is None else log_append_time, physical,
         )  # fmt: skip
         self.write_offset = physical + total
@@ -341,6 +355,25 @@ class CommitLog:
             physical, total, topic_id, partition, base_offset, record_count, store_timestamp, attributes,
             max_timestamp, producer_id, producer_epoch,
         ))  # fmt: skip
+
+    def landing(self, total: int) -> int:
+        """Where a record of ``total`` bytes appended now starts: the write position, or the next segment's start
+        when it does not fit in what is left of this one (with the 8 bytes a BLANK needs)."""
+        file = self._files.find(self.write_offset)
+        if file is not None and self.write_offset + total + BLANK_SIZE > file.end:
+            return file.end
+        return self.write_offset
+
+    def append_copy(self, record: memoryview) -> None:
+        """Write a record copied byte for byte from another CommitLog of the same segment size (a leader's) at the
+        write position, closing the segment first when it does not fit (``landing`` says where it goes; the
+        caller checks that it is where the record claims to be)."""
+        total = len(record)
+        file = self._tail
+        if file is None or file.closed or not file.start <= self.write_offset <= file.end - total - BLANK_SIZE:
+            file = self._tail = self._room_for(total)
+        file.write(self.write_offset - file.start, total, record)
+        self.write_offset += total
 
     def _room_for(self, total: int) -> MappedFile:
         """The file where ``total`` bytes go at the write offset, closing the current file with a BLANK if needed."""

@@ -12,6 +12,7 @@
       compacted/<topic id hex>/<partition>/manifest.json, <20-digit generation>.log   (compactedlog.py)
       config/topics.json  config/logStartOffsets.json  config/consumerOffset.json  config/consumerOffsets.log
       config/transactions.log  (and the group and producer documents' logs; each JSON file with its .bak)
+      config/leaderEpochs.json  (epochfile.py)  config/truncate.json  (truncation.py: an unfinished cut only)
       quarantine/losses.jsonl  quarantine/<source>-<start>-<time>.bin   (damaged bytes, see quarantine.py)
 
 The geometry recorded in ``store.json`` wins over ``StoreConfig`` on every later open: files already

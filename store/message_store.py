@@ -10,7 +10,9 @@ The broker calls the services through it, each the one owner of its state:
 - ``group_metadata`` and ``producer_state`` (``groups.py``): the coordinators' documents;
 - ``retention`` (``retention.py``): per-topic and CommitLog retention;
 - ``keys`` (``keyquery.py``): records by key, from the IndexFiles;
-- ``cleaner`` (``cleaner.py``): log compaction of ``cleanup.policy=compact`` topics.
+- ``cleaner`` (``cleaner.py``): log compaction of ``cleanup.policy=compact`` topics;
+- ``epochs`` (``epochs.py``): the leader epochs, stamped into every batch, and OffsetForLeaderEpoch's answers;
+- ``replica`` (``replica.py``): a follower's appends, CommitLog bytes copied from its leader.
 
 Only this module knows every service; it builds each with what it uses (a config value, the clock, a file
 service, ``StoreHealth``), never with itself. The import-linter contracts in ``pyproject.toml`` keep it so.
@@ -37,6 +39,7 @@ from collections.abc import Callable
 from .checkpoint import StoreLock, mark_clean
 from .cleaner import LogCleaner
 from .config import StoreConfig
+from .epochs import LeaderEpochs
 from .errors import StorageError
 from .flusher import FlushService
 from .groups import Documents, SyncedLogs
@@ -47,6 +50,7 @@ from .layout import StoreLayout
 from .offsets import ConsumerOffsets
 from .opening import OpenFiles, open_files
 from .records import Records
+from .replica import ReplicaLog
 from .results import RecoveryReport, StoreFile, StoreStats
 from .retention import Retention, RetentionPolicy
 from .space import CHECK_BYTES, FreeSpace
@@ -76,6 +80,8 @@ class MessageStore:
     retention: Retention
     keys: KeyQueries
     cleaner: LogCleaner
+    epochs: LeaderEpochs
+    replica: ReplicaLog
 
     def __init__(self, config: StoreConfig, clock: Callable[[], int], lock: StoreLock) -> None:
         """Use ``MessageStore.open``."""
@@ -91,8 +97,11 @@ class MessageStore:
         self.open_seconds = 0.0
 
     @classmethod
-    def open(cls, config: StoreConfig, *, clock: Callable[[], int] | None = None) -> MessageStore:
-        """Lock the directory, recover it (see ``recovery.py``) and start the store's threads."""
+    def open(
+        cls, config: StoreConfig, *, clock: Callable[[], int] | None = None, truncate_to: int | None = None
+    ) -> MessageStore:
+        """Lock the directory, recover it (see ``recovery.py``) and start the store's threads. ``truncate_to``: cut
+        the store back to that CommitLog offset first (a follower whose log diverged; ``truncation.py``)."""
         try:
             config.root_dir.mkdir(parents=True, exist_ok=True)
             lock = StoreLock(config.root_dir)
@@ -102,7 +111,7 @@ class MessageStore:
         store = cls(config, clock or _wall_clock_ms, lock)
         started = time.monotonic()
         try:
-            store._load()
+            store._load(truncate_to)
         except BaseException as exc:
             store._release_after_failed_open()
             if isinstance(exc, OSError):
@@ -111,10 +120,10 @@ class MessageStore:
         store.open_seconds = time.monotonic() - started
         return store
 
-    def _load(self) -> None:
+    def _load(self, truncate_to: int | None) -> None:
         """Open the files and recover (``opening.py``), build the services on them, start the threads."""
         config, health, files = self.config, self._health, self._files
-        open_files(self._layout, config, files)
+        open_files(self._layout, config, files, truncate_to)
         self.recovery_report = files.report
         commitlog, index, partitions, tracker = files.commitlog, files.index, files.partitions, files.tracker
         flusher = self._flusher = FlushService(
@@ -125,7 +134,7 @@ class MessageStore:
             on_error=health.report, cache_bytes=config.commitlog_cache_bytes,
         )  # fmt: skip
         writer = Writer(
-            commitlog, files.builder, space=health.space, durable=flusher.after_write,
+            commitlog, files.builder, epochs=files.epochs, space=health.space, durable=flusher.after_write,
             log_start=partitions.log_start, clock=self._clock,
         )  # fmt: skip
         self.records = Records(health, partitions, commitlog, writer, files.builder, tracker)
@@ -139,6 +148,8 @@ class MessageStore:
             topics=files.table, index=index, transactions=tracker, clock=self._clock,
         )  # fmt: skip
         self.keys = KeyQueries(health, files.table, partitions, index, commitlog)
+        self.epochs = LeaderEpochs(health, files.epochs, partitions, commitlog)
+        self.replica = ReplicaLog(health, commitlog, files.builder, files.epochs)
         self.cleaner = self._cleaner = LogCleaner(
             health=health, layout=self._layout, partitions=partitions, commitlog=commitlog, topics=files.table,
             transactions=tracker, clock=self._clock, io_bytes_per_second=config.cleaner_io_bytes_per_second,

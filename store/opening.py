@@ -1,7 +1,8 @@
 """Opening a store directory: every file service opened in order, recovery run over them (``recovery.py``).
 
 ``open_files`` opens the topic table, the CommitLog, the partitions' ConsumeQueues, the IndexFiles, the
-transaction state and the side logs (offsets, group metadata, producer state), and recovers; it starts no
+transaction state, the epoch file and the side logs (offsets, group metadata, producer state), and recovers (first
+cutting the store back, when asked to or when a cut was left unfinished: ``truncation.py``); it starts no
 thread. ``OpenFiles`` is what it leaves for ``MessageStore`` to build its services on, and ``close`` (also
 after a failed open, for what was opened so far) closes them in ``CLOSE_ORDER``.
 
@@ -10,14 +11,18 @@ Threads: the opening thread only (the caller of ``MessageStore.open``).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
-from .checkpoint import Checkpoint, mark_running
+from .checkpoint import Checkpoint, CheckpointState, mark_running
 from .commitlog import CommitLog
 from .compactedlog import load_compacted_logs
 from .config import StoreConfig
 from .consumequeue import DirtyFiles
+from .epochfile import FILE_NAME as EPOCH_FILE_NAME
+from .epochfile import EpochFile
 from .groups import GroupMetadataLog
 from .indexservice import IndexService
 from .layout import StoreLayout
@@ -30,6 +35,8 @@ from .results import RecoveryReport
 from .space import room_to_open
 from .topics import LogStartOffsets, TopicTable
 from .transactions import TransactionTracker
+from .truncation import FILE_NAME as TRUNCATION_FILE_NAME
+from .truncation import check_cut_point, clear_intent, read_intent, write_intent
 from .txnlog import TransactionLog
 
 CLOSE_ORDER = (
@@ -52,6 +59,7 @@ class OpenFiles:
     index: IndexService | None = None
     tracker: TransactionTracker = field(init=False)
     builder: QueueBuilder = field(init=False)
+    epochs: EpochFile = field(init=False)
     checkpoint: Checkpoint = field(init=False)
     dirty: DirtyFiles = field(default_factory=DirtyFiles)
     offsets: OffsetStore = field(init=False)
@@ -66,8 +74,9 @@ class OpenFiles:
                 service.close()
 
 
-def open_files(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> None:
-    """Open and recover into ``files`` (each service is in ``files.opened`` as soon as it is open)."""
+def open_files(layout: StoreLayout, config: StoreConfig, files: OpenFiles, truncate_to: int | None = None) -> None:
+    """Open and recover into ``files`` (each service is in ``files.opened`` as soon as it is open); with
+    ``truncate_to``, or an unfinished cut's intent, cut the store back to that CommitLog offset (``truncation.py``)."""
     geometry = layout.geometry(config)
     table = files.table = TopicTable(layout.config / "topics.json", config.topic_defaults)
     table.load()
@@ -80,6 +89,11 @@ def open_files(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> No
         keep_free=config.free_space_reserve_bytes,
     )  # fmt: skip
     commitlog.load()
+    intent_path = layout.config / TRUNCATION_FILE_NAME
+    if truncate_to is not None:
+        check_cut_point(commitlog, truncate_to)
+        write_intent(intent_path, truncate_to)
+    cut_at = read_intent(intent_path)
     units = geometry.consume_queue_units_per_file
     partitions = files.opened["queues"] = files.partitions = Partitions(layout, units, files.dirty, table, log_starts)
     partitions.load()
@@ -99,11 +113,34 @@ def open_files(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> No
     files.report = recover(
         commitlog=commitlog, queues=partitions.queues, builder=files.builder, checkpoint=checkpoint.read(),
         log_starts=log_starts, index=files.index, topics=table, clean=not crashed, quarantine=quarantine,
-        compacted_ends={key: log.end_offset for key, log in partitions.compacted.items()},
+        compacted_ends={key: log.end_offset for key, log in partitions.compacted.items()}, cut_at=cut_at,
     )  # fmt: skip
     bounds = {key: (partitions.log_start(key, queue), queue.next_offset) for key, queue in partitions.queues.items()}
     tracker.recovered(files.report.end_offset, bounds)
+    files.epochs = _recover_epochs(layout, commitlog, files.report.end_offset)
+    if cut_at is not None:
+        _finish_cut(files, intent_path)
     _open_side_logs(layout, config, files)
+
+
+def _recover_epochs(layout: StoreLayout, commitlog: CommitLog, end: int) -> EpochFile:
+    """The epoch file cut to the recovered end; with no epoch left (a new store, or one from before epochs),
+    epoch 0 begins at the CommitLog's first offset (``epochfile.py``)."""
+    epochs = EpochFile(layout.config / EPOCH_FILE_NAME)
+    epochs.load()
+    epochs.cut_after(end)
+    if not epochs.entries:
+        epochs.begin(0, commitlog.min_offset)
+    return epochs
+
+
+def _finish_cut(files: OpenFiles, intent_path: Path) -> None:
+    """The cut is made: make it durable, then forget the intent (``truncation.py``)."""
+    end = files.report.end_offset
+    indexed = 0 if files.index is None else min(files.index.durable_offset, end)
+    files.commitlog.sync_segment_at(end)
+    files.checkpoint.write(CheckpointState(end, indexed, int(time.time() * 1000)))
+    clear_intent(intent_path)
 
 
 def _open_side_logs(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> None:

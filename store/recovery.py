@@ -33,7 +33,7 @@ import bisect
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from queue import SimpleQueue
 
 from rockafka.core_pyx.logrecord import HEADER_SIZE
@@ -63,10 +63,16 @@ def recover(
     clean: bool,
     quarantine: Quarantine | None = None,
     compacted_ends: Mapping[PartitionKey, int] | None = None,
+    cut_at: int | None = None,
 ) -> RecoveryReport:
     """``compacted_ends``: each compacted partition's compacted log end (``compactedlog.py``); the CommitLog
-    below it is served from there, so batches below it are never missing, like those below a log start."""
+    below it is served from there, so batches below it are never missing, like those below a log start.
+    ``cut_at``: recover as if the CommitLog ended there (``truncation.py``): nothing past it is trusted or
+    dispatched, and everything past it is cut."""
     ends = compacted_ends or {}
+    limit = 1 << 62 if cut_at is None else cut_at
+    if checkpoint is not None and checkpoint.commitlog_offset > limit:
+        checkpoint = replace(checkpoint, commitlog_offset=limit, index_offset=min(checkpoint.index_offset, limit))
 
     def floor(key: PartitionKey) -> int:
         return max(log_starts.get(*key), ends.get(key, 0))
@@ -86,11 +92,13 @@ def recover(
         elif queue.claims:  # units dropped as past the checkpoint: re-dispatched from the queue's end, in case
             scan_from = min(scan_from, _dropped_from(queue, safe))  # one's position was flipped past it
     expected_end = 0 if checkpoint is None else checkpoint.commitlog_offset
-    hint_end = max((queue.claimed_end for queue in queues.values()), default=0)
+    hint_end = min(max((queue.claimed_end for queue in queues.values()), default=0), limit)
     for segment in segments:
         segment.advise_sequential(True)
     try:
-        scan = _scan(commitlog, builder, queues, max(scan_from, commitlog.min_offset), safe, (expected_end, hint_end))
+        scan = _scan(
+            commitlog, builder, queues, max(scan_from, commitlog.min_offset), safe, (expected_end, hint_end), limit
+        )
     finally:
         for segment in segments:
             segment.advise_sequential(False)
@@ -251,6 +259,7 @@ def _scan(
     start: int,
     verify_from: int,
     ends: tuple[int, int],
+    limit: int,
 ) -> _Scanned:
     """Re-dispatch from ``start`` past damage; ``ends`` are where data is known and thought to reach.
 
@@ -263,7 +272,7 @@ def _scan(
     inline = False
     while True:
         walk = LogWalk(
-            commitlog, start, limit=1 << 62, verify_from=start if inline else 1 << 62, expected_end=ends[0],
+            commitlog, start, limit=limit, verify_from=start if inline else 1 << 62, expected_end=ends[0],
             hint_end=ends[1],
         )  # fmt: skip
         verifier = None if inline else _Verifier(commitlog)

@@ -1,7 +1,8 @@
 """The write path of every partition: batches (a client's, or a transaction marker) to the CommitLog and on.
 
 One append, on the broker's loop thread: each batch is written behind its CommitLog header with the next
-offsets of its partition (its base offset patched in place; LogAppendTime topics get the broker time as
+offsets of its partition and the store's current leader epoch (its base offset and partitionLeaderEpoch
+patched in place, ``epochfile.py``; LogAppendTime topics get the broker time as
 maxTimestamp, the CRC recomputed), dispatched (ConsumeQueue unit, transaction events; ``queuebuilder.py``),
 then the CommitLog's write position is published, a durability future is taken under the sync flush policy,
 and the append listeners run (parked fetches wake) before the ``AppendResult`` is returned.
@@ -29,6 +30,7 @@ from .commitlog import CommitLog, StoredBatch
 from .config import TopicSettings
 from .consumequeue import ConsumeQueue
 from .control import marker_batch
+from .epochfile import EpochFile
 from .errors import InvalidRecordsError, KeylessRecordError, RecordTooLargeError
 from .partitions import Route
 from .queuebuilder import QueueBuilder
@@ -50,6 +52,7 @@ class Writer:
         commitlog: CommitLog,
         queue_builder: QueueBuilder,
         *,
+        epochs: EpochFile,
         space: FreeSpace,
         durable: Callable[[], Future[None] | None],
         log_start: Callable[[PartitionKey, ConsumeQueue], int],
@@ -57,6 +60,7 @@ class Writer:
     ) -> None:
         self._commitlog = commitlog
         self._queue_builder = queue_builder
+        self._epochs = epochs
         self._space = space
         self._durable = durable
         self._log_start = log_start
@@ -101,11 +105,12 @@ class Writer:
         key, queue, settings = route
         append_time = now if settings.log_append_time else None
         base = queue.next_offset
+        epoch = self._epochs.current
         size = 0
         for batch, count in pieces:
             stored: StoredBatch = self._commitlog.append(
-                batch, topic_id=key[0], partition=partition, base_offset=queue.next_offset, record_count=count,
-                store_timestamp=now, log_append_time=append_time,
+                batch, topic_id=key[0], partition=partition, base_offset=queue.next_offset, leader_epoch=epoch,
+                record_count=count, store_timestamp=now, log_append_time=append_time,
             )  # fmt: skip
             try:
                 self._queue_builder.add_to(queue, stored)

@@ -55,10 +55,10 @@ PROTOCOL_VERSIONS: Final = ("3.9", "4.0")
 
 #: The first version Kafka 4.0 serves of each API whose oldest versions it removed (KIP-896), by API key:
 #: Produce, Fetch, ListOffsets, OffsetCommit, OffsetFetch, JoinGroup, CreateTopics, DeleteTopics,
-#: Describe/Create/DeleteAcls, DescribeConfigs, AlterReplicaLogDirs, DescribeLogDirs. Every other API keeps
-#: its Kafka 3.9 range.
+#: OffsetForLeaderEpoch, Describe/Create/DeleteAcls, DescribeConfigs, AlterReplicaLogDirs, DescribeLogDirs. Every
+#: other API keeps its Kafka 3.9 range.
 KAFKA_4_0_MINIMUMS: Final[dict[int, int]] = {
-    0: 3, 1: 4, 2: 1, 8: 2, 9: 1, 11: 2, 19: 2, 20: 1, 29: 1, 30: 1, 31: 1, 32: 1, 34: 1, 35: 1,
+    0: 3, 1: 4, 2: 1, 8: 2, 9: 1, 11: 2, 19: 2, 20: 1, 23: 2, 29: 1, 30: 1, 31: 1, 32: 1, 34: 1, 35: 1,
 }  # fmt: skip
 
 

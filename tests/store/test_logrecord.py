@@ -34,7 +34,7 @@ def test_compiled_twin_is_present() -> None:
 def _write(impl: ModuleType, path: Path, batch: bytes, log_append_time: int) -> tuple[bytes, tuple[int, ...]]:
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        result = impl.write_record(fd, 10, batch, TOPIC, 3, 500, 2, 1234, log_append_time, 9_999)
+        result = impl.write_record(fd, 10, batch, TOPIC, 3, 500, 7, 2, 1234, log_append_time, 9_999)
     finally:
         os.close(fd)
     return path.read_bytes()[10:], result
@@ -56,11 +56,13 @@ def test_the_record_matches_the_format(impl: ModuleType, tmp_path: Path, log_app
     assert crc == crc32c(record[12:HEADER_SIZE], crc32c(record[:8]))
     header = validate_batch(record[HEADER_SIZE:])  # the stored batch keeps a valid CRC-32C
     assert header.base_offset == 500 and (producer_id, epoch) == (42, 0) and flags == attributes
+    assert header.partition_leader_epoch == 7 != struct.unpack_from(">i", batch, 12)[0]  # stamped on the way
     if log_append_time == -1:
-        assert record[HEADER_SIZE + 8 :] == batch[8:] and max_timestamp == header.max_timestamp == 1001
+        assert record[HEADER_SIZE + 8 : HEADER_SIZE + 12] == batch[8:12]
+        assert record[HEADER_SIZE + 16 :] == batch[16:] and max_timestamp == header.max_timestamp == 1001
     else:
         assert header.is_log_append_time and max_timestamp == header.max_timestamp == 777
-    assert batch[:8] == bytes(8)  # the caller's buffer is untouched
+    assert batch[:8] == bytes(8) and batch[12:16] == bytes(4)  # the caller's buffer is untouched
 
 
 def test_the_twins_write_the_same_bytes(tmp_path: Path) -> None:
@@ -73,13 +75,13 @@ def test_bad_arguments_are_refused(impl: ModuleType, tmp_path: Path) -> None:
     fd = os.open(tmp_path / "log", os.O_RDWR | os.O_CREAT, 0o644)
     try:
         with pytest.raises(ValueError):
-            impl.write_record(fd, 0, b"short", TOPIC, 0, 0, 1, 0, -1, 0)
+            impl.write_record(fd, 0, b"short", TOPIC, 0, 0, 0, 1, 0, -1, 0)
         with pytest.raises(ValueError):
-            impl.write_record(fd, 0, build_batch([(None, b"v")]), b"short id", 0, 0, 1, 0, -1, 0)
+            impl.write_record(fd, 0, build_batch([(None, b"v")]), b"short id", 0, 0, 0, 1, 0, -1, 0)
     finally:
         os.close(fd)
     with pytest.raises(OSError):
-        impl.write_record(fd, 0, build_batch([(None, b"v")]), TOPIC, 0, 0, 1, 0, -1, 0)  # closed descriptor
+        impl.write_record(fd, 0, build_batch([(None, b"v")]), TOPIC, 0, 0, 0, 1, 0, -1, 0)  # closed descriptor
 
 
 def _segment(tmp_path: Path, batches: list[bytes], size: int = 4096) -> bytearray:
@@ -90,7 +92,7 @@ def _segment(tmp_path: Path, batches: list[bytes], size: int = 4096) -> bytearra
     position = 0
     try:
         for number, batch in enumerate(batches):
-            written = TWINS["pure"].write_record(fd, position, batch, TOPIC, 1, number * 10, 1, 77, -1, position)
+            written = TWINS["pure"].write_record(fd, position, batch, TOPIC, 1, number * 10, 0, 1, 77, -1, position)
             position += written[0]
         os.pwrite(fd, struct.pack(">iI", size - position, 0x524B4342), position)
     finally:

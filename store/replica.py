@@ -1,0 +1,104 @@
+"""``ReplicaLog``: a follower's appends (``store.replica``): CommitLog bytes copied from its leader, stored at the
+same physical offsets and dispatched as the follower's own.
+
+``append_copied(start, data)``: ``data`` is a range of the leader's CommitLog that begins at physical offset
+``start``, this store's end, and holds whole records, byte for byte: CommitLog records (``commitlog.py``) and the
+BLANKs that close segments, each with the unwritten rest of its segment. Both stores must have the same segment
+size (a BLANK closes a segment at the same place only then) and the same topics, by topic id. Every record is
+checked as recovery checks one (header CRC, physical offset, batch magic, length, offsets and the batch
+CRC-32C); the first that fails, or data that ends inside a record, refuses the rest with
+``InvalidReplicaDataError`` (the records before it are kept). A record is written unchanged, its leader epoch
+stamp included; a stamp newer than the store's current epoch begins that epoch in the epoch file at the record's
+offset, so the follower's epoch file follows the leader's. Then its ConsumeQueue unit and transaction events are
+dispatched as after a local append, the IndexFile follows on the index thread, and the records are published.
+
+Not yet: parked fetches are not woken (a follower serves no fetches yet) and no durability future is handed out
+(the follower's acknowledgement to its leader will need one).
+
+Threads: the broker loop thread, like every append.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import TYPE_CHECKING
+
+from rockafka.core_pyx.logrecord import BLANK_MAGIC, BLANK_SIZE, HEADER_SIZE, scan_records
+from rockafka.core_pyx.recordbatch import PARTITION_LEADER_EPOCH_OFFSET
+
+from .commitlog import CommitLog, StoredBatch
+from .epochfile import EpochFile
+from .errors import StoreError
+from .health import StoreHealth, guarded
+from .queuebuilder import QueueBuilder
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
+
+_PREFIX = struct.Struct(">iI")
+_EPOCH = struct.Struct(">i")
+_EVERY = 1 << 30  # records parsed at a time: all the data holds
+
+
+class InvalidReplicaDataError(StoreError):
+    """Copied data that does not continue this store's CommitLog: it starts elsewhere, ends inside a record, or
+    holds a record that fails its checks or lands where this log would not put it."""
+
+
+class ReplicaLog:
+    def __init__(self, health: StoreHealth, commitlog: CommitLog, builder: QueueBuilder, epochs: EpochFile) -> None:
+        self._health = health
+        self._commitlog = commitlog
+        self._builder = builder
+        self._epochs = epochs
+
+    @property
+    def end(self) -> int:
+        """Where the next copied byte goes: this CommitLog's end."""
+        return self._commitlog.write_offset
+
+    @guarded
+    def append_copied(self, start: int, data: Buffer) -> int:
+        """Store the leader's records in ``data`` (from physical offset ``start``); returns the new end."""
+        commitlog = self._commitlog
+        if start != commitlog.write_offset:
+            raise InvalidReplicaDataError(f"copied data starts at {start}, this log ends at {commitlog.write_offset}")
+        view = memoryview(data).cast("B")
+        padded = bytes(view) + bytes(BLANK_SIZE)  # a record is checked for room for a BLANK after it
+        position = 0
+        try:
+            while position < len(view):
+                position = self._copy_run(view, padded, start, position)
+        finally:
+            commitlog.publish()
+        return commitlog.write_offset
+
+    def _copy_run(self, view: memoryview, padded: bytes, start: int, position: int) -> int:
+        """Copy the records from ``position`` up to the next BLANK or the end; skip that BLANK's segment tail."""
+        total: int
+        magic: int
+        total, magic = _PREFIX.unpack_from(padded, position)
+        if magic == BLANK_MAGIC:
+            if total < BLANK_SIZE or position + total > len(view):
+                raise InvalidReplicaDataError(f"a BLANK at {start + position} of {total} bytes does not fit the data")
+            return position + total
+        parsed, stop_at, _, reason = scan_records(padded, position, start, start, _EVERY)
+        for fields in parsed:
+            self._copy_one(view, StoredBatch(*fields), start)
+        if stop_at < len(view) and _PREFIX.unpack_from(padded, stop_at)[1] != BLANK_MAGIC:
+            raise InvalidReplicaDataError(f"offset {start + stop_at}: {reason or 'the data ends inside a record'}")
+        return stop_at
+
+    def _copy_one(self, view: memoryview, record: StoredBatch, start: int) -> None:
+        commitlog = self._commitlog
+        at = record.physical_offset - start
+        if commitlog.landing(record.size) != record.physical_offset:
+            raise InvalidReplicaDataError(
+                f"the record at {record.physical_offset} would land at {commitlog.landing(record.size)} here: "
+                "the segment sizes differ"
+            )
+        epoch = _EPOCH.unpack_from(view, at + HEADER_SIZE + PARTITION_LEADER_EPOCH_OFFSET)[0]
+        if epoch > self._epochs.current:
+            self._epochs.begin(epoch, record.physical_offset)
+        commitlog.append_copy(view[at : at + record.size])
+        self._builder.add(record)
