@@ -240,9 +240,7 @@ def test_kafka_tools_in_the_image_and_commands_run_as_given(client: docker.Docke
     finally:
         broker.remove()
     # a first argument that is a command runs as given (aiokafka's fixture: `sleep 300`, then docker exec)
-    output = client.containers.run(
-        image, ["sh", "-c", "echo ran; keytool -list; echo exit $?"], remove=True, stderr=True
-    )
+    output = client.containers.run(image, ["sh", "-c", "echo ran; keytool -list 2>&1; echo exit $?"], remove=True)
     lines = output.decode().splitlines()
     assert lines[0] == "ran" and lines[-1] == "exit 2"  # the openssl keytool: one line for a form it does not do
     assert lines[1:-1] == ["keytool (Rockafka image, openssl-based): option -list is not supported"]
@@ -283,3 +281,44 @@ def test_the_aiolibs_variables_start_every_listener_the_fixture_asks_for(
             admin.close()
     finally:
         container.remove(force=True)
+
+
+def test_three_containers_become_one_cluster_through_etcd(client: docker.DockerClient, image: str) -> None:
+    """The docker run trio of docs/container.md: three containers of the image, settings from KAFKA_* variables
+    only, one etcd (Debian's, on the host, as rockafka.testing.LocalEtcd runs it)."""
+    from rockafka.testing import LocalEtcd
+
+    with LocalEtcd() as etcd:
+        bootstraps = [f"127.0.0.1:{free_port()}" for _ in range(3)]
+        containers = []
+        try:
+            for node, bootstrap in enumerate(bootstraps, 1):
+                env = {"KAFKA_NODE_ID": str(node), "KAFKA_LISTENERS": f"PLAINTEXT://{bootstrap}",
+                       "KAFKA_ROCKAFKA_CLUSTER_ETCD_ENDPOINTS": etcd.endpoint}  # fmt: skip
+                containers.append(client.containers.run(image, detach=True, network_mode="host", environment=env))
+            for container, bootstrap in zip(containers, bootstraps, strict=True):
+                deadline = time.monotonic() + READY_TIMEOUT_S
+                while container.exec_run(["rockafka", "probe", "--bootstrap-server", bootstrap]).exit_code != 0:
+                    container.reload()
+                    assert container.status != "exited" and time.monotonic() < deadline, container.logs().decode()
+                    time.sleep(0.2)
+            admin = KafkaAdminClient(bootstrap_servers=bootstraps[0])
+            try:
+                deadline = time.monotonic() + READY_TIMEOUT_S
+                while len(admin.describe_cluster()["brokers"]) < 3 and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                assert sorted(b["broker_id"] for b in admin.describe_cluster()["brokers"]) == [1, 2, 3]
+            finally:
+                admin.close()
+            topic = unique_topic("trio")
+            created = containers[0].exec_run(["kafka-topics.sh", "--bootstrap-server", bootstraps[0], "--create",
+                                              "--topic", topic, "--partitions", "3"])  # fmt: skip
+            assert created.exit_code == 0, created.output.decode(errors="replace")
+            sent = [Rec(key=None, value=f"record-{i}".encode(), partition=i % 3) for i in range(6)]
+            driver = KafkaPythonDriver()
+            assert len(driver.produce(bootstraps[1], topic, sent, acks=-1)) == 6
+            got = [r for p in range(3) for r in driver.consume(bootstraps[2], topic, p, EARLIEST, 2)]
+            assert sorted(r.value for r in got) == sorted(r.value for r in sent)
+        finally:
+            for container in containers:
+                container.remove(force=True, v=True)

@@ -70,7 +70,7 @@ fi
 started=$SECONDS
 WHEELS=build/image/wheels
 rm -rf "$WHEELS" && mkdir -p "$WHEELS"
-$PY -m pip --disable-pip-version-check -q wheel --no-build-isolation -w "$WHEELS" . >"$CACHE/wheels.log" 2>&1 ||
+$PY -m pip --disable-pip-version-check -q wheel --no-build-isolation -w "$WHEELS" ".[cluster]" >"$CACHE/wheels.log" 2>&1 ||
   { tail -20 "$CACHE/wheels.log"; echo "image: building the wheels failed (log: $CACHE/wheels.log)"; exit 1; }
 step "wheels" $((SECONDS - started))
 
@@ -84,7 +84,7 @@ install -m 755 image/healthcheck.sh "$tree/usr/local/bin/rockafka-healthcheck"
 install -m 755 image/kafka-tool.sh "$tree/usr/local/bin/rockafka-kafka-tool"
 chroot "$tree" /bin/sh -eu >"$CACHE/install.log" 2>&1 <<'SCRIPT' ||
 python3 -m venv /opt/rockafka
-/opt/rockafka/bin/pip install --no-index --disable-pip-version-check -q --find-links /tmp/wheels rockafka
+/opt/rockafka/bin/pip install --no-index --disable-pip-version-check -q --find-links /tmp/wheels "rockafka[cluster]"
 /opt/rockafka/bin/pip uninstall -y -q pip setuptools
 rm -rf /tmp/wheels /root/.cache
 groupadd --system --gid 1000 rockafka
