@@ -1,8 +1,8 @@
 """``rockafka kafka-tool NAME ARGS...``: Kafka's ``kafka-acls.sh`` and ``kafka-configs.sh`` forms on our commands.
 
-The container image installs ``/opt/kafka/bin/kafka-acls.sh`` and ``kafka-configs.sh`` (also on ``PATH``) as
-``exec rockafka kafka-tool <name> "$@"``, so scripts and test fixtures that ``docker exec`` Kafka's tools
-keep working. What each form becomes:
+The ``kafka-acls``/``kafka-configs`` console scripts (with and without ``.sh``; in the container image also under
+``/opt/kafka/bin``) take these forms too, so scripts and test fixtures that ``docker exec`` Kafka's tools keep
+working. What each form becomes:
 
 - ``kafka-acls.sh --add|--remove|--list [options]`` is ``rockafka acls add|remove|list [options]`` (the
   options are kafka-acls.sh's already). ``--authorizer-properties zookeeper.connect=...`` (the ZooKeeper
