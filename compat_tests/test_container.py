@@ -16,6 +16,7 @@ from typing import Any
 import docker
 import pytest
 from docker.models.containers import Container
+from kafka import KafkaAdminClient
 
 from .brokerproc import free_port
 from .clients.aiokafka_driver import AiokafkaDriver
@@ -205,3 +206,119 @@ def test_rockafka_container_of_testcontainers_runs_an_aiokafka_round_trip(
         c.id for c in docker.DockerClient(docker_engine.docker_host).containers.list(all=True)
     }
     assert container_gone
+
+
+def test_kafka_tools_in_the_image_and_commands_run_as_given(client: docker.DockerClient, image: str) -> None:
+    broker = Broker(client, image, {}).start()
+    try:
+        assert broker.container is not None
+        server = ["--bootstrap-server", broker.bootstrap]
+
+        def tool(*command: str) -> str:
+            ran = broker.container.exec_run(list(command))  # type: ignore[union-attr]
+            assert ran.exit_code == 0, ran.output.decode(errors="replace")
+            return str(ran.output.decode())
+
+        topic = unique_topic("image-tools")
+        created = tool("/opt/kafka/bin/kafka-topics.sh", *server, "--create", "--topic", topic, "--partitions", "2")
+        assert created == f"Created topic {topic}.\n"
+        producer = (
+            f"kafka-console-producer.sh --bootstrap-server {broker.bootstrap} --topic {topic}"
+            " --property parse.key=true --property key.separator=:"
+        )
+        ran = broker.container.exec_run(["sh", "-c", f"printf 'k1:one\\nk2:two\\n' | {producer}"])
+        assert ran.exit_code == 0, ran.output.decode(errors="replace")
+        consumed = tool("kafka-console-consumer.sh", *server, "--topic", topic, "--from-beginning",
+                        "--max-messages", "2", "--property", "print.key=true", "--timeout-ms", "20000")  # fmt: skip
+        assert sorted(line for line in consumed.splitlines() if "\t" in line) == ["k1\tone", "k2\ttwo"]
+        tool("kafka-configs.sh", *server, "--entity-type", "topics", "--entity-name", topic, "--alter",
+             "--add-config", "retention.ms=60000")  # fmt: skip
+        described = tool("kafka-configs.sh", *server, "--topic", topic, "--describe")
+        assert "  retention.ms=60000 sensitive=false" in described
+        assert topic in tool("/opt/kafka_aiokafka-2.8.1/bin/kafka-topics.sh", *server, "--list").split()
+        assert "kafka-consumer-groups.sh" in tool("ls", "/opt/kafka/bin")
+    finally:
+        broker.remove()
+    # a first argument that is a command runs as given (aiokafka's fixture: `sleep 300`, then docker exec)
+    output = client.containers.run(image, ["sh", "-c", "echo ran; keytool -list 2>&1; echo exit $?"], remove=True)
+    lines = output.decode().splitlines()
+    assert lines[0] == "ran" and lines[-1] == "exit 2"  # the openssl keytool: one line for a form it does not do
+    assert lines[1:-1] == ["keytool (Rockafka image, openssl-based): option -list is not supported"]
+
+
+def test_the_aiolibs_variables_start_every_listener_the_fixture_asks_for(
+    client: docker.DockerClient, image: str
+) -> None:
+    plain, sasl = free_port(), free_port()
+    env = {
+        "ADVERTISED_HOST": "127.0.0.1", "ADVERTISED_PORT": str(plain), "ADVERTISED_SASL_PLAINTEXT_PORT": str(sasl),
+        "SASL_MECHANISMS": "PLAIN,GSSAPI,SCRAM-SHA-256,SCRAM-SHA-512", "NUM_PARTITIONS": "2",
+        "SASL_JAAS_FILE": "kafka_server_jaas.conf",
+    }  # fmt: skip
+    container = client.containers.run(image, detach=True, network_mode="host", environment=env, tty=True)
+    try:
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while container.exec_run(["rockafka-healthcheck"]).exit_code != 0:
+            container.reload()
+            assert container.status != "exited" and time.monotonic() < deadline, container.logs().decode()
+            time.sleep(0.2)
+        added = container.exec_run(
+            ["/opt/kafka_aiokafka-2.8.1/bin/kafka-configs.sh", "--zookeeper", "localhost:2181", "--alter",
+             "--add-config", "SCRAM-SHA-256=[password=pw1],SCRAM-SHA-512=[password=pw1]", "--entity-type", "users",
+             "--entity-name", "scram-user"]
+        )  # fmt: skip
+        assert added.exit_code == 0, added.output.decode(errors="replace")
+        topic = unique_topic("aiolibs")
+        assert KafkaPythonDriver().produce(f"127.0.0.1:{plain}", topic, [Rec(key=None, value=b"x")], acks=1) == [0]
+        assert KafkaPythonDriver().partition_count(f"127.0.0.1:{plain}", topic) == 2
+        admin = KafkaAdminClient(
+            bootstrap_servers=f"127.0.0.1:{sasl}", security_protocol="SASL_PLAINTEXT", sasl_mechanism="SCRAM-SHA-512",
+            sasl_plain_username="scram-user", sasl_plain_password="pw1",
+        )  # fmt: skip
+        try:
+            assert topic in admin.list_topics()
+        finally:
+            admin.close()
+    finally:
+        container.remove(force=True)
+
+
+def test_three_containers_become_one_cluster_through_etcd(client: docker.DockerClient, image: str) -> None:
+    """The docker run trio of docs/container.md: three containers of the image, settings from KAFKA_* variables
+    only, one etcd (Debian's, on the host, as rockafka.testing.LocalEtcd runs it)."""
+    from rockafka.testing import LocalEtcd
+
+    with LocalEtcd() as etcd:
+        bootstraps = [f"127.0.0.1:{free_port()}" for _ in range(3)]
+        containers = []
+        try:
+            for node, bootstrap in enumerate(bootstraps, 1):
+                env = {"KAFKA_NODE_ID": str(node), "KAFKA_LISTENERS": f"PLAINTEXT://{bootstrap}",
+                       "KAFKA_ROCKAFKA_CLUSTER_ETCD_ENDPOINTS": etcd.endpoint}  # fmt: skip
+                containers.append(client.containers.run(image, detach=True, network_mode="host", environment=env))
+            for container, bootstrap in zip(containers, bootstraps, strict=True):
+                deadline = time.monotonic() + READY_TIMEOUT_S
+                while container.exec_run(["rockafka", "probe", "--bootstrap-server", bootstrap]).exit_code != 0:
+                    container.reload()
+                    assert container.status != "exited" and time.monotonic() < deadline, container.logs().decode()
+                    time.sleep(0.2)
+            admin = KafkaAdminClient(bootstrap_servers=bootstraps[0])
+            try:
+                deadline = time.monotonic() + READY_TIMEOUT_S
+                while len(admin.describe_cluster()["brokers"]) < 3 and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                assert sorted(b["broker_id"] for b in admin.describe_cluster()["brokers"]) == [1, 2, 3]
+            finally:
+                admin.close()
+            topic = unique_topic("trio")
+            created = containers[0].exec_run(["kafka-topics.sh", "--bootstrap-server", bootstraps[0], "--create",
+                                              "--topic", topic, "--partitions", "3"])  # fmt: skip
+            assert created.exit_code == 0, created.output.decode(errors="replace")
+            sent = [Rec(key=None, value=f"record-{i}".encode(), partition=i % 3) for i in range(6)]
+            driver = KafkaPythonDriver()
+            assert len(driver.produce(bootstraps[1], topic, sent, acks=-1)) == 6
+            got = [r for p in range(3) for r in driver.consume(bootstraps[2], topic, p, EARLIEST, 2)]
+            assert sorted(r.value for r in got) == sorted(r.value for r in sent)
+        finally:
+            for container in containers:
+                container.remove(force=True, v=True)

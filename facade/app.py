@@ -217,11 +217,28 @@ class BrokerApp:
         dispatcher.on_error = metrics.on_error
         return MeteredDispatcher(dispatcher, metrics)
 
+    def _cluster_state(self) -> str | None:
+        """The ``/readyz`` cluster check: None for a single broker, else registered or what is missing."""
+        if not self.config.get("rockafka.cluster.etcd.endpoints") and self._member is None:
+            return None
+        if self._member is None:
+            return "not joined yet"
+        node, snapshot = self._member.settings.node_id, self._member.snapshot
+        if node not in snapshot.brokers:
+            return f"node {node} not registered in etcd"
+        if snapshot.controller is None:
+            return "no controller elected"
+        return f"registered as node {node} (group {self._member.settings.group})"
+
     async def _start_http(self, store: MessageStore, security: SecurityService) -> None:
         if self.http is None or self.broker is None or self.broker.metrics is None:
             return
         endpoints = OpsEndpoints(
-            self.broker.metrics, store, lambda: [c.info for c in self._connections], lambda: self.serving
+            self.broker.metrics,
+            store,
+            lambda: [c.info for c in self._connections],
+            lambda: self.serving,
+            self._cluster_state,
         )
         endpoints.register(self.http)
         if self.config.bool("rockafka.console.enable"):

@@ -1,22 +1,23 @@
 """``rockafka kafka-tool NAME ARGS...``: Kafka's ``kafka-acls.sh`` and ``kafka-configs.sh`` forms on our commands.
 
-The container image installs ``/opt/kafka/bin/kafka-acls.sh`` and ``kafka-configs.sh`` (also on ``PATH``) as
-``exec rockafka kafka-tool <name> "$@"``, so scripts and test fixtures that ``docker exec`` Kafka's tools
-keep working. What each form becomes:
+The ``kafka-acls``/``kafka-configs`` console scripts (with and without ``.sh``; in the container image also under
+``/opt/kafka/bin``) take these forms too, so scripts and test fixtures that ``docker exec`` Kafka's tools keep
+working. What each form becomes:
 
 - ``kafka-acls.sh --add|--remove|--list [options]`` is ``rockafka acls add|remove|list [options]`` (the
   options are kafka-acls.sh's already). ``--authorizer-properties zookeeper.connect=...`` (the ZooKeeper
   form: the broker's own ACL storage) edits the data directory of the settings ``rockafka serve --kafka-env``
   reads here; ``--bootstrap-server`` and ``--command-config`` go through the broker; ``--force`` is
   accepted (nothing asks for confirmation).
-- ``kafka-configs.sh --entity-type users --entity-name NAME --alter --add-config
-  'SCRAM-SHA-256=[iterations=8192,password=secret],...'`` is one ``rockafka users add`` per mechanism, and
-  ``--delete-config SCRAM-SHA-256`` is ``rockafka users delete``; ``--zookeeper HOST:PORT`` again means the
-  data directory. Other entity types (topics, brokers, clients) are not built: one line says so, exit 2.
+- ``kafka-configs.sh --bootstrap-server ...`` is ``rockafka configs`` (kafka-configs.sh through the broker,
+  ``configs_cli``). Its ZooKeeper form, ``--zookeeper HOST:PORT --entity-type users --entity-name NAME --alter
+  --add-config 'SCRAM-SHA-256=[iterations=8192,password=secret],...'``, is one ``rockafka users add`` per
+  mechanism on the data directory, and ``--delete-config SCRAM-SHA-256`` is ``rockafka users delete``; other
+  entity types in the ZooKeeper form are not built: one line says so, exit 2.
 
 The ``kafka-acls`` and ``kafka-acls.sh`` console scripts (``acls_main``) are the ``kafka-acls.sh`` form
 without the image's wrapper. The other Kafka tools have their own modules (``topics_cli``, ``groups_cli``,
-``offsets_cli``, ``console_cli``).
+``offsets_cli``, ``console_cli``, ``configs_cli``).
 """
 
 from __future__ import annotations
@@ -104,6 +105,8 @@ def _option(argv: list[str], name: str) -> str | None:
 
 def configs(argv: list[str]) -> list[list[str]]:
     target = _target(argv)
+    if not target:  # --bootstrap-server: kafka-configs.sh itself (configs_cli)
+        return [["configs", *argv]]
     entity_type, user = _option(argv, "--entity-type"), _option(argv, "--entity-name")
     if entity_type != "users" or user is None:
         raise ToolFormError("only SCRAM credentials of users (--entity-type users --entity-name NAME) are built")

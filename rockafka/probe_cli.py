@@ -1,10 +1,11 @@
-"""``rockafka probe [PROPERTIES_FILE] [--override KEY=VALUE ...] [--kafka-env] [--bootstrap-server HOST:PORT]``.
+"""``rockafka probe [PROPERTIES_FILE] [--override ...] [--kafka-env] [--aiolibs-env] [--bootstrap-server HOST:PORT]``.
 
 Asks a broker whether it serves: an ApiVersions request (which Kafka answers before authentication, so a
 SASL listener answers it too) to ``--bootstrap-server``, or else to the first listener without TLS among
 the settings that ``rockafka serve`` would read from the same arguments and environment (a wildcard host
 is probed on 127.0.0.1). Exit status 0 when it answers without error, 1 when it does not (one line on
-stderr), 2 for a bad setting. The container image's HEALTHCHECK runs ``rockafka probe --kafka-env``.
+stderr), 2 for a bad setting. The container image's HEALTHCHECK (``rockafka-healthcheck``) runs ``rockafka probe
+--kafka-env``, or ``--aiolibs-env`` where the entrypoint serves with it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rockafka.facade.config import ConfigError, load_broker_config
 from rockafka.facade.protocol.messages.api_versions import ApiVersionsRequest, ApiVersionsResponse
 
 from . import __version__
+from .aiolibs_env import aiolibs_settings
 from .wire_client import WireClient, WireClientError
 
 PROBE_TIMEOUT_S = 5.0
@@ -35,6 +37,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("properties", nargs="?", type=Path, help="a server.properties file")
     parser.add_argument("--override", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--kafka-env", action="store_true", help="read KAFKA_<NAME> variables as serve does")
+    parser.add_argument("--aiolibs-env", action="store_true", help="read ADVERTISED_PORT, ... as serve does")
     parser.add_argument("--bootstrap-server", help="HOST:PORT to probe instead of the configured listener")
     parser.set_defaults(func=run)
 
@@ -59,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def configured_address(args: argparse.Namespace) -> str:
-    config = load_broker_config(args.properties, args.override, os.environ, kafka_env=args.kafka_env)
+    overrides = list(args.override)
+    if args.aiolibs_env:
+        overrides[:0] = [f"{name}={value}" for name, value in aiolibs_settings(os.environ).items()]
+    config = load_broker_config(args.properties, overrides, os.environ, kafka_env=args.kafka_env)
     plain = [item for item in config.listeners if item.security_protocol not in TLS_PROTOCOLS]
     if not plain:
         raise ConfigError("no listener without TLS to probe: give --bootstrap-server")

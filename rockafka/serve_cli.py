@@ -1,4 +1,5 @@
-"""``rockafka serve [PROPERTIES_FILE] [--override KEY=VALUE ...] [--kafka-env]``: run a broker (kafka-server-start.sh).
+"""``rockafka serve [PROPERTIES_FILE] [--override KEY=VALUE ...] [--kafka-env] [--aiolibs-env]``: run a broker
+(kafka-server-start.sh).
 
 A bad setting (a properties file that is not UTF-8, an unknown name, a value that does not parse) is one
 line on stderr and exit code 2; a data directory that cannot be served (an unreadable ``meta.properties``
@@ -20,6 +21,8 @@ from rockafka.facade.app import BrokerApp, StartupError
 from rockafka.facade.config import ConfigError, load_broker_config
 from rockafka.store import StoreError
 
+from .aiolibs_env import aiolibs_settings
+
 
 def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -38,6 +41,12 @@ def add_parser(subparsers: Any) -> None:
         help="also read KAFKA_<NAME> environment variables as Kafka's container images do "
         "(KAFKA_NUM_PARTITIONS -> num.partitions; see docs/container.md)",
     )
+    parser.add_argument(
+        "--aiolibs-env",
+        action="store_true",
+        help="take ADVERTISED_HOST, ADVERTISED_PORT, ... as the aiolibs/kafka image aiokafka's tests start does "
+        "(see docs/container.md)",
+    )
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     parser.add_argument(
         "--log-format", choices=["text", "json"], default=None, help="log lines as text or JSON (rockafka.log.format)"
@@ -48,7 +57,10 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     logsetup.configure(args.log_level, args.log_format or "text")
     try:
-        config = load_broker_config(args.properties, args.override, os.environ, kafka_env=args.kafka_env)
+        overrides = list(args.override)
+        if args.aiolibs_env:
+            overrides[:0] = [f"{name}={value}" for name, value in aiolibs_settings(os.environ).items()]
+        config = load_broker_config(args.properties, overrides, os.environ, kafka_env=args.kafka_env)
     except ConfigError as exc:
         print(f"rockafka serve: {exc}", file=sys.stderr)
         return 2

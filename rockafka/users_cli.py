@@ -83,10 +83,7 @@ def run_add(args: argparse.Namespace) -> int:
     if not password:
         print("rockafka users: the password is empty", file=sys.stderr)
         return 2
-    upserts = []
-    for mechanism in _mechanisms(args):
-        salt = secrets.token_bytes(32)
-        upserts.append((mechanism, salt, mechanism.salted_password(password, salt, args.iterations)))
+    upserts = [_salted(mechanism, password, args.iterations) for mechanism in _mechanisms(args)]
     if args.data_dir is not None:
         CredentialStore(args.data_dir).apply(
             [(args.user, ScramCredential.from_salted_password(m, s, p, args.iterations)) for m, s, p in upserts], []
@@ -104,6 +101,20 @@ def run_add(args: argparse.Namespace) -> int:
             return 1
     print(f"user {args.user}: {', '.join(m.mechanism_name for m, _, _ in upserts)} set")
     return 0
+
+
+def _salted(mechanism: ScramMechanism, password: str, iterations: int) -> tuple[ScramMechanism, bytes, bytes]:
+    """A new random salt and the password salted with it: what a credential stores, never the password."""
+    salt = secrets.token_bytes(32)
+    return mechanism, salt, mechanism.salted_password(password, salt, iterations)
+
+
+def scram_upsertion(user: str, mechanism: ScramMechanism, password: str, iterations: int) -> ScramCredentialUpsertion:
+    """AlterUserScramCredentials' upsertion of ``user``'s ``mechanism`` credential, salted here as Kafka's tools do."""
+    _, salt, salted = _salted(mechanism, password, iterations)
+    return ScramCredentialUpsertion(
+        name=user, mechanism=mechanism.code, iterations=iterations, salt=salt, salted_password=salted
+    )
 
 
 def run_delete(args: argparse.Namespace) -> int:

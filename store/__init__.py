@@ -27,6 +27,7 @@ from .errors import (
 )
 from .message_store import MessageStore
 from .results import (
+    FLUSH_BUCKETS,
     AbortedTransaction,
     AppendResult,
     CommittedOffset,
@@ -47,6 +48,7 @@ from .results import (
 from .writer import AppendListener
 
 __all__ = [
+    "FLUSH_BUCKETS",
     "AbortedTransaction",
     "AppendListener",
     "AppendResult",

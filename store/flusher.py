@@ -16,6 +16,8 @@ Every ``checkpoint_interval_ms`` (and on stop, and when asked) a round also fsyn
 written since the last checkpoint and rewrites the checkpoint with the CommitLog offset read *before*
 those fsyncs, so the checkpoint never claims a unit that is not on disk.
 
+Each round's fsyncs are timed into ``times`` (a histogram, exported as the store's flush latency).
+
 After each round, the CommitLog's page cache is released up to ``cache_bytes`` behind what is fsynced (after
 the group's future is completed: waiters never wait for it); ``None`` keeps it all.
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import threading
 import time
+from bisect import bisect_left
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -37,11 +40,27 @@ from .checkpoint import Checkpoint, CheckpointState
 from .commitlog import CommitLog
 from .consumequeue import DirtyFiles
 from .errors import StorageError
+from .results import FLUSH_BUCKETS
 
 WRITE_BEHIND_S = 0.02
 """Under ``async``, how often the flusher starts writing back what was published since its last look."""
 WRITE_BEHIND_MIN_BYTES = 1 << 20
 """... when at least this much is new."""
+
+
+class FlushTimes:
+    """How long each round's fsyncs of the CommitLog and the offset logs took, as histogram buckets: written by
+    the flusher thread once per round (never per append), read by monitoring (``MessageStore.stats``)."""
+
+    __slots__ = ("buckets", "seconds")
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.buckets = [0] * (len(FLUSH_BUCKETS) + 1)
+
+    def observe(self, seconds: float) -> None:
+        self.seconds += seconds
+        self.buckets[bisect_left(FLUSH_BUCKETS, seconds)] += 1
 
 
 class SyncableLog(Protocol):
@@ -103,6 +122,7 @@ class FlushService:
         #: async: the write-behind steps stopped (nothing was appended) until the next round or ``appended``
         self._idle = False
         self._failure: BaseException | None = None
+        self.times = FlushTimes()
         self._thread = threading.Thread(target=self._run, name="rockafka-flusher", daemon=True)
 
     def start(self) -> None:
@@ -198,8 +218,10 @@ class FlushService:
         if group is not None:  # requests come after publishing: the group never needs more than this
             published = max(published, group.commitlog_offset)
             offsets_written = max(offsets_written, group.offsets_position)
+        started = time.perf_counter()
         self._commitlog.sync_to(published)
         self._offsets_log.sync_to(offsets_written)
+        self.times.observe(time.perf_counter() - started)
         if checkpoint_due:
             for file in self._cq_files.take():
                 file.sync()

@@ -211,6 +211,7 @@ class MessageStore:
         index_lag = 0 if index is None else max(0, published - max(index.indexed_offset, commitlog.min_offset))
         index_failure = None if index is None or index.failure is None else str(index.failure) or repr(index.failure)
         failure = self._health.failure if self._health.failed() else None
+        flushes = self._flusher.times if self._flusher is not None else None
         return StoreStats(
             commitlog_bytes=published - commitlog.min_offset, commitlog_segments=len(commitlog.segments()),
             index_lag_bytes=index_lag, index_failure=index_failure,
@@ -218,6 +219,8 @@ class MessageStore:
             open_seconds=self.open_seconds, commitlog_min_offset=commitlog.min_offset,
             commitlog_published_offset=published, commitlog_synced_offset=commitlog.synced_offset,
             indexed_offset=published if index is None else index.indexed_offset,
+            flush_buckets=() if flushes is None else tuple(flushes.buckets),
+            flush_seconds=0.0 if flushes is None else flushes.seconds,
         )  # fmt: skip
 
     def files(self) -> list[StoreFile]:

@@ -183,6 +183,10 @@ class AbortedTransaction:
     first_offset: int
 
 
+FLUSH_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+"""Upper bounds (seconds) of the flush-time histogram's buckets (``StoreStats.flush_buckets``); +Inf is last."""
+
+
 @dataclass(frozen=True, slots=True)
 class StoreStats:
     """A snapshot of the store for monitoring (``MessageStore.stats``): cheap to take, nothing scanned."""
@@ -204,6 +208,11 @@ class StoreStats:
     commitlog_published_offset: int = 0
     commitlog_synced_offset: int = 0
     indexed_offset: int = 0
+
+    #: The flusher's rounds by fsync time, one count per bucket of ``FLUSH_BUCKETS`` (+Inf last), and
+    #: their total seconds.
+    flush_buckets: tuple[int, ...] = ()
+    flush_seconds: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from rockafka.cli import main
+from rockafka.configs_cli import kafka_main as kafka_configs_main
 from rockafka.facade.security import CredentialStore
 
 
@@ -57,3 +58,9 @@ def test_forms_not_built_are_one_line_and_exit_2(
     assert main(["kafka-tool", tool, *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{tool}: ") and fragment in err and err.count("\n") == 1
+
+
+def test_the_kafka_configs_script_takes_the_zookeeper_form_too(data_dir: Path) -> None:
+    add = ["--zookeeper", "localhost:2181", "--alter", "--entity-type", "users", "--entity-name", "carol"]
+    assert kafka_configs_main([*add, "--add-config", "SCRAM-SHA-512=[password=carol-secret]"]) == 0
+    assert [m.mechanism_name for m in CredentialStore(data_dir).users()["carol"]] == ["SCRAM-SHA-512"]

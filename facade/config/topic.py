@@ -65,8 +65,11 @@ def describe_topic_config(overrides: Mapping[str, str], broker: BrokerConfig) ->
 
 def _describe_one(definition: ConfigDef, overrides: Mapping[str, str], broker: BrokerConfig) -> TopicConfigEntry:
     synonyms: list[ConfigSynonym] = []
+    effective: list[str | None] = []
+    """The topic setting's value each synonym gives (a broker synonym in hours or minutes, scaled to ms)."""
     if definition.name in overrides:
         synonyms.append(ConfigSynonym(definition.name, overrides[definition.name], ConfigSource.TOPIC_CONFIG))
+        effective.append(overrides[definition.name])
     chain = [(definition.synonym, 1)] if definition.synonym else []
     chain.extend(_EXTRA_SYNONYMS.get(definition.name, ()))
     for broker_name, scale in chain:
@@ -74,8 +77,10 @@ def _describe_one(definition: ConfigDef, overrides: Mapping[str, str], broker: B
             continue
         if broker.sources[broker_name] == ConfigSource.STATIC_BROKER_CONFIG:
             value = broker.values[broker_name]
-            shown = value * scale if isinstance(value, int) and not isinstance(value, bool) and value > 0 else value
-            synonyms.append(ConfigSynonym(broker_name, format_value(shown), ConfigSource.STATIC_BROKER_CONFIG))
+            scaled = value * scale if isinstance(value, int) and not isinstance(value, bool) and value > 0 else value
+            # the synonym shows the broker setting as set (Kafka: log.retention.hours=100), the entry its effect
+            synonyms.append(ConfigSynonym(broker_name, format_value(value), ConfigSource.STATIC_BROKER_CONFIG))
+            effective.append(format_value(scaled))
     synonyms.append(
         ConfigSynonym(
             chain[0][0] if chain and chain[0][0] else definition.name,
@@ -83,10 +88,11 @@ def _describe_one(definition: ConfigDef, overrides: Mapping[str, str], broker: B
             ConfigSource.DEFAULT_CONFIG,
         )
     )
+    effective.append(format_value(definition.default))
     winner = synonyms[0]
     return TopicConfigEntry(
         name=definition.name,
-        value=winner.value,
+        value=effective[0],
         source=winner.source,
         read_only=definition.read_only,
         type=definition.type,

@@ -154,21 +154,27 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
             failed = failed or response.error_code != ErrorCode.NONE
             partitions.append(response)
         responses.append(hot.TopicProduceResponse(topic.name, partitions))
+    if failed and ctx.broker.metrics is not None:
+        ctx.broker.metrics.on_partition_errors(0, (p.error_code for t in responses for p in t.partition_responses))
     if request.acks == 0:
         if failed:
             raise BrokenRequestError("a produce with acks=0 failed; closing the connection as Kafka does")
         return None
     if waits:
-        return _after_durable(waits, responses)
+        return _after_durable(ctx, waits, responses)
     return ProduceResponse(responses)
 
 
 async def _after_durable(
-    waits: Sequence[asyncio.Future[None]], responses: list[hot.TopicProduceResponse]
+    ctx: RequestContext, waits: Sequence[asyncio.Future[None]], responses: list[hot.TopicProduceResponse]
 ) -> ProduceResponse:
     results = await asyncio.gather(*waits, return_exceptions=True)
     if any(isinstance(result, BaseException) for result in results):
         storage_error = ErrorCode.KAFKA_STORAGE_ERROR
+        if ctx.broker.metrics is not None:
+            ctx.broker.metrics.on_partition_errors(
+                0, [storage_error] * sum(len(t.partition_responses) for t in responses)
+            )
         responses = [
             topic._replace(
                 partition_responses=[p._replace(error_code=storage_error) for p in topic.partition_responses]

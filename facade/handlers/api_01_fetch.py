@@ -89,7 +89,7 @@ def handle(ctx: RequestContext, request: FetchRequest) -> FetchResponse | Awaita
     targets = _resolve(ctx, request)
     response, size, failed = _read(ctx, request, targets)
     if size >= request.min_bytes or request.max_wait_ms <= 0 or failed or not targets:
-        return _answered(ctx, targets, response)
+        return _answered(ctx, targets, response, failed)
     return _long_poll(ctx, request, targets)
 
 
@@ -101,14 +101,17 @@ async def _long_poll(ctx: RequestContext, request: FetchRequest, targets: list[_
         woken = remaining > 0 and await ctx.broker.waiters.wait_for_append(keys, remaining)
         response, size, failed = _read(ctx, request, targets)
         if not woken or size >= request.min_bytes or failed:
-            return _answered(ctx, targets, response)
+            return _answered(ctx, targets, response, failed)
 
 
-def _answered(ctx: RequestContext, targets: list[_Target], response: FetchResponse) -> FetchResponse:
-    """Count the answer's bytes per topic in the broker's metrics (when it keeps them)."""
+def _answered(ctx: RequestContext, targets: list[_Target], response: FetchResponse, failed: bool) -> FetchResponse:
+    """Count the answer's bytes per topic, and its partitions' errors when one failed, in the broker's metrics
+    (when it keeps them)."""
     metrics = ctx.broker.metrics
     if metrics is not None:
         metrics.on_fetch(targets)
+        if failed:
+            metrics.on_partition_errors(1, (p.error_code for t in response.responses for p in t.partitions))
     return response
 
 

@@ -43,11 +43,14 @@ class OpsEndpoints:
         store: MessageStore,
         connections: Callable[[], Iterable[ConnectionInfo]],
         serving: Callable[[], bool],
+        cluster: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._metrics = metrics
         self._store = store
         self._connections = connections
         self._serving = serving
+        self._cluster = cluster
+        """The cluster check's state (see ``health.readiness``), None for a single broker."""
 
     def register(self, listener: HttpListener) -> None:
         listener.route("/metrics", self._scrape)
@@ -55,7 +58,7 @@ class OpsEndpoints:
         listener.route("/readyz", self._ready)
 
     def readiness(self) -> Readiness:
-        return readiness(self._serving(), self._store.stats())
+        return readiness(self._serving(), self._store.stats(), self._cluster())
 
     def _ready(self, request: HttpRequest) -> HttpResponse:
         state = self.readiness()

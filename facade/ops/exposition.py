@@ -24,7 +24,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.registry import Collector
 
 from rockafka.core_pyx import FALLBACKS
-from rockafka.store import MessageStore, StoreError, StoreStats
+from rockafka.store import FLUSH_BUCKETS, MessageStore, StoreError, StoreStats
 
 from ..legacy import CONVERSIONS, ConversionMeter
 from ..protocol.error_codes import ErrorCode
@@ -163,14 +163,10 @@ def _request_metrics(snapshot: Snapshot) -> Iterator[Metric]:
     for (api_key, version), (count, seconds, buckets) in sorted(snapshot.requests.items()):
         labels = [_api_name(api_key), str(version)]
         requests.add_metric(labels, count)
-        cumulative, total = [], 0
-        for bound, in_bucket in zip((*map(str, LATENCY_BUCKETS), "+Inf"), buckets, strict=True):
-            total += in_bucket
-            cumulative.append((bound, total))
-        times.add_metric(labels, cumulative, seconds)
+        times.add_metric(labels, _cumulative(LATENCY_BUCKETS, buckets), seconds)
     errors = CounterMetricFamily(
         "kafka_network_requestmetrics_errors",
-        "Requests answered with an error as a whole (Kafka: ErrorsPerSec)",
+        "Errors answered: a request's as a whole, each partition's of Produce and Fetch (Kafka: ErrorsPerSec)",
         labels=["request", "error"],
     )
     for (api_key, code), count in sorted(snapshot.errors.items()):
@@ -199,6 +195,15 @@ def _group_metrics(snapshot: Snapshot) -> Iterator[Metric]:
         lag.add_metric(labels, entry.lag)
         committed.add_metric(labels, entry.committed)
     yield from (lag, committed)
+
+
+def _cumulative(bounds: Iterable[float], buckets: Iterable[int]) -> list[tuple[str, float]]:
+    """Per-bucket counts (the +Inf bucket last) as Prometheus' cumulative (upper bound, count) pairs."""
+    cumulative, total = [], 0
+    for bound, in_bucket in zip((*map(str, bounds), "+Inf"), buckets, strict=True):
+        total += in_bucket
+        cumulative.append((bound, float(total)))
+    return cumulative
 
 
 def _gauge(name: str, doc: str, value: float) -> GaugeMetricFamily:
@@ -232,6 +237,13 @@ def _store_metrics(snapshot: Snapshot) -> Iterator[Metric]:
     )
     yield _gauge("rockafka_store_offline", "1 when an I/O error took the store offline", offline)
     yield _gauge("rockafka_store_open_seconds", "Time the store took to open, recovery included", stats.open_seconds)
+    if stats.flush_buckets:  # an open store's flusher: its rounds so far
+        flushes = HistogramMetricFamily(
+            "kafka_log_logflushstats_log_flush_time_seconds",
+            "Time each flush round took to fsync the CommitLog and the offset logs (Kafka: LogFlushRateAndTimeMs)",
+        )
+        flushes.add_metric([], _cumulative(FLUSH_BUCKETS, stats.flush_buckets), stats.flush_seconds)
+        yield flushes
     yield _gauge("rockafka_ready", "1 when /readyz answers ready", snapshot.ready)
     fallbacks = GaugeMetricFamily(
         "rockafka_kernel_pure_fallback",

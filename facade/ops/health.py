@@ -7,11 +7,12 @@
   * ``ready`` (200): everything works;
   * ``degraded`` (200: clients are still served): the index thread stopped on an error, so key queries
     miss records appended since; a restart rebuilds the index;
-  * ``not ready`` (503): the broker is starting or stopping, or the store is offline (the I/O error that
-    took it there is named).
+  * ``not ready`` (503): the broker is starting or stopping, the store is offline (the I/O error that
+    took it there is named), or, in a cluster, the broker is not registered in etcd or no controller is
+    elected.
 
-A cluster's checks (registered with the controller, caught up with the leaders) join the list when the
-cluster issues land.
+In a cluster a ``cluster`` check follows: ``registered as node N (group G)``, or what is missing. "Caught up
+with the leaders" joins it with replication (a group has one member today: nothing to catch up with).
 """
 
 from __future__ import annotations
@@ -39,8 +40,12 @@ class Readiness:
         return "".join([f"{self.status}\n", *(f"{name}: {state}\n" for name, state in self.checks)])
 
 
-def readiness(serving: bool, stats: StoreStats) -> Readiness:
-    """What ``/readyz`` answers for a broker that is ``serving`` (listeners bound, not stopping) over ``stats``."""
+REGISTERED = "registered"
+
+
+def readiness(serving: bool, stats: StoreStats, cluster: str | None = None) -> Readiness:
+    """What ``/readyz`` answers for a broker that is ``serving`` (listeners bound, not stopping) over ``stats``;
+    ``cluster`` is the cluster check's state (None: a single broker), ready when it starts ``registered``."""
     listeners = "bound" if serving else "not serving"
     if stats.closed:
         store = "closed"
@@ -49,10 +54,13 @@ def readiness(serving: bool, stats: StoreStats) -> Readiness:
     else:
         store = "online"
     index = "running" if stats.index_failure is None else f"stopped: {stats.index_failure}"
-    if not serving or store != "online":
+    checks: tuple[tuple[str, str], ...] = (("listeners", listeners), ("store", store), ("index", index))
+    if cluster is not None:
+        checks += (("cluster", cluster),)
+    if not serving or store != "online" or (cluster is not None and not cluster.startswith(REGISTERED)):
         status = NOT_READY
     elif stats.index_failure is not None:
         status = DEGRADED
     else:
         status = READY
-    return Readiness(status, (("listeners", listeners), ("store", store), ("index", index)))
+    return Readiness(status, checks)

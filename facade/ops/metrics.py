@@ -6,7 +6,8 @@
   produce and fetch requests (Kafka's ``BrokerTopicMetrics``);
 - per API key and version (from :class:`MeteredDispatcher`, which wraps the broker's dispatcher): requests and
   their time from the frame's arrival to its answer being ready, as histogram buckets; per API key and
-  error code (from the dispatcher's error hook): requests answered with an error as a whole.
+  error code (from the dispatcher's error hook): requests answered with an error as a whole, and (from the
+  Produce and Fetch handlers, only when a partition failed) each partition's error.
 
 Nothing here formats or locks: ``exposition.py`` turns these counters into Prometheus metrics when scraped.
 The counters only grow while the broker runs; a restart starts them at zero (Prometheus' ``rate`` expects that).
@@ -107,6 +108,13 @@ class BrokerMetrics:
     def on_error(self, api_key: int, error_code: int) -> None:
         key = (api_key, error_code)
         self.errors[key] = self.errors.get(key, 0) + 1
+
+    def on_partition_errors(self, api_key: int, error_codes: Iterable[int]) -> None:
+        """Each partition's error in an answer that had one (Produce, Fetch), counted as Kafka's ErrorsPerSec
+        counts them; called only when a partition failed, so successful answers cost nothing here."""
+        for code in error_codes:
+            if code:
+                self.on_error(api_key, code)
 
     def times_of(self, api_and_version: int) -> RequestTimes:
         """The request times of an API version, keyed ``api_key << 16 | version`` (a request's first 4 bytes)."""

@@ -110,6 +110,7 @@ def test_describe_topic_config_reports_sources_and_synonyms() -> None:
     retention = entries["retention.ms"]
     assert (retention.value, retention.source) == ("3600000", ConfigSource.STATIC_BROKER_CONFIG)
     assert [s.name for s in retention.synonyms] == ["log.retention.hours", "log.retention.ms"]
+    assert retention.synonyms[0].value == "1"  # the broker setting as set, as Kafka shows it; the entry in ms
     assert entries["segment.bytes"].is_default
 
 

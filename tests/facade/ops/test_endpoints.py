@@ -7,19 +7,22 @@ import http.client
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer
+from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import (
     ACLFilter,
     ACLOperation,
     ACLPermissionType,
     ACLResourcePatternType,
+    NewTopic,
     ResourcePatternFilter,
     ResourceType,
 )
+from kafka.errors import MessageSizeTooLargeError, OffsetOutOfRangeError
 from prometheus_client.parser import text_string_to_metric_families
 
 from rockafka.testing import Broker
@@ -192,3 +195,50 @@ def test_status_of_nothing_or_of_a_bad_address_is_one_line() -> None:
         2,
         "rockafka status: rockafka.http.listener must be HOST:PORT, got 'localhost'\n",
     )
+
+
+def test_each_partition_error_of_produce_and_fetch_is_counted_by_error_code(broker: tuple[Broker, int]) -> None:
+    running, port = broker
+    too_large = ("kafka_network_requestmetrics_errors_total", (("error", "MESSAGE_TOO_LARGE"), ("request", "Produce")))
+    out_of_range = (
+        "kafka_network_requestmetrics_errors_total",
+        (("error", "OFFSET_OUT_OF_RANGE"), ("request", "Fetch")),
+    )
+    before = samples(port)
+    admin = KafkaAdminClient(bootstrap_servers=running.bootstrap)
+    admin.create_topics([NewTopic("ops-small", 1, 1, topic_configs={"max.message.bytes": "1000"})])
+    admin.close()
+    producer = KafkaProducer(bootstrap_servers=running.bootstrap, retries=0)
+    with pytest.raises(MessageSizeTooLargeError):
+        producer.send("ops-small", b"x" * 4000).get(timeout=30)
+    producer.close()
+    consumer = KafkaConsumer(bootstrap_servers=running.bootstrap, auto_offset_reset="none", consumer_timeout_ms=10000)
+    partition = TopicPartition("ops-small", 0)
+    consumer.assign([partition])
+    consumer.seek(partition, 1_000_000)
+    try:
+        with pytest.raises(OffsetOutOfRangeError):
+            for _ in range(20):  # each poll waits at most 0.5 s; the first fetch answers the error
+                consumer.poll(timeout_ms=500)
+    finally:
+        consumer.close()
+    after = samples(port)
+    assert after[too_large] == before.get(too_large, 0.0) + 1
+    assert after[out_of_range] >= before.get(out_of_range, 0.0) + 1
+
+
+def test_flush_rounds_are_timed_in_a_histogram(broker: tuple[Broker, int]) -> None:
+    running, port = broker
+    name = "kafka_log_logflushstats_log_flush_time_seconds"
+    produce(running.bootstrap, 10)
+    found = samples(port)
+    for _ in range(50):  # async rounds run every flush interval: wait for one after the produce, 10 s at most
+        if value(found, f"{name}_count") >= 1:
+            break
+        time.sleep(0.2)
+        found = samples(port)
+    count = value(found, f"{name}_count")
+    assert count >= 1
+    assert value(found, f"{name}_bucket", le="+Inf") == count
+    assert value(found, f"{name}_bucket", le="0.0001") <= value(found, f"{name}_bucket", le="5.0") == count
+    assert value(found, f"{name}_sum") > 0
