@@ -208,7 +208,6 @@ class StoreStats:
     commitlog_published_offset: int = 0
     commitlog_synced_offset: int = 0
     indexed_offset: int = 0
-
     #: The flusher's rounds by fsync time, one count per bucket of ``FLUSH_BUCKETS`` (+Inf last), and
     #: their total seconds.
     flush_buckets: tuple[int, ...] = ()
