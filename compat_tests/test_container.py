@@ -32,6 +32,9 @@ READY_TIMEOUT_S = 60.0
 # the first test's set-up may build the image from nothing (debootstrap, then docker build on vfs: minutes)
 pytestmark = pytest.mark.timeout(BUILD_TIMEOUT_S + 300)
 DOCKER_STOP_GRACE_S = 10  # docker stop's default: SIGTERM, then SIGKILL (exit 137) after this
+DOCKER_API_TIMEOUT_S = (
+    300  # the vfs driver copies the whole image per container: creating one is slow on a busy machine
+)
 
 
 ZOOKEEPER_FORM = ["--authorizer-properties", "zookeeper.connect=localhost:2181"]
@@ -59,7 +62,7 @@ def image(docker_engine: Engine) -> str:
 
 @pytest.fixture(scope="module")
 def client(docker_engine: Engine) -> Iterator[docker.DockerClient]:
-    made = docker.DockerClient(base_url=docker_engine.docker_host)
+    made = docker.DockerClient(base_url=docker_engine.docker_host, timeout=DOCKER_API_TIMEOUT_S)
     try:
         yield made
     finally:
@@ -195,7 +198,10 @@ def test_rockafka_container_of_testcontainers_runs_an_aiokafka_round_trip(
     monkeypatch.setenv("TESTCONTAINERS_RYUK_DISABLED", "true")  # its reaper is an image no registry here serves
     from rockafka.testing import RockafkaContainer
 
-    with RockafkaContainer(image, network_mode="host").with_env("KAFKA_NUM_PARTITIONS", "2") as broker:
+    engine = {"timeout": DOCKER_API_TIMEOUT_S}
+    with RockafkaContainer(image, network_mode="host", docker_client_kw=engine).with_env(
+        "KAFKA_NUM_PARTITIONS", "2"
+    ) as broker:
         bootstrap = broker.get_bootstrap_server()
         check_roundtrip(AiokafkaDriver(), bootstrap, acks=1, codec="none")
         topic = unique_topic("testcontainers")
