@@ -32,9 +32,8 @@ READY_TIMEOUT_S = 60.0
 # the first test's set-up may build the image from nothing (debootstrap, then docker build on vfs: minutes)
 pytestmark = pytest.mark.timeout(BUILD_TIMEOUT_S + 300)
 DOCKER_STOP_GRACE_S = 10  # docker stop's default: SIGTERM, then SIGKILL (exit 137) after this
-DOCKER_API_TIMEOUT_S = (
-    300  # the vfs driver copies the whole image per container: creating one is slow on a busy machine
-)
+# the vfs driver copies the whole image per container: creating one is slow on a busy machine
+DOCKER_API_TIMEOUT_S = 300
 
 
 ZOOKEEPER_FORM = ["--authorizer-properties", "zookeeper.connect=localhost:2181"]
