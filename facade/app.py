@@ -160,7 +160,7 @@ class BrokerApp:
             raise StartupError(str(exc)) from None
         self._member = member
         broker.cluster_id = member.cluster_id
-        broker.topology = ClusterTopology(member, broker.store)
+        broker.topology = ClusterTopology(member, broker.store, broker.groups.coordinate)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 
     def _metered(self, dispatcher: RequestDispatcher, metrics: BrokerMetrics) -> RequestHandler:

@@ -10,9 +10,12 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
   leader) and drops the cached Metadata partitions.
 
 Internal topics (``__consumer_offsets``, ``__transaction_state``) have placements in etcd like any topic
-but are not mirrored: the coordinators keep their own state (see docs/cluster.md for what is missing). A
-FindCoordinator for an internal topic not yet in etcd creates it there (as Kafka creates
-``__consumer_offsets`` on first use) and is answered "not available" until the watch brings it back.
+but are not mirrored: each broker's store creates its own (``store/internaltopics.py``) with the configured
+partition count, and etcd says who leads each partition, that is who coordinates its keys. When the
+``__consumer_offsets`` partitions this broker leads change, ``on_coordination`` is called with the new set
+(``GroupService.coordinate``: groups loaded and unloaded). A FindCoordinator for an internal topic not yet
+in etcd creates it there (as Kafka creates ``__consumer_offsets`` on first use) and is answered "not
+available" until the watch brings it back.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Final
 
 from rockafka.cluster import (
@@ -44,6 +47,7 @@ from .topology import BrokerAddress, PartitionPlace, coordinator_partition
 log = logging.getLogger(__name__)
 
 INTERNAL_TOPICS: Final = frozenset({"__consumer_offsets", "__transaction_state"})
+OFFSETS_TOPIC: Final = "__consumer_offsets"
 #: How long CreateTopics waits for its own change to come back through the watch.
 SEEN_TIMEOUT_S: Final = 10.0
 
@@ -51,7 +55,9 @@ SEEN_TIMEOUT_S: Final = 10.0
 class ClusterTopology:
     """Answers the handlers' questions from the current cluster snapshot (see the module docstring)."""
 
-    def __init__(self, member: ClusterMember, store: MessageStore) -> None:
+    def __init__(
+        self, member: ClusterMember, store: MessageStore, on_coordination: Callable[[frozenset[int]], None]
+    ) -> None:
         assert member.view is not None, "the member must have started"
         self._member = member
         self._view = member.view
@@ -61,6 +67,8 @@ class ClusterTopology:
         self._partitions_cache: dict[str, tuple[hot.MetadataResponsePartition, ...]] = {}
         self._creating: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._on_coordination = on_coordination
+        self._coordinated: frozenset[int] | None = None
         self._changed(ClusterSnapshot(), self._view.snapshot)
         self._view.add_listener(self._changed)
 
@@ -174,6 +182,13 @@ class ClusterTopology:
             self._mirror(old, new)
         self.led = self._led_by_me(new)
         self._partitions_cache = {}
+        coordinated = self.led.get(OFFSETS_TOPIC, frozenset())
+        if coordinated != self._coordinated:
+            self._coordinated = coordinated
+            try:
+                self._on_coordination(coordinated)
+            except StoreError as exc:
+                log.error("cannot load or unload the groups of %s: %s", OFFSETS_TOPIC, exc)
 
     def _led_by_me(self, snapshot: ClusterSnapshot) -> dict[str, frozenset[int]]:
         mine = {name for name, state in snapshot.groups.items() if state.leader == self._node}

@@ -25,6 +25,7 @@ from .errors import (
     UnknownTopicIdError,
     UnknownTopicOrPartitionError,
 )
+from .internaltopics import INTERNAL_TOPICS, java_string_hash, key_partition
 from .message_store import MessageStore
 from .results import (
     AbortedTransaction,
@@ -46,6 +47,7 @@ from .results import (
 from .writer import AppendListener
 
 __all__ = [
+    "INTERNAL_TOPICS",
     "AbortedTransaction",
     "AppendListener",
     "AppendResult",
@@ -82,4 +84,6 @@ __all__ = [
     "TopicSettings",
     "UnknownTopicIdError",
     "UnknownTopicOrPartitionError",
+    "java_string_hash",
+    "key_partition",
 ]

@@ -6,8 +6,10 @@ The broker calls the services through it, each the one owner of its state:
   offset), ListOffsets by time, DeleteRecords, transaction markers;
 - ``topics`` (``topicadmin.py``): create, alter and delete topics and partitions;
 - ``transactions`` (``transactions.py``): open and aborted transactions, markers' coordinator epochs;
-- ``offsets`` (``offsets.py``): committed consumer offsets;
-- ``group_metadata`` and ``producer_state`` (``groups.py``): the coordinators' documents;
+- ``offsets``, ``group_metadata`` and ``group_partitions`` (``coordinatorstate.py``): committed consumer offsets and
+  the groups' documents, kept as records in ``__consumer_offsets`` (``internaltopics.py``), and which of its
+  partitions are loaded;
+- ``producer_state`` (``groups.py``): the producer documents (a side log);
 - ``retention`` (``retention.py``): per-topic and CommitLog retention;
 - ``keys`` (``keyquery.py``): records by key, from the IndexFiles;
 - ``cleaner`` (``cleaner.py``): log compaction of ``cleanup.policy=compact`` topics.
@@ -31,20 +33,30 @@ too. A full file system (ENOSPC, EDQUOT, or free space below ``free_space_reserv
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 
 from .checkpoint import StoreLock, mark_clean
 from .cleaner import LogCleaner
 from .config import StoreConfig
+from .coordinatorstate import (
+    CommittedOffsets,
+    ConsumerOffsets,
+    DocumentMap,
+    LoadedPartitions,
+    legacy_files,
+    migrate_side_files,
+    retire_side_files,
+)
 from .errors import StorageError
 from .flusher import FlushService
 from .groups import Documents, SyncedLogs
 from .health import StoreHealth, guarded
 from .indexservice import IndexService
+from .internaltopics import OFFSETS_TOPIC, InternalTopic, group_key
 from .keyquery import KeyQueries
 from .layout import StoreLayout
-from .offsets import ConsumerOffsets
 from .opening import OpenFiles, open_files
 from .records import Records
 from .results import RecoveryReport, StoreStats
@@ -53,6 +65,8 @@ from .space import CHECK_BYTES, FreeSpace
 from .topicadmin import Topics
 from .transactions import Transactions
 from .writer import Writer
+
+_log = logging.getLogger("rockafka.store")
 
 
 def _durable_offset(index: IndexService | None) -> Callable[[], int]:
@@ -72,6 +86,7 @@ class MessageStore:
     transactions: Transactions
     offsets: ConsumerOffsets
     group_metadata: Documents
+    group_partitions: LoadedPartitions
     producer_state: Documents
     retention: Retention
     keys: KeyQueries
@@ -121,7 +136,7 @@ class MessageStore:
             sync_mode=config.flush_mode == "sync", interval_ms=config.flush_interval_ms,
             checkpoint_interval_ms=config.checkpoint_interval_ms, commitlog=commitlog,
             consume_queue_files=files.dirty, checkpoint=files.checkpoint, index_offset=_durable_offset(index),
-            offsets_log=SyncedLogs(files.offsets, files.group_log, files.producer_log, tracker.log),
+            offsets_log=SyncedLogs(files.producer_log, tracker.log),
             on_error=health.report, cache_bytes=config.commitlog_cache_bytes,
         )  # fmt: skip
         writer = Writer(
@@ -129,10 +144,16 @@ class MessageStore:
             log_start=partitions.log_start, clock=self._clock,
         )  # fmt: skip
         self.records = Records(health, partitions, commitlog, writer, files.builder, tracker)
-        self.topics = Topics(health, files.table, partitions, tracker, files.offsets)
+        offsets_topic = InternalTopic(
+            OFFSETS_TOPIC, config.offsets_topic_partitions, table=files.table, queues=partitions,
+            records=self.records, clock=self._clock,
+        )  # fmt: skip
+        committed, group_documents = CommittedOffsets(offsets_topic), DocumentMap(offsets_topic, group_key)
+        self.group_partitions = LoadedPartitions(health, offsets_topic, committed, group_documents)
+        self.topics = Topics(health, files.table, partitions, tracker, committed)
         self.transactions = Transactions(health, partitions, tracker)
-        self.offsets = ConsumerOffsets(health, files.offsets, self._clock, flusher.after_write)
-        self.group_metadata = Documents(health, files.group_log, flusher.after_write, flusher.request)
+        self.offsets = ConsumerOffsets(health, committed, self._clock, flusher.after_write)
+        self.group_metadata = Documents(health, group_documents, flusher.after_write, flusher.request)
         self.producer_state = Documents(health, files.producer_log, flusher.after_write, flusher.request)
         self.retention = Retention(
             health=health, policy=RetentionPolicy.of(config), commitlog=commitlog, partitions=partitions,
@@ -150,6 +171,18 @@ class MessageStore:
         flusher.start()
         if index is not None:
             index.start()
+        self.group_partitions.load_all()
+        self._upgrade_side_files(committed, group_documents)
+
+    def _upgrade_side_files(self, committed: CommittedOffsets, group_documents: DocumentMap) -> None:
+        """Move the offsets and groups of an earlier version's side files into ``__consumer_offsets``, once."""
+        if not legacy_files(self._layout.config):
+            return
+        offsets, groups = migrate_side_files(self._layout.config, committed, group_documents)
+        self.flush()
+        retire_side_files(legacy_files(self._layout.config))
+        _log.info("upgraded: %d committed offsets and %d groups moved from side files into %s", offsets, groups,
+                  OFFSETS_TOPIC)  # fmt: skip
 
     def _stop_threads(self) -> None:
         if self._cleaner is not None:

@@ -1,7 +1,7 @@
 """Opening a store directory: every file service opened in order, recovery run over them (``recovery.py``).
 
 ``open_files`` opens the topic table, the CommitLog, the partitions' ConsumeQueues, the IndexFiles, the
-transaction state and the side logs (offsets, group metadata, producer state), and recovers; it starts no
+transaction state and the producer state's side log, and recovers; it starts no
 thread. ``OpenFiles`` is what it leaves for ``MessageStore`` to build its services on, and ``close`` (also
 after a failed open, for what was opened so far) closes them in ``CLOSE_ORDER``.
 
@@ -21,7 +21,6 @@ from .consumequeue import DirtyFiles
 from .groups import GroupMetadataLog
 from .indexservice import IndexService
 from .layout import StoreLayout
-from .offsets import OffsetStore
 from .partitions import Partitions
 from .quarantine import Quarantine
 from .queuebuilder import QueueBuilder
@@ -32,9 +31,7 @@ from .topics import LogStartOffsets, TopicTable
 from .transactions import TransactionTracker
 from .txnlog import TransactionLog
 
-CLOSE_ORDER = (
-    "offsets", "group_metadata", "producer_state", "transactions", "index", "commitlog", "checkpoint", "queues",
-)  # fmt: skip
+CLOSE_ORDER = ("producer_state", "transactions", "index", "commitlog", "checkpoint", "queues")
 
 
 class _Closeable(Protocol):
@@ -54,8 +51,6 @@ class OpenFiles:
     builder: QueueBuilder = field(init=False)
     checkpoint: Checkpoint = field(init=False)
     dirty: DirtyFiles = field(default_factory=DirtyFiles)
-    offsets: OffsetStore = field(init=False)
-    group_log: GroupMetadataLog = field(init=False)
     producer_log: GroupMetadataLog = field(init=False)
     report: RecoveryReport = field(init=False)
 
@@ -103,15 +98,11 @@ def open_files(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> No
     )  # fmt: skip
     bounds = {key: (partitions.log_start(key, queue), queue.next_offset) for key, queue in partitions.queues.items()}
     tracker.recovered(files.report.end_offset, bounds)
-    _open_side_logs(layout, config, files)
+    _open_producer_log(layout, config, files)
 
 
-def _open_side_logs(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> None:
+def _open_producer_log(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> None:
     directory, compact_bytes = layout.config, config.offsets_compact_bytes
-    offsets = files.opened["offsets"] = files.offsets = OffsetStore(directory, compact_bytes)
-    offsets.load()
-    group_log = files.opened["group_metadata"] = files.group_log = GroupMetadataLog(directory, compact_bytes)
-    group_log.load()
     producer_log = GroupMetadataLog(directory, compact_bytes, name="producerState")
     files.opened["producer_state"] = files.producer_log = producer_log
     producer_log.load()

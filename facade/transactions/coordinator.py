@@ -39,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import struct
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
@@ -48,7 +47,14 @@ from typing import Final
 
 from rockafka.core_pyx.recordbatch import BatchHeader
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.store import MessageStore, OffsetCommit, StoreError, TopicPartition, UnknownTopicOrPartitionError
+from rockafka.store import (
+    MessageStore,
+    OffsetCommit,
+    StoreError,
+    TopicPartition,
+    UnknownTopicOrPartitionError,
+    key_partition,
+)
 
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
@@ -504,12 +510,8 @@ class TransactionCoordinator:
 
 
 def offsets_partition(group_id: str, partitions: int) -> int:
-    """The ``__consumer_offsets`` partition Kafka gives a group: Java's ``String.hashCode``, made non-negative."""
-    data = group_id.encode("utf-16-be")
-    code = 0
-    for (unit,) in struct.iter_unpack(">H", data):
-        code = (31 * code + unit) & 0xFFFFFFFF
-    return (code & 0x7FFFFFFF) % partitions
+    """The ``__consumer_offsets`` partition of a group (the one FindCoordinator and the store use)."""
+    return key_partition(group_id, partitions)
 
 
 async def _durable(future: Future[None] | None) -> bool:
