@@ -206,6 +206,12 @@ class LoadedPartitions:
         return self._topic.partition_of(group)
 
     @guarded
+    def create_topic(self) -> None:
+        """Create ``__consumer_offsets`` now unless it exists (50 partitions take a few hundred milliseconds: the
+        group coordinator does it as it starts, not in the middle of a rebalance at the first save)."""
+        self._topic.ensure()
+
+    @guarded
     def load_all(self) -> int:
         """Replay every partition (at open); returns how many records were read."""
         return sum(self.load(partition) for partition in range(self._topic.partitions))

@@ -65,6 +65,7 @@ class GroupCoordinator(Rebalancer):
     def start(self) -> None:
         """Load the saved groups and start their members' sessions (call on the running event loop)."""
         self._loop = asyncio.get_running_loop()
+        self.store.group_partitions.create_topic()
         loaded = self.load(lambda group_id: True)
         if loaded:
             log.info("loaded %d groups", loaded)
