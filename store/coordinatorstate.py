@@ -3,9 +3,9 @@
 The records are ``internaltopics.py``'s. Here is what the store keeps in memory over them and how it gets there:
 
 - ``CommittedOffsets``: per group, per topic-partition, the ``CommittedOffset`` (``store.offsets`` is its entry);
-- ``DocumentMap``: per key, a JSON document: the groups' (``__consumer_offsets``, ``store.group_metadata``) and,
-  later, the transactional ids' (``__transaction_state``);
-- ``LoadedPartitions``: which partitions of ``__consumer_offsets`` this store has replayed into both maps. The
+- ``DocumentMap``: per key, a JSON document: the groups' (``__consumer_offsets``, ``store.group_metadata``) and
+  the transactional ids' (``__transaction_state``, ``store.transaction_state``);
+- ``LoadedPartitions``: which partitions of an internal topic this store has replayed into memory. The
   store replays every partition at open (a single broker coordinates all of them); a broker in a cluster unloads
   the partitions it stops leading (their groups leave memory, their records stay) and loads one again when it
   leads it anew (``store.group_partitions``).
@@ -19,7 +19,9 @@ Upgrading (``migrate_side_files``): a store written before these topics existed 
 ``consumerOffsets.log``/``consumerOffset.json`` and group documents in ``groupMetadata.log``/``.json``. At open they
 are read once (with their own damage handling, ``offsets.py`` and ``groups.py``), every offset and document is
 written as records, and, once the CommitLog is fsynced, the files are renamed ``*.migrated``. A crash before the
-renames leaves them in place and the next open migrates again (the latest record of a key wins).
+renames leaves them in place and the next open migrates again (the latest record of a key wins). The
+transactional ids, kept among the producer documents as ``txn:<id>`` (``producerState``), move the same way into
+``__transaction_state`` and are then deleted from the producer log.
 
 Threads: the event loop thread (and the opening thread before it), like the records service it appends through.
 """
@@ -41,6 +43,7 @@ from .internaltopics import (
     InternalTopic,
     OffsetRecord,
     decode_consumer_offsets,
+    decode_transaction_state,
     document_value,
     offset_key,
     offset_value,
@@ -56,6 +59,8 @@ Document = Mapping[str, Any]
 LEGACY_OFFSET_FILES: Final = ("consumerOffsets.log", "consumerOffset.json", "consumerOffset.json.bak")
 LEGACY_GROUP_FILES: Final = ("groupMetadata.log", "groupMetadata.json", "groupMetadata.json.bak")
 MIGRATED_SUFFIX: Final = ".migrated"
+#: How earlier versions keyed a transactional id's document among the producer documents (``producerState``).
+LEGACY_TRANSACTION_PREFIX: Final = "txn:"
 
 
 class CommittedOffsets:
@@ -187,28 +192,30 @@ class DocumentMap:
 
 
 class LoadedPartitions:
-    """Which ``__consumer_offsets`` partitions are in memory (``store.group_partitions``; module docstring)."""
+    """Which partitions of an internal topic are in memory (``store.group_partitions`` for ``__consumer_offsets``,
+    ``store.transaction_partitions`` for ``__transaction_state``; see the module docstring)."""
 
     def __init__(
-        self, health: StoreHealth, topic: InternalTopic, offsets: CommittedOffsets, documents: DocumentMap
-    ) -> None:
+        self, health: StoreHealth, topic: InternalTopic, apply: Callable[[bytes, bytes | None], None],
+        forget: Callable[[int], None],
+    ) -> None:  # fmt: skip
         self._health = health
         self._topic = topic
-        self._offsets = offsets
-        self._documents = documents
+        self._apply = apply
+        self._forget = forget
         self.loaded: set[int] = set()
 
     @property
     def count(self) -> int:
         return self._topic.partitions
 
-    def partition_of(self, group: str) -> int:
-        return self._topic.partition_of(group)
+    def partition_of(self, key: str) -> int:
+        return self._topic.partition_of(key)
 
     @guarded
     def create_topic(self) -> None:
-        """Create ``__consumer_offsets`` now unless it exists (50 partitions take a few hundred milliseconds: the
-        group coordinator does it as it starts, not in the middle of a rebalance at the first save)."""
+        """Create the topic now unless it exists (50 partitions take a few hundred milliseconds: the group
+        coordinator does it as it starts, not in the middle of a rebalance at the first save)."""
         self._topic.ensure()
 
     @guarded
@@ -220,31 +227,51 @@ class LoadedPartitions:
     def load(self, partition: int) -> int:
         """Replay ``partition`` into memory (again, if it was loaded); returns how many records were read."""
         self._forget(partition)
-        read = unreadable = 0
+        read = 0
         for key, value in self._topic.replay(partition):
             read += 1
             try:
-                record = decode_consumer_offsets(key, value)
+                self._apply(key, value)
             except InternalRecordError as exc:
-                unreadable += 1
                 log.error("%s-%d: %s; the record is skipped", self._topic.name, partition, exc)
-                continue
-            if isinstance(record, OffsetRecord):
-                self._offsets.apply(record)
-            else:
-                self._documents.apply(record)
         self.loaded.add(partition)
         return read
 
     @guarded
     def unload(self, partition: int) -> None:
-        """Forget ``partition``'s groups and offsets in memory (its records stay in the store)."""
+        """Forget ``partition``'s keys in memory (its records stay in the store)."""
         self._forget(partition)
         self.loaded.discard(partition)
 
-    def _forget(self, partition: int) -> None:
-        self._offsets.forget(partition)
-        self._documents.forget(partition)
+
+def group_state_replay(
+    offsets: CommittedOffsets, documents: DocumentMap
+) -> tuple[Callable[[bytes, bytes | None], None], Callable[[int], None]]:
+    """How a ``__consumer_offsets`` record is applied (to the offsets or the group documents), and forgotten."""
+
+    def apply(key: bytes, value: bytes | None) -> None:
+        record = decode_consumer_offsets(key, value)
+        if isinstance(record, OffsetRecord):
+            offsets.apply(record)
+        else:
+            documents.apply(record)
+
+    def forget(partition: int) -> None:
+        offsets.forget(partition)
+        documents.forget(partition)
+
+    return apply, forget
+
+
+def transaction_state_replay(
+    documents: DocumentMap,
+) -> tuple[Callable[[bytes, bytes | None], None], Callable[[int], None]]:
+    """How a ``__transaction_state`` record is applied to the transactional ids' documents, and forgotten."""
+
+    def apply(key: bytes, value: bytes | None) -> None:
+        documents.apply(decode_transaction_state(key, value))
+
+    return apply, documents.forget
 
 
 def legacy_files(directory: Path) -> list[Path]:
@@ -274,6 +301,15 @@ def migrate_side_files(directory: Path, offsets: CommittedOffsets, documents: Do
     finally:
         old_groups.close()
     return migrated_offsets, len(saved)
+
+
+def migrate_transactional_ids(producer_documents: Mapping[str, Document], documents: DocumentMap) -> list[str]:
+    """Write the transactional ids that earlier versions kept among the producer documents (key ``txn:<id>``) as
+    ``__transaction_state`` records; the keys moved, which the caller deletes from the producer log once fsynced."""
+    moved = sorted(key for key in producer_documents if key.startswith(LEGACY_TRANSACTION_PREFIX))
+    for key in moved:
+        documents.put(key.removeprefix(LEGACY_TRANSACTION_PREFIX), producer_documents[key])
+    return moved
 
 
 def retire_side_files(files: Sequence[Path]) -> None:

@@ -9,6 +9,8 @@ The broker calls the services through it, each the one owner of its state:
 - ``offsets``, ``group_metadata`` and ``group_partitions`` (``coordinatorstate.py``): committed consumer offsets and
   the groups' documents, kept as records in ``__consumer_offsets`` (``internaltopics.py``), and which of its
   partitions are loaded;
+- ``transaction_state`` and ``transaction_partitions``: the transactional ids' documents, records in
+  ``__transaction_state``;
 - ``producer_state`` (``groups.py``): the producer documents (a side log);
 - ``retention`` (``retention.py``): per-topic and CommitLog retention;
 - ``keys`` (``keyquery.py``): records by key, from the IndexFiles;
@@ -45,16 +47,19 @@ from .coordinatorstate import (
     ConsumerOffsets,
     DocumentMap,
     LoadedPartitions,
+    group_state_replay,
     legacy_files,
     migrate_side_files,
+    migrate_transactional_ids,
     retire_side_files,
+    transaction_state_replay,
 )
 from .errors import StorageError
 from .flusher import FlushService
 from .groups import Documents, SyncedLogs
 from .health import StoreHealth, guarded
 from .indexservice import IndexService
-from .internaltopics import OFFSETS_TOPIC, InternalTopic, group_key
+from .internaltopics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, InternalTopic, group_key, transaction_key
 from .keyquery import KeyQueries
 from .layout import StoreLayout
 from .opening import OpenFiles, open_files
@@ -87,6 +92,8 @@ class MessageStore:
     offsets: ConsumerOffsets
     group_metadata: Documents
     group_partitions: LoadedPartitions
+    transaction_state: Documents
+    transaction_partitions: LoadedPartitions
     producer_state: Documents
     retention: Retention
     keys: KeyQueries
@@ -149,7 +156,16 @@ class MessageStore:
             records=self.records, clock=self._clock,
         )  # fmt: skip
         committed, group_documents = CommittedOffsets(offsets_topic), DocumentMap(offsets_topic, group_key)
-        self.group_partitions = LoadedPartitions(health, offsets_topic, committed, group_documents)
+        self.group_partitions = LoadedPartitions(health, offsets_topic, *group_state_replay(committed, group_documents))
+        transaction_topic = InternalTopic(
+            TRANSACTION_STATE_TOPIC, config.offsets_topic_partitions, table=files.table, queues=partitions,
+            records=self.records, clock=self._clock,
+        )  # fmt: skip
+        transaction_documents = DocumentMap(transaction_topic, transaction_key)
+        self.transaction_partitions = LoadedPartitions(
+            health, transaction_topic, *transaction_state_replay(transaction_documents)
+        )
+        self.transaction_state = Documents(health, transaction_documents, flusher.after_write, flusher.request)
         self.topics = Topics(health, files.table, partitions, tracker, committed)
         self.transactions = Transactions(health, partitions, tracker)
         self.offsets = ConsumerOffsets(health, committed, self._clock, flusher.after_write)
@@ -172,7 +188,18 @@ class MessageStore:
         if index is not None:
             index.start()
         self.group_partitions.load_all()
+        self.transaction_partitions.load_all()
         self._upgrade_side_files(committed, group_documents)
+        self._upgrade_transactional_ids(transaction_documents)
+
+    def _upgrade_transactional_ids(self, documents: DocumentMap) -> None:
+        """Move the transactional ids an earlier version kept among the producer documents, once."""
+        moved = migrate_transactional_ids(self._files.producer_log.documents(), documents)
+        if moved:
+            self.flush()
+            for key in moved:
+                self._files.producer_log.delete(key)
+            _log.info("upgraded: %d transactional ids moved into %s", len(moved), TRANSACTION_STATE_TOPIC)
 
     def _upgrade_side_files(self, committed: CommittedOffsets, group_documents: DocumentMap) -> None:
         """Move the offsets and groups of an earlier version's side files into ``__consumer_offsets``, once."""

@@ -4,9 +4,10 @@ What the broker holds (``Broker.transactions``). The rules of each request are `
 keeps every transactional id's ``TransactionMetadata``, makes each change durable before answering, writes
 the markers, and runs the timers. Everything runs on the broker's event loop thread.
 
-Durability: each change is the document ``txn:<transactional id>`` in the store's producer documents (see
-``metadata.py``), saved with an fsync awaited before the answer (Kafka answers once its transaction log write is
-replicated). Ending a transaction (EndTxn, the transaction timeout, fencing by a new InitProducerId):
+Durability: each change is the transactional id's document (see ``metadata.py``), a record of its
+``__transaction_state`` partition (``store.transaction_state``), saved with an fsync awaited before the answer
+(Kafka answers once its transaction log write is replicated). Ending a transaction (EndTxn, the transaction
+timeout, fencing by a new InitProducerId):
 
 1. the transaction goes to PrepareCommit/PrepareAbort, saved and fsynced; while that runs, requests for the id
    answer CONCURRENT_TRANSACTIONS;
@@ -60,7 +61,7 @@ from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from ..group import OFFSETS_TOPIC
 from ..producers import InitGranted, InitRefused, ProducerService
-from ..producers.ids import TXN_PREFIX, ProducerIdAndEpoch, check_request, init_transactional, known_producer
+from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactional, known_producer
 from .metadata import (
     TransactionMetadata,
     TxnState,
@@ -142,10 +143,7 @@ class TransactionCoordinator:
     def load(self) -> LoadReport:
         """Read every transactional id, then complete the transactions a stop left prepared."""
         unreadable = 0
-        for key, document in self._store.producer_state.documents().items():
-            if not key.startswith(TXN_PREFIX):
-                continue
-            name = key.removeprefix(TXN_PREFIX)
+        for name, document in self._store.transaction_state.documents().items():
             try:
                 self._txns[name] = TransactionMetadata.from_document(name, document)
             except (ValueError, KeyError, TypeError) as exc:
@@ -442,7 +440,7 @@ class TransactionCoordinator:
         for name in expired:
             self._txns[name].to(TxnState.DEAD, now)
             del self._txns[name]
-            self._store.producer_state.delete(TXN_PREFIX + name)
+            self._store.transaction_state.delete(name)
             log.info("transactional id %r expired", name)
         return len(expired)
 
@@ -451,9 +449,7 @@ class TransactionCoordinator:
     async def _persist(self, metadata: TransactionMetadata, *also: Future[None] | None) -> ErrorCode:
         """Save ``metadata``'s document and wait for it (and ``also``) to be fsynced."""
         try:
-            saved = self._store.producer_state.save(
-                TXN_PREFIX + metadata.transactional_id, metadata.document(), durable=True
-            )
+            saved = self._store.transaction_state.save(metadata.transactional_id, metadata.document(), durable=True)
         except StoreError as exc:
             log.error("transactional id %r not saved: %s", metadata.transactional_id, exc)
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
@@ -493,7 +489,7 @@ class TransactionCoordinator:
         done = complete(metadata, self._clock())
         self._txns[name] = done
         try:
-            self._store.producer_state.save(TXN_PREFIX + name, done.document())
+            self._store.transaction_state.save(name, done.document())
         except StoreError as exc:  # the markers are written: a restart finds it prepared and writes them again
             log.error("transactional id %r: completion not saved: %s", name, exc)
         return True

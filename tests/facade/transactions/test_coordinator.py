@@ -197,7 +197,7 @@ def test_prepared_transactions_are_completed_at_load_after_a_crash(tmp_path: Pat
     assert current is not None
     # the PrepareCommit was saved, then the broker died before any marker
     prepare = current.to(TxnState.PREPARE_COMMIT, NOW)
-    store.producer_state.save("txn:tx", prepare.document(), durable=True).result(timeout=10)  # type: ignore[union-attr]
+    store.transaction_state.save("tx", prepare.document(), durable=True).result(timeout=10)  # type: ignore[union-attr]
     store._lock.release()  # no close: as after kill -9
     with open_store(tmp_path) as reopened:
         after = new_setup(reopened)
@@ -273,7 +273,7 @@ def test_idle_transactional_ids_expire_but_not_during_a_transaction(tmp_path: Pa
         setup.clock.now_ms += 1000
         assert setup.coordinator.expire() == 1
         assert setup.coordinator.metadata("idle") is None and setup.coordinator.metadata("busy") is not None
-        assert "txn:idle" not in setup.store.producer_state.documents()
+        assert "idle" not in setup.store.transaction_state.documents()
 
     run(tmp_path, scenario, **{"transactional.id.expiration.ms": "1000"})
 
