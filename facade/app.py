@@ -160,7 +160,11 @@ class BrokerApp:
             raise StartupError(str(exc)) from None
         self._member = member
         broker.cluster_id = member.cluster_id
-        broker.topology = ClusterTopology(member, broker.store, broker.groups.coordinate)
+        coordinate = {
+            "__consumer_offsets": broker.groups.coordinate,
+            "__transaction_state": broker.transactions.coordinate,
+        }
+        broker.topology = ClusterTopology(member, broker.store, coordinate)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 
     def _metered(self, dispatcher: RequestDispatcher, metrics: BrokerMetrics) -> RequestHandler:

@@ -11,11 +11,11 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
 
 Internal topics (``__consumer_offsets``, ``__transaction_state``) have placements in etcd like any topic
 but are not mirrored: each broker's store creates its own (``store/internaltopics.py``) with the configured
-partition count, and etcd says who leads each partition, that is who coordinates its keys. When the
-``__consumer_offsets`` partitions this broker leads change, ``on_coordination`` is called with the new set
-(``GroupService.coordinate``: groups loaded and unloaded). A FindCoordinator for an internal topic not yet
-in etcd creates it there (as Kafka creates ``__consumer_offsets`` on first use) and is answered "not
-available" until the watch brings it back.
+partition count, and etcd says who leads each partition, that is who coordinates its keys. When the partitions
+of an internal topic that this broker leads change, its callback in ``on_coordination`` is called with the new
+set (``GroupService.coordinate``, ``TransactionCoordinator.coordinate``: keys loaded and unloaded). A
+FindCoordinator for an internal topic not yet in etcd creates it there (as Kafka creates ``__consumer_offsets``
+on first use) and is answered "not available" until the watch brings it back.
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ from .topology import BrokerAddress, PartitionPlace, coordinator_partition
 log = logging.getLogger(__name__)
 
 INTERNAL_TOPICS: Final = frozenset({"__consumer_offsets", "__transaction_state"})
-OFFSETS_TOPIC: Final = "__consumer_offsets"
 #: How long CreateTopics waits for its own change to come back through the watch.
 SEEN_TIMEOUT_S: Final = 10.0
 
@@ -56,7 +55,10 @@ class ClusterTopology:
     """Answers the handlers' questions from the current cluster snapshot (see the module docstring)."""
 
     def __init__(
-        self, member: ClusterMember, store: MessageStore, on_coordination: Callable[[frozenset[int]], None]
+        self,
+        member: ClusterMember,
+        store: MessageStore,
+        on_coordination: Mapping[str, Callable[[frozenset[int]], None]],
     ) -> None:
         assert member.view is not None, "the member must have started"
         self._member = member
@@ -68,7 +70,7 @@ class ClusterTopology:
         self._creating: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._on_coordination = on_coordination
-        self._coordinated: frozenset[int] | None = None
+        self._coordinated: dict[str, frozenset[int]] = {}
         self._changed(ClusterSnapshot(), self._view.snapshot)
         self._view.add_listener(self._changed)
 
@@ -182,13 +184,14 @@ class ClusterTopology:
             self._mirror(old, new)
         self.led = self._led_by_me(new)
         self._partitions_cache = {}
-        coordinated = self.led.get(OFFSETS_TOPIC, frozenset())
-        if coordinated != self._coordinated:
-            self._coordinated = coordinated
-            try:
-                self._on_coordination(coordinated)
-            except StoreError as exc:
-                log.error("cannot load or unload the groups of %s: %s", OFFSETS_TOPIC, exc)
+        for topic, coordinate in self._on_coordination.items():
+            coordinated = self.led.get(topic, frozenset())
+            if self._coordinated.get(topic) != coordinated:
+                self._coordinated[topic] = coordinated
+                try:
+                    coordinate(coordinated)
+                except StoreError as exc:
+                    log.error("cannot load or unload the keys of %s: %s", topic, exc)
 
     def _led_by_me(self, snapshot: ClusterSnapshot) -> dict[str, frozenset[int]]:
         mine = {name for name, state in snapshot.groups.items() if state.leader == self._node}

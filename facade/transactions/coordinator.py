@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -76,6 +77,7 @@ log = logging.getLogger(__name__)
 _store_errors = StoreErrorLog(log)
 
 COORDINATOR_EPOCH: Final = 0
+TRANSACTION_STATE_TOPIC: Final = "__transaction_state"
 STATE_NAMES: Final = frozenset(state.value for state in TxnState)
 
 
@@ -142,16 +144,43 @@ class TransactionCoordinator:
 
     def load(self) -> LoadReport:
         """Read every transactional id, then complete the transactions a stop left prepared."""
-        unreadable = 0
+        read, unreadable = self._read(lambda name: True)
+        completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
+        return LoadReport(len(self._txns), completed, unreadable, self._abort_orphans())
+
+    def _read(self, wanted: Callable[[str], bool]) -> tuple[list[str], int]:
+        """Take the saved transactional ids that are ``wanted`` and not held yet; (the ids read, how many could not
+        be read)."""
+        read, unreadable = [], 0
         for name, document in self._store.transaction_state.documents().items():
+            if name in self._txns or not wanted(name):
+                continue
             try:
                 self._txns[name] = TransactionMetadata.from_document(name, document)
+                read.append(name)
             except (ValueError, KeyError, TypeError) as exc:
                 log.error("transactional id %r: its document cannot be read (%s); it is ignored", name, exc)
                 unreadable += 1
-        prepared = [name for name, metadata in self._txns.items() if metadata.state.preparing]
-        completed = sum(self._finish(name) for name in prepared)
-        return LoadReport(len(self._txns), completed, unreadable, self._abort_orphans())
+        return read, unreadable
+
+    def coordinate(self, partitions: frozenset[int]) -> None:
+        """Serve exactly the transactional ids of these ``__transaction_state`` partitions (in a cluster, those this
+        broker leads): the ids of a partition given up leave memory (their records stay); a partition taken up is
+        replayed from the store and its prepared transactions are completed."""
+        state = self._store.transaction_partitions
+        for partition in sorted(state.loaded - partitions):
+            leaving = [n for n in self._txns if state.partition_of(n) == partition and n not in self._preparing]
+            for name in leaving:
+                del self._txns[name]
+            state.unload(partition)
+            log.info("%s-%d is led elsewhere now: %d transactional ids unloaded", TRANSACTION_STATE_TOPIC,
+                     partition, len(leaving))  # fmt: skip
+        for partition in sorted(partitions - state.loaded):
+            state.load(partition)
+            read, _ = self._read(functools.partial(_in_partition, state.partition_of, partition))
+            completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
+            log.info("%s-%d is led here now: %d transactional ids loaded, %d prepared transactions completed",
+                     TRANSACTION_STATE_TOPIC, partition, len(read), completed)  # fmt: skip
 
     def _abort_orphans(self) -> int:
         """Abort every transaction open on a partition that no Ongoing transaction holds (its coordinator state
@@ -503,6 +532,10 @@ class TransactionCoordinator:
                 )  # fmt: skip
             except UnknownTopicOrPartitionError:
                 log.info("transaction marker for %s-%d skipped: the partition is gone", tp.topic, tp.partition)
+
+
+def _in_partition(partition_of: Callable[[str], int], partition: int, key: str) -> bool:
+    return partition_of(key) == partition
 
 
 def offsets_partition(group_id: str, partitions: int) -> int:

@@ -306,3 +306,21 @@ def test_describe_and_list(tmp_path: Path) -> None:
         assert isinstance(coordinator.metadata("tx"), TransactionMetadata)
 
     run(tmp_path, scenario)
+
+
+def test_transactional_ids_leave_with_their_partition_and_come_back_as_they_were(tmp_path: Path) -> None:
+    """What a cluster broker does when the leadership of a ``__transaction_state`` partition leaves it and returns."""
+
+    async def scenario(setup: Setup) -> None:
+        setup.store.topics.create("t", 1)
+        pid, epoch = await begin(setup, "tx", A)
+        state = setup.store.transaction_partitions
+        every, moved = frozenset(range(state.count)), state.partition_of("tx")
+        setup.coordinator.coordinate(every - {moved})
+        assert setup.coordinator.metadata("tx") is None
+        setup.coordinator.coordinate(every)
+        back = setup.coordinator.metadata("tx")
+        assert back is not None and back.state is TxnState.ONGOING and (back.producer_id, back.epoch) == (pid, epoch)
+        assert await setup.coordinator.end_transaction("tx", pid, epoch, commit=True) is ErrorCode.NONE
+
+    run(tmp_path, scenario)
