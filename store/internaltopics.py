@@ -49,9 +49,9 @@ from typing import Any, Final, Protocol
 from rockafka.core_pyx.recordbatch import read_batch_header
 
 from .compaction import keyed_batch, stored_records
-from .errors import StoreError
+from .errors import StoreError, UnknownTopicOrPartitionError
 from .partitions import Partitions
-from .results import AppendResult, CommittedOffset, PartitionBounds, ReadResult
+from .results import AppendResult, CommittedOffset, PartitionBounds, ReadResult, TopicInfo
 from .topics import TopicTable
 
 OFFSETS_TOPIC: Final = "__consumer_offsets"
@@ -248,16 +248,20 @@ class InternalTopic:
 
     @property
     def exists(self) -> bool:
-        return any(topic.name == self.name for topic in self._table.all())
+        return self._stored() is not None
 
     @property
     def partitions(self) -> int:
         """The topic's partition count: the stored topic's once it exists (Kafka too ignores a later change of
         the setting), else the configured one."""
-        for topic in self._table.all():
-            if topic.name == self.name:
-                return topic.partitions
-        return self._wanted_partitions
+        stored = self._stored()
+        return self._wanted_partitions if stored is None else stored.partitions
+
+    def _stored(self) -> TopicInfo | None:
+        try:
+            return self._table.get(self.name)
+        except UnknownTopicOrPartitionError:
+            return None
 
     def partition_of(self, key: str) -> int:
         return key_partition(key, self.partitions)
