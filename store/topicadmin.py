@@ -111,8 +111,10 @@ class Topics:
 
     @guarded
     def settings(self, name: str) -> TopicSettings:
-        """The topic's configs the broker acts on, parsed (defaults filled in)."""
-        _refuse_internal(name)
+        """The topic's configs the broker acts on, parsed (defaults filled in). Produce asks for every partition:
+        the internal topics are refused without a call."""
+        if name in INTERNAL_TOPICS:
+            raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")
         try:
             return self._table.settings(name)
         except KeyError:
