@@ -1,13 +1,18 @@
-"""A flipped byte in the middle of the consumer offsets log costs that one commit, not the commits after it.
+"""A flipped byte in the middle of an earlier version's consumer offsets log costs that one commit, not the commits
+after it, when the broker upgrades the store.
 
-Real clients commit against a broker process, the broker stops, one byte of a commit frame in the middle of
-``config/consumerOffsets.log`` is flipped, and after a restart OffsetFetch (kafka-python's admin client and
-librdkafka's ``committed``) returns every intact commit's offset: the latest intact one of each partition. The
-loss is in the broker's log and the quarantine ledger, and a commit made after the restart survives another.
+Committed offsets are records of ``__consumer_offsets`` now; earlier versions kept them in
+``config/consumerOffsets.log``, which the broker reads once at start and moves into the topic. Here a broker's
+data directory gets such a log (written by its unchanged writer, ``OffsetStore``) with one byte of a commit frame
+in the middle flipped, and after the start OffsetFetch (kafka-python's admin client and librdkafka's
+``committed``) returns every intact commit's offset: the latest intact one of each partition. The loss is in the
+broker's log and the quarantine ledger, and a commit made after the start survives a restart that meets no
+damage again.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +23,7 @@ from confluent_kafka import TopicPartition as ConfluentPartition
 from kafka import KafkaConsumer, OffsetAndMetadata, TopicPartition
 from kafka.admin import KafkaAdminClient, NewTopic
 
-from rockafka.store import offsets
+from rockafka.store import OffsetCommit, offsets
 from rockafka.store.framedlog import scan
 from rockafka.store.quarantine import read_losses
 
@@ -91,10 +96,13 @@ def test_a_flipped_byte_in_the_offsets_log_costs_one_commit(restartable: BrokerP
     admin = KafkaAdminClient(bootstrap_servers=bootstrap)
     admin.create_topics([NewTopic(topic, 2, 1)])
     admin.close()
+    assert restartable.stop() == 0
+    old_log = offsets.OffsetStore(restartable.data_dir / "config", compact_bytes=1 << 30)
+    old_log.load()
     for step in range(1, 11):  # two groups, two partitions: 50, 100, ... 500
         for group in GROUPS:
-            _commit(bootstrap, group, topic, {step % 2: step * 50})
-    assert restartable.stop() == 0
+            old_log.commit(group, [OffsetCommit(topic, step % 2, step * 50)], int(time.time() * 1000))
+    old_log.close()
     intact = _flip_a_middle_commit(restartable.data_dir / "config" / "consumerOffsets.log", topic)
 
     restartable.start()
@@ -110,4 +118,4 @@ def test_a_flipped_byte_in_the_offsets_log_costs_one_commit(restartable: BrokerP
     restartable.start()
     intact[GROUPS[1]][0] = 777
     assert _fetched_kafka_python(bootstrap, topic) == intact
-    assert len(read_losses(restartable.data_dir / "quarantine")) == 1  # the log was rewritten
+    assert len(read_losses(restartable.data_dir / "quarantine")) == 1  # moved into __consumer_offsets

@@ -166,7 +166,11 @@ class BrokerApp:
             raise StartupError(str(exc)) from None
         self._member = member
         broker.cluster_id = member.cluster_id
-        broker.topology = ClusterTopology(member, broker.store)
+        coordinate = {
+            "__consumer_offsets": broker.groups.coordinate,
+            "__transaction_state": broker.transactions.coordinate,
+        }
+        broker.topology = ClusterTopology(member, broker.store, coordinate)
         await self._share_security(member, security)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 

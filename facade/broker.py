@@ -87,6 +87,7 @@ def store_config(config: BrokerConfig) -> StoreConfig:
         index_entry_count=config.int("rockafka.index.entries"),
         commitlog_cache_bytes=None if cache_bytes < 0 else cache_bytes,
         free_space_reserve_bytes=config.int("rockafka.free.space.reserve.bytes"),
+        offsets_topic_partitions=config.int("offsets.topic.num.partitions"),
         cleaner_io_bytes_per_second=_cleaner_budget(config.get("log.cleaner.io.max.bytes.per.second")),
         cleaner_duty_cycle=min(1.0, float(config.get("rockafka.cleaner.duty.cycle"))),  # type: ignore[arg-type]
         topic_defaults=topic_defaults(config),

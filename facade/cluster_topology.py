@@ -11,9 +11,12 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
   leader) and drops the cached Metadata partitions.
 
 Internal topics (``__consumer_offsets``, ``__transaction_state``) have placements in etcd like any topic
-but are not mirrored: the coordinators keep their own state (see docs/cluster.md for what is missing). A
-FindCoordinator for an internal topic not yet in etcd creates it there (as Kafka creates
-``__consumer_offsets`` on first use) and is answered "not available" until the watch brings it back.
+but are not mirrored: each broker's store creates its own (``store/internaltopics.py``) with the configured
+partition count, and etcd says who leads each partition, that is who coordinates its keys. When the partitions
+of an internal topic that this broker leads change, its callback in ``on_coordination`` is called with the new
+set (``GroupService.coordinate``, ``TransactionCoordinator.coordinate``: keys loaded and unloaded). A
+FindCoordinator for an internal topic not yet in etcd creates it there (as Kafka creates ``__consumer_offsets``
+on first use) and is answered "not available" until the watch brings it back.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final
 
 from rockafka.cluster import (
@@ -52,7 +55,12 @@ SEEN_TIMEOUT_S: Final = 10.0
 class ClusterTopology:
     """Answers the handlers' questions from the current cluster snapshot (see the module docstring)."""
 
-    def __init__(self, member: ClusterMember, store: MessageStore) -> None:
+    def __init__(
+        self,
+        member: ClusterMember,
+        store: MessageStore,
+        on_coordination: Mapping[str, Callable[[frozenset[int]], None]],
+    ) -> None:
         assert member.view is not None, "the member must have started"
         self._member = member
         self._view = member.view
@@ -62,6 +70,8 @@ class ClusterTopology:
         self._partitions_cache: dict[str, tuple[hot.MetadataResponsePartition, ...]] = {}
         self._creating: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._on_coordination = on_coordination
+        self._coordinated: dict[str, frozenset[int]] = {}
         self._changed(ClusterSnapshot(), self._view.snapshot)
         self._view.add_listener(self._changed)
 
@@ -201,6 +211,14 @@ class ClusterTopology:
             self._mirror(old, new)
         self.led = self._led_by_me(new)
         self._partitions_cache = {}
+        for topic, coordinate in self._on_coordination.items():
+            coordinated = self.led.get(topic, frozenset())
+            if self._coordinated.get(topic) != coordinated:
+                self._coordinated[topic] = coordinated
+                try:
+                    coordinate(coordinated)
+                except StoreError as exc:
+                    log.error("cannot load or unload the keys of %s: %s", topic, exc)
 
     def _led_by_me(self, snapshot: ClusterSnapshot) -> dict[str, frozenset[int]]:
         mine = {name for name, state in snapshot.groups.items() if state.leader == self._node}

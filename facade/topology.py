@@ -32,12 +32,16 @@ from typing import Final, Protocol
 
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.store import MessageStore, TopicAlreadyExistsError, TopicInfo
+from rockafka.store import MessageStore, TopicAlreadyExistsError, TopicInfo, key_partition
+from rockafka.store import java_string_hash as java_string_hash  # re-exported: Kafka's key hash
 
 log = logging.getLogger(__name__)
 
 ConfigUpdate = Callable[[Mapping[str, str]], Mapping[str, str]]
 """From a topic's current config overrides to its new ones (all of them)."""
+
+#: The internal-topic partition whose leader coordinates a key (the store's hash, which places its records too).
+coordinator_partition: Final = key_partition
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,18 +151,3 @@ def _local_partitions(count: int, node: int, epoch: int) -> tuple[hot.MetadataRe
     replicas = (node,)
     entry = hot.MetadataResponsePartition
     return tuple(entry(ErrorCode.NONE, index, node, epoch, replicas, replicas, ()) for index in range(count))
-
-
-def java_string_hash(text: str) -> int:
-    """Java's ``String.hashCode`` (UTF-16 code units, 32-bit overflow), which Kafka hashes coordinator keys with."""
-    value = 0
-    data = text.encode("utf-16-be")
-    for index in range(0, len(data), 2):
-        value = (31 * value + (data[index] << 8 | data[index + 1])) & 0xFFFFFFFF
-    return value - (1 << 32) if value >= 1 << 31 else value
-
-
-def coordinator_partition(key: str, partitions: int) -> int:
-    """The internal-topic partition whose leader coordinates ``key``: Kafka's ``Utils.abs(hashCode) % partitions``."""
-    hashed = java_string_hash(key)
-    return (0 if hashed == -(1 << 31) else abs(hashed)) % partitions

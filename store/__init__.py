@@ -25,6 +25,7 @@ from .errors import (
     UnknownTopicIdError,
     UnknownTopicOrPartitionError,
 )
+from .internaltopics import INTERNAL_TOPICS, java_string_hash, key_partition
 from .message_store import MessageStore
 from .results import (
     FLUSH_BUCKETS,
@@ -49,6 +50,7 @@ from .writer import AppendListener
 
 __all__ = [
     "FLUSH_BUCKETS",
+    "INTERNAL_TOPICS",
     "AbortedTransaction",
     "AppendListener",
     "AppendResult",
@@ -86,4 +88,6 @@ __all__ = [
     "TopicSettings",
     "UnknownTopicIdError",
     "UnknownTopicOrPartitionError",
+    "java_string_hash",
+    "key_partition",
 ]

@@ -239,21 +239,27 @@ def encode_batch(header: BatchHeader, records: Sequence[Record], *, delete_horiz
     else:
         max_timestamp = max(record.timestamp for record in records)
     payload = b"".join(_encode_record(record, header.base_offset, base_timestamp) for record in records)
-    body = (
-        _BODY.pack(
-            attributes,
-            header.last_offset_delta,
-            base_timestamp,
-            max_timestamp,
-            header.producer_id,
-            header.producer_epoch,
-            header.base_sequence,
-            len(records),
-        )
-        + payload
-    )
+    fields = (
+        attributes, header.last_offset_delta, base_timestamp, max_timestamp, header.producer_id,
+        header.producer_epoch, header.base_sequence, len(records),
+    )  # fmt: skip
+    return _assemble(header.base_offset, header.partition_leader_epoch, fields, payload)
+
+
+def keyed_batch(entries: Sequence[tuple[bytes, bytes | None]], timestamp: int) -> bytes:
+    """A new RecordBatch v2 (base offset 0, uncompressed, no producer, CreateTime ``timestamp``) of keyed records,
+    a null value being a tombstone: what the broker itself writes to a compacted topic (``internaltopics.py``)."""
+    records = [Record(delta, timestamp, key, value, ()) for delta, (key, value) in enumerate(entries)]
+    payload = b"".join(_encode_record(record, 0, timestamp) for record in records)
+    fields = (0, len(records) - 1, timestamp, timestamp, -1, -1, -1, len(records))
+    return _assemble(0, -1, fields, payload)
+
+
+def _assemble(base_offset: int, leader_epoch: int, fields: tuple[int, ...], payload: bytes) -> bytes:
+    """A batch from its ``_BODY`` fields (attributes .. recordCount) and its encoded records, CRC-32C filled in."""
+    body = _BODY.pack(*fields) + payload
     length = RECORD_BATCH_OVERHEAD - LOG_OVERHEAD + len(payload)
-    return _HEAD.pack(header.base_offset, length, header.partition_leader_epoch, 2) + _CRC.pack(crc32c(body)) + body
+    return _HEAD.pack(base_offset, length, leader_epoch, 2) + _CRC.pack(crc32c(body)) + body
 
 
 def _encode_record(record: Record, base_offset: int, base_timestamp: int) -> bytes:
@@ -338,6 +344,7 @@ __all__ = [
     "clean",
     "cleanable_end",
     "encode_batch",
+    "keyed_batch",
     "latest_offsets",
     "stored_records",
     "walk_batches",

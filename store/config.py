@@ -56,8 +56,11 @@ class StoreConfig:
     #: stays readable) so the store's own metadata writes (offsets, groups, topics, checkpoint) never meet a
     #: full disk; appends resume by themselves when space returns (``space.py``). 0 stops only at a full disk.
     free_space_reserve_bytes: int = 64 * MIB
-    #: The offsets log is compacted into ``consumerOffset.json`` once it grows past this.
+    #: The side logs (producer state, transactions) are compacted once they grow past this.
     offsets_compact_bytes: int = 16 * MIB
+    #: Partitions of ``__consumer_offsets`` when the store creates it (Kafka's ``offsets.topic.num.partitions``);
+    #: once it exists, its own count holds.
+    offsets_topic_partitions: int = 50
     #: The log cleaner's I/O budget (bytes read plus written per second; Kafka's
     #: ``log.cleaner.io.max.bytes.per.second``); None: unthrottled.
     cleaner_io_bytes_per_second: int | None = None
@@ -80,6 +83,7 @@ class StoreConfig:
         _at_least("index_slot_count", self.index_slot_count, 1)
         _at_least("index_entry_count", self.index_entry_count, 2)
         _at_least("offsets_compact_bytes", self.offsets_compact_bytes, 1024)
+        _at_least("offsets_topic_partitions", self.offsets_topic_partitions, 1)
         _at_least("free_space_reserve_bytes", self.free_space_reserve_bytes, 0)
         if self.cleaner_io_bytes_per_second is not None:
             _at_least("cleaner_io_bytes_per_second", self.cleaner_io_bytes_per_second, 1)

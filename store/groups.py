@@ -1,6 +1,8 @@
-"""Group metadata held by the broker: one JSON document per consumer group, an append-only log compacted
-into a snapshot ``groupMetadata.json``. What a document holds is the group coordinator's business (members,
-generation, protocol, assignments); the store keeps it whole and gives it back after a restart or a crash.
+"""Documents held by the broker in a side log: one JSON document per key, an append-only log compacted into a
+snapshot. The producer documents live here (``producerState``); group documents did (``groupMetadata``) until
+they moved into ``__consumer_offsets`` (``coordinatorstate.py``), which reads this format once to upgrade a
+store. What a document holds is its owner's business; the store keeps it whole and gives it back after a
+restart or a crash.
 
 Files in ``<root>/config/``:
 
@@ -234,15 +236,28 @@ def _check_snapshot(document: Any) -> None:
         raise ValueError("a document is not a JSON object")
 
 
-class Documents:
-    """One document log as the broker asks for it: ``store.group_metadata`` and ``store.producer_state``.
+class DocumentLog(Protocol):
+    """Where a ``Documents`` keeps them: a ``GroupMetadataLog`` (producer state), or an internal topic's documents
+    (``coordinatorstate.DocumentMap``: the groups')."""
 
-    Threads: the event loop thread; the flusher fsyncs the log (``SyncedLogs``) and completes the futures."""
+    def put(self, key: str, document: Document) -> None: ...
+
+    def delete(self, key: str) -> bool: ...
+
+    def documents(self) -> dict[str, Document]: ...
+
+
+class Documents:
+    """Documents as the broker asks for them: ``store.group_metadata`` (in ``__consumer_offsets``) and
+    ``store.producer_state`` (a ``GroupMetadataLog``).
+
+    Threads: the event loop thread; the flusher fsyncs the CommitLog and the side logs (``SyncedLogs``) and
+    completes the futures."""
 
     def __init__(
         self,
         health: StoreHealth,
-        log: GroupMetadataLog,
+        log: DocumentLog,
         after_write: Callable[[], Future[None] | None],
         fsync: Callable[[], Future[None]],
     ) -> None:

@@ -6,8 +6,12 @@ The broker calls the services through it, each the one owner of its state:
   offset), ListOffsets by time, DeleteRecords, transaction markers;
 - ``topics`` (``topicadmin.py``): create, alter and delete topics and partitions;
 - ``transactions`` (``transactions.py``): open and aborted transactions, markers' coordinator epochs;
-- ``offsets`` (``offsets.py``): committed consumer offsets;
-- ``group_metadata`` and ``producer_state`` (``groups.py``): the coordinators' documents;
+- ``offsets``, ``group_metadata`` and ``group_partitions`` (``coordinatorstate.py``): committed consumer offsets and
+  the groups' documents, kept as records in ``__consumer_offsets`` (``internaltopics.py``), and which of its
+  partitions are loaded;
+- ``transaction_state`` and ``transaction_partitions``: the transactional ids' documents, records in
+  ``__transaction_state``;
+- ``producer_state`` (``groups.py``): the producer documents (a side log);
 - ``retention`` (``retention.py``): per-topic and CommitLog retention;
 - ``keys`` (``keyquery.py``): records by key, from the IndexFiles;
 - ``cleaner`` (``cleaner.py``): log compaction of ``cleanup.policy=compact`` topics;
@@ -33,21 +37,34 @@ too. A full file system (ENOSPC, EDQUOT, or free space below ``free_space_reserv
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 
 from .checkpoint import StoreLock, mark_clean
 from .cleaner import LogCleaner
 from .config import StoreConfig
+from .coordinatorstate import (
+    CommittedOffsets,
+    ConsumerOffsets,
+    DocumentMap,
+    LoadedPartitions,
+    group_state_replay,
+    legacy_files,
+    migrate_side_files,
+    migrate_transactional_ids,
+    retire_side_files,
+    transaction_state_replay,
+)
 from .epochs import LeaderEpochs
 from .errors import StorageError
 from .flusher import FlushService
 from .groups import Documents, SyncedLogs
 from .health import StoreHealth, guarded
 from .indexservice import IndexService
+from .internaltopics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, InternalTopic, group_key, transaction_key
 from .keyquery import KeyQueries
 from .layout import StoreLayout
-from .offsets import ConsumerOffsets
 from .opening import OpenFiles, open_files
 from .records import Records
 from .replica import ReplicaLog
@@ -57,6 +74,8 @@ from .space import CHECK_BYTES, FreeSpace
 from .topicadmin import Topics
 from .transactions import Transactions
 from .writer import Writer
+
+_log = logging.getLogger("rockafka.store")
 
 
 def _durable_offset(index: IndexService | None) -> Callable[[], int]:
@@ -76,6 +95,9 @@ class MessageStore:
     transactions: Transactions
     offsets: ConsumerOffsets
     group_metadata: Documents
+    group_partitions: LoadedPartitions
+    transaction_state: Documents
+    transaction_partitions: LoadedPartitions
     producer_state: Documents
     retention: Retention
     keys: KeyQueries
@@ -130,7 +152,7 @@ class MessageStore:
             sync_mode=config.flush_mode == "sync", interval_ms=config.flush_interval_ms,
             checkpoint_interval_ms=config.checkpoint_interval_ms, commitlog=commitlog,
             consume_queue_files=files.dirty, checkpoint=files.checkpoint, index_offset=_durable_offset(index),
-            offsets_log=SyncedLogs(files.offsets, files.group_log, files.producer_log, tracker.log),
+            offsets_log=SyncedLogs(files.producer_log, tracker.log),
             on_error=health.report, cache_bytes=config.commitlog_cache_bytes,
         )  # fmt: skip
         writer = Writer(
@@ -138,10 +160,25 @@ class MessageStore:
             log_start=partitions.log_start, clock=self._clock,
         )  # fmt: skip
         self.records = Records(health, partitions, commitlog, writer, files.builder, tracker)
-        self.topics = Topics(health, files.table, partitions, tracker, files.offsets)
+        offsets_topic = InternalTopic(
+            OFFSETS_TOPIC, config.offsets_topic_partitions, table=files.table, queues=partitions,
+            records=self.records, clock=self._clock,
+        )  # fmt: skip
+        committed, group_documents = CommittedOffsets(offsets_topic), DocumentMap(offsets_topic, group_key)
+        self.group_partitions = LoadedPartitions(health, offsets_topic, *group_state_replay(committed, group_documents))
+        transaction_topic = InternalTopic(
+            TRANSACTION_STATE_TOPIC, config.offsets_topic_partitions, table=files.table, queues=partitions,
+            records=self.records, clock=self._clock,
+        )  # fmt: skip
+        transaction_documents = DocumentMap(transaction_topic, transaction_key)
+        self.transaction_partitions = LoadedPartitions(
+            health, transaction_topic, *transaction_state_replay(transaction_documents)
+        )
+        self.transaction_state = Documents(health, transaction_documents, flusher.after_write, flusher.request)
+        self.topics = Topics(health, files.table, partitions, tracker, committed)
         self.transactions = Transactions(health, partitions, tracker)
-        self.offsets = ConsumerOffsets(health, files.offsets, self._clock, flusher.after_write)
-        self.group_metadata = Documents(health, files.group_log, flusher.after_write, flusher.request)
+        self.offsets = ConsumerOffsets(health, committed, self._clock, flusher.after_write)
+        self.group_metadata = Documents(health, group_documents, flusher.after_write, flusher.request)
         self.producer_state = Documents(health, files.producer_log, flusher.after_write, flusher.request)
         self.retention = Retention(
             health=health, policy=RetentionPolicy.of(config), commitlog=commitlog, partitions=partitions,
@@ -161,6 +198,29 @@ class MessageStore:
         flusher.start()
         if index is not None:
             index.start()
+        self.group_partitions.load_all()
+        self.transaction_partitions.load_all()
+        self._upgrade_side_files(committed, group_documents)
+        self._upgrade_transactional_ids(transaction_documents)
+
+    def _upgrade_transactional_ids(self, documents: DocumentMap) -> None:
+        """Move the transactional ids an earlier version kept among the producer documents, once."""
+        moved = migrate_transactional_ids(self._files.producer_log.documents(), documents)
+        if moved:
+            self.flush()
+            for key in moved:
+                self._files.producer_log.delete(key)
+            _log.info("upgraded: %d transactional ids moved into %s", len(moved), TRANSACTION_STATE_TOPIC)
+
+    def _upgrade_side_files(self, committed: CommittedOffsets, group_documents: DocumentMap) -> None:
+        """Move the offsets and groups of an earlier version's side files into ``__consumer_offsets``, once."""
+        if not legacy_files(self._layout.config):
+            return
+        offsets, groups = migrate_side_files(self._layout.config, committed, group_documents)
+        self.flush()
+        retire_side_files(legacy_files(self._layout.config))
+        _log.info("upgraded: %d committed offsets and %d groups moved from side files into %s", offsets, groups,
+                  OFFSETS_TOPIC)  # fmt: skip
 
     def _stop_threads(self) -> None:
         if self._cleaner is not None:

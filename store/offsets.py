@@ -1,4 +1,7 @@
-"""Broker-held consumer offsets: an append-only log, compacted into a snapshot ``consumerOffset.json``.
+"""Consumer offsets as earlier versions kept them: an append-only log, compacted into ``consumerOffset.json``.
+
+Committed offsets now live in ``__consumer_offsets`` (``coordinatorstate.py``); a store that still has these files
+is upgraded once at open (``migrate_side_files`` reads them with ``OffsetStore.load`` below, then renames them).
 
 Files in ``<root>/config/``:
 
@@ -38,23 +41,20 @@ harmless, since each frame sets or removes absolute values. Compaction (once the
 
 Threads: the broker loop thread changes and reads; the flusher thread calls ``sync_to``.
 
-Owners: ``OffsetStore`` owns the two files and the committed offsets in memory; ``ConsumerOffsets`` is the
-broker's entry to it (``store.offsets``: guarded calls, the commit time, the durability future), and the topic
-service removes a deleted topic's offsets.
+Owners: ``OffsetStore`` owns the two files and the committed offsets it read; the running broker no longer
+writes them (its writing methods remain for the format's tests and for tools that make an old store).
 """
 
 from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Callable, Collection, Iterable, Sequence
-from concurrent.futures import Future
+from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from .errors import CorruptStoreError
 from .framedlog import FrameRules, Gap, account, append_frames, frame, read_snapshot, scan
-from .health import StoreHealth, guarded
 from .jsonfile import write_json
 from .quarantine import Quarantine
 from .results import CommittedOffset, OffsetCommit, TopicPartition
@@ -334,53 +334,3 @@ class OffsetStore:
             os.fsync(self._fd)
             os.close(self._fd)
             self._fd = -1
-
-
-class ConsumerOffsets:
-    """Committed offsets as the broker asks for them (``store.offsets``); the one writer of the ``OffsetStore``.
-
-    Threads: the event loop thread; the flusher fsyncs the log (``SyncedLogs``) and completes the futures."""
-
-    def __init__(
-        self,
-        health: StoreHealth,
-        log: OffsetStore,
-        clock: Callable[[], int],
-        after_write: Callable[[], Future[None] | None],
-    ) -> None:
-        self._health = health
-        self._log = log
-        self._clock = clock
-        self._after_write = after_write
-
-    @guarded
-    def commit(self, group: str, commits: Iterable[OffsetCommit]) -> Future[None] | None:
-        """Record committed offsets; under sync flush, a future completed once they are fsynced."""
-        self._log.commit(group, commits, self._clock())
-        return self._after_write()
-
-    @guarded
-    def fetch(
-        self, group: str, partitions: Iterable[TopicPartition] | None = None
-    ) -> dict[TopicPartition, CommittedOffset]:
-        """The group's committed offsets (all of them, or those of ``partitions`` that exist)."""
-        return self._log.fetch(group, partitions)
-
-    @guarded
-    def delete(self, group: str, partitions: Iterable[TopicPartition]) -> None:
-        self._log.delete_offsets(group, partitions)
-
-    @guarded
-    def delete_group(self, group: str) -> bool:
-        """Forget every offset of ``group``; False when it had none."""
-        return self._log.delete_group(group)
-
-    @guarded
-    def groups(self) -> list[str]:
-        """Groups that have committed offsets."""
-        return self._log.groups()
-
-    @guarded
-    def expire(self, before_ms: int, keep_groups: Collection[str] = ()) -> int:
-        """Offsets retention: drop offsets committed before ``before_ms`` by groups not in ``keep_groups``."""
-        return self._log.expire(before_ms, keep_groups)

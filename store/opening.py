@@ -1,8 +1,8 @@
 """Opening a store directory: every file service opened in order, recovery run over them (``recovery.py``).
 
 ``open_files`` opens the topic table, the CommitLog, the partitions' ConsumeQueues, the IndexFiles, the
-transaction state, the epoch file and the side logs (offsets, group metadata, producer state), and recovers (first
-cutting the store back, when asked to or when a cut was left unfinished: ``truncation.py``); it starts no
+transaction state, the epoch file and the producer state's side log, and recovers (first cutting the store back,
+when asked to or when a cut was left unfinished: ``truncation.py``); it starts no
 thread. ``OpenFiles`` is what it leaves for ``MessageStore`` to build its services on, and ``close`` (also
 after a failed open, for what was opened so far) closes them in ``CLOSE_ORDER``.
 
@@ -26,7 +26,6 @@ from .epochfile import EpochFile
 from .groups import GroupMetadataLog
 from .indexservice import IndexService
 from .layout import StoreLayout
-from .offsets import OffsetStore
 from .partitions import Partitions
 from .quarantine import Quarantine
 from .queuebuilder import QueueBuilder
@@ -39,9 +38,7 @@ from .truncation import FILE_NAME as TRUNCATION_FILE_NAME
 from .truncation import check_cut_point, clear_intent, read_intent, write_intent
 from .txnlog import TransactionLog
 
-CLOSE_ORDER = (
-    "offsets", "group_metadata", "producer_state", "transactions", "index", "commitlog", "checkpoint", "queues",
-)  # fmt: skip
+CLOSE_ORDER = ("producer_state", "transactions", "index", "commitlog", "checkpoint", "queues")
 
 
 class _Closeable(Protocol):
@@ -62,8 +59,6 @@ class OpenFiles:
     epochs: EpochFile = field(init=False)
     checkpoint: Checkpoint = field(init=False)
     dirty: DirtyFiles = field(default_factory=DirtyFiles)
-    offsets: OffsetStore = field(init=False)
-    group_log: GroupMetadataLog = field(init=False)
     producer_log: GroupMetadataLog = field(init=False)
     report: RecoveryReport = field(init=False)
 
@@ -120,7 +115,7 @@ def open_files(layout: StoreLayout, config: StoreConfig, files: OpenFiles, trunc
     files.epochs = _recover_epochs(layout, commitlog, files.report.end_offset)
     if cut_at is not None:
         _finish_cut(files, intent_path)
-    _open_side_logs(layout, config, files)
+    _open_producer_log(layout, config, files)
 
 
 def _recover_epochs(layout: StoreLayout, commitlog: CommitLog, end: int) -> EpochFile:
@@ -143,12 +138,8 @@ def _finish_cut(files: OpenFiles, intent_path: Path) -> None:
     clear_intent(intent_path)
 
 
-def _open_side_logs(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> None:
+def _open_producer_log(layout: StoreLayout, config: StoreConfig, files: OpenFiles) -> None:
     directory, compact_bytes = layout.config, config.offsets_compact_bytes
-    offsets = files.opened["offsets"] = files.offsets = OffsetStore(directory, compact_bytes)
-    offsets.load()
-    group_log = files.opened["group_metadata"] = files.group_log = GroupMetadataLog(directory, compact_bytes)
-    group_log.load()
     producer_log = GroupMetadataLog(directory, compact_bytes, name="producerState")
     files.opened["producer_state"] = files.producer_log = producer_log
     producer_log.load()

@@ -61,6 +61,11 @@ class Records:
         """
         return self._writer.append(topic, partition, self._partitions.route(topic, partition), records, batches)
 
+    @guarded
+    def append_internal(self, topic: str, partition: int, batch: bytes) -> AppendResult:
+        """Store one batch the broker built itself (an internal topic's records), from the free-space reserve."""
+        return self._writer.append_internal(topic, partition, self._partitions.route(topic, partition), batch)
+
     def add_append_listener(self, listener: AppendListener) -> None:
         """Call ``listener(result)`` on the appending thread after every append (to wake parked fetches)."""
         self._writer.listeners = (*self._writer.listeners, listener)

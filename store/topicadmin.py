@@ -5,6 +5,10 @@ before the change is acknowledged), the partitions' queues (``Partitions``), and
 log start offsets, transaction state and committed offsets. Its CommitLog records stay until retention
 deletes their segments; nothing reaches them, as no topic has their topic id any more.
 
+The internal topics (``__consumer_offsets``, ``__transaction_state``: ``internaltopics.py``) are the coordinators',
+created by the store itself: this service does not show them (listed, described, changed or deleted, they are
+unknown; created, they exist already), so the broker shows them only as its coordinators do.
+
 Threads: the event loop thread only.
 """
 
@@ -15,9 +19,10 @@ import uuid
 from collections.abc import Mapping
 
 from .config import TopicSettings
-from .errors import InvalidPartitionsError, UnknownTopicOrPartitionError
+from .coordinatorstate import CommittedOffsets
+from .errors import InvalidPartitionsError, TopicAlreadyExistsError, UnknownTopicIdError, UnknownTopicOrPartitionError
 from .health import StoreHealth, guarded
-from .offsets import OffsetStore
+from .internaltopics import INTERNAL_TOPICS
 from .partitions import Partitions
 from .results import TopicInfo
 from .topics import TopicTable
@@ -33,7 +38,7 @@ class Topics:
         table: TopicTable,
         partitions: Partitions,
         transactions: TransactionTracker,
-        offsets: OffsetStore,
+        offsets: CommittedOffsets,
     ) -> None:
         self._health = health
         self._table = table
@@ -46,6 +51,8 @@ class Topics:
         self, name: str, partitions: int, configs: Mapping[str, str] | None = None, topic_id: uuid.UUID | None = None
     ) -> TopicInfo:
         configs = dict(configs or {})
+        if name in INTERNAL_TOPICS:
+            raise TopicAlreadyExistsError(f"topic {name!r} is internal: the coordinators' own")
         self._table.check_new(name, partitions, configs, topic_id)
         topic_id = topic_id or uuid.uuid4()
         self._partitions.add(topic_id.bytes, range(partitions))
@@ -56,6 +63,7 @@ class Topics:
     @guarded
     def delete(self, name: str) -> TopicInfo:
         """Delete a topic: its queues and offsets go; its CommitLog records become unreachable."""
+        _refuse_internal(name)
         topic = self._table.delete(name)
         self._partitions.delete(topic.topic_id.bytes, topic.partitions)
         self._partitions.log_starts.forget_topic(topic.topic_id.bytes)
@@ -66,6 +74,7 @@ class Topics:
 
     @guarded
     def create_partitions(self, name: str, total_count: int) -> TopicInfo:
+        _refuse_internal(name)
         topic = self._table.get(name)
         if total_count <= topic.partitions:
             raise InvalidPartitionsError(f"topic {name!r} has {topic.partitions} partitions; {total_count} is no more")
@@ -77,6 +86,7 @@ class Topics:
     @guarded
     def alter_configs(self, name: str, configs: Mapping[str, str | None], *, replace: bool = False) -> TopicInfo:
         """Set configs (None removes a key, back to its default); ``replace`` drops every key not given."""
+        _refuse_internal(name)
         topic = self._table.get(name)
         merged = {} if replace else dict(topic.configs)
         for key, value in configs.items():
@@ -92,15 +102,19 @@ class Topics:
 
     @guarded
     def list(self) -> tuple[TopicInfo, ...]:
-        return self._table.all()
+        return tuple(topic for topic in self._table.all() if topic.name not in INTERNAL_TOPICS)
 
     @guarded
     def describe(self, name: str) -> TopicInfo:
+        _refuse_internal(name)
         return self._table.get(name)
 
     @guarded
     def settings(self, name: str) -> TopicSettings:
-        """The topic's configs the broker acts on, parsed (defaults filled in)."""
+        """The topic's configs the broker acts on, parsed (defaults filled in). Produce asks for every partition:
+        the internal topics are refused without a call."""
+        if name in INTERNAL_TOPICS:
+            raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")
         try:
             return self._table.settings(name)
         except KeyError:
@@ -109,4 +123,12 @@ class Topics:
     @guarded
     def name_of(self, topic_id: uuid.UUID) -> str:
         """The name of the topic with this id (Fetch v13+ addresses topics by id)."""
-        return self._table.name_of(topic_id)
+        name = self._table.name_of(topic_id)
+        if name in INTERNAL_TOPICS:
+            raise UnknownTopicIdError(f"unknown topic id {topic_id}")
+        return name
+
+
+def _refuse_internal(name: str) -> None:
+    if name in INTERNAL_TOPICS:
+        raise UnknownTopicOrPartitionError(f"topic {name!r} does not exist")

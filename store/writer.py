@@ -8,7 +8,8 @@ then the CommitLog's write position is published, a durability future is taken u
 and the append listeners run (parked fetches wake) before the ``AppendResult`` is returned.
 
 A full disk (``space.py``): an append is refused before anything is written while the store is full or below
-its free-space reserve. One that meets a full disk all the same leaves no record without its ConsumeQueue
+its free-space reserve (the broker's own coordinator records excepted: they use the reserve). One that meets a
+full disk all the same leaves no record without its ConsumeQueue
 unit: a record whose dispatch failed is taken back (the write position returns to its start, so the next
 append overwrites it), and the batches of the append stored before it are published.
 
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.logrecord import HEADER_SIZE
+from rockafka.core_pyx.recordbatch import validate_batch
 from rockafka.core_pyx.records import read_records
 
 from .commitlog import CommitLog, StoredBatch
@@ -83,6 +85,15 @@ class Writer:
         else:
             pieces = [(view[h.position : h.position + h.size], h.last_offset_delta + 1) for h in batches]
         return self._write(topic, partition, route, pieces, self._clock())
+
+    def append_internal(self, topic: str, partition: int, route: Route, batch: bytes) -> AppendResult:
+        """One batch the broker writes itself (coordinator state, ``internaltopics.py``), taken from the free-space
+        reserve: while a full store refuses clients' appends, offset commits and group changes go on."""
+        view = memoryview(batch)
+        header = validate_batch(view)
+        self._check_batches(view, (header,), route[2])
+        self._space.budget -= len(view)
+        return self._write(topic, partition, route, [(view, header.last_offset_delta + 1)], self._clock())
 
     def append_marker(
         self, topic: str, partition: int, route: Route, *, producer_id: int, producer_epoch: int,

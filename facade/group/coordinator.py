@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 
@@ -65,25 +65,41 @@ class GroupCoordinator(Rebalancer):
     def start(self) -> None:
         """Load the saved groups and start their members' sessions (call on the running event loop)."""
         self._loop = asyncio.get_running_loop()
+        self.store.group_partitions.create_topic()
+        loaded = self.load(lambda group_id: True)
+        if loaded:
+            log.info("loaded %d groups", loaded)
+
+    def load(self, wanted: Callable[[str], bool]) -> int:
+        """Serve the saved groups whose ids are ``wanted`` (this broker became their coordinator); how many."""
+        loaded = 0
         for group_id, document in sorted(self.store.group_metadata.documents().items()):
+            if group_id in self.groups or not wanted(group_id):
+                continue
             try:
                 group = load_group(group_id, document)
             except GroupDocumentError as exc:
                 log.error("group %r is not loaded: %s", group_id, exc)
                 continue
             self.groups[group_id] = group
+            loaded += 1
             for member in group.members.values():
                 self._arm_session(group, member, member.session_timeout_ms)
-        if self.groups:
-            log.info("loaded %d groups", len(self.groups))
+        return loaded
+
+    def unload(self, wanted: Callable[[str], bool]) -> int:
+        """Stop serving the groups whose ids are ``wanted`` (another broker coordinates them now): members
+        waiting in JoinGroup or SyncGroup are answered NOT_COORDINATOR, timers stop; how many."""
+        leaving = [group for group_id, group in self.groups.items() if wanted(group_id)]
+        for group in leaving:
+            _let_go(group)
+            del self.groups[group.group_id]
+        return len(leaving)
 
     def shutdown(self) -> None:
         """Answer every waiting member NOT_COORDINATOR (clients find the coordinator again) and stop all timers."""
         for group in self.groups.values():
-            for member in group.members.values():
-                member.answer_join(JoinResult(ErrorCode.NOT_COORDINATOR, member.member_id))
-                member.answer_sync(SyncResult(ErrorCode.NOT_COORDINATOR))
-            group.cancel_timers()
+            _let_go(group)
         self._loop = None
 
     def force_rebalance(self, group_id: str) -> bool:
@@ -411,6 +427,14 @@ class GroupCoordinator(Rebalancer):
         log.info("group %s: member %s leaves (%s)", group.group_id, member_id, leaving.reason or "no reason given")
         self._remove_member_and_update_group(group, group.members[member_id])
         return ErrorCode.NONE
+
+
+def _let_go(group: ClassicGroup) -> None:
+    """The coordinator stops serving ``group``: waiting members learn NOT_COORDINATOR; its timers stop."""
+    for member in group.members.values():
+        member.answer_join(JoinResult(ErrorCode.NOT_COORDINATOR, member.member_id))
+        member.answer_sync(SyncResult(ErrorCode.NOT_COORDINATOR))
+    group.cancel_timers()
 
 
 def _update_member(member: Member, request: JoinRequest, waiter: asyncio.Future[JoinResult]) -> None:

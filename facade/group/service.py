@@ -12,18 +12,21 @@ DescribeGroups of a group that does not exist answers state Dead with no error (
 
 ``__consumer_offsets``: Kafka keeps offsets in this internal topic and clients expect to see it in
 Metadata (with ``offsets.topic.num.partitions`` partitions) once group coordination has been used, as
-Kafka creates it on the first FindCoordinator for a group. Here offsets live in the store's offset store,
-so the topic is shown, never stored: it appears after the first FindCoordinator for a group, a Metadata
-request naming it, or at start when the store holds any group's offsets or metadata.
+Kafka creates it on the first FindCoordinator for a group. The store keeps committed offsets and group
+documents as records in its partitions (``store/coordinatorstate.py``) but does not list it among its
+topics; the topic is shown here: after the first FindCoordinator for a group, a Metadata request naming
+it, or at start when the store holds any group's offsets or metadata. In a cluster, ``coordinate`` loads
+and unloads the groups of its partitions as their leadership moves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from rockafka.facade.config import BrokerConfig
@@ -79,6 +82,21 @@ class GroupService:
         self.coordinator.start()
         self._offsets_topic_shown = bool(self._store.offsets.groups() or self.coordinator.groups)
         self._retention_task = asyncio.get_running_loop().create_task(self._retention_loop())
+
+    def coordinate(self, partitions: frozenset[int]) -> None:
+        """Serve exactly the groups of these ``__consumer_offsets`` partitions (in a cluster, those this broker
+        leads): a partition given up has its groups unloaded (their members get NOT_COORDINATOR) and its
+        offsets forgotten in memory; a partition taken up is replayed from the store, then its groups served."""
+        state = self._store.group_partitions
+        for partition in sorted(state.loaded - partitions):
+            unloaded = self.coordinator.unload(functools.partial(_in_partition, state.partition_of, partition))
+            state.unload(partition)
+            log.info("%s-%d is led elsewhere now: %d groups unloaded", OFFSETS_TOPIC, partition, unloaded)
+        for partition in sorted(partitions - state.loaded):
+            records = state.load(partition)
+            loaded = self.coordinator.load(functools.partial(_in_partition, state.partition_of, partition))
+            log.info("%s-%d is led here now: %d records replayed, %d groups loaded", OFFSETS_TOPIC, partition,
+                     records, loaded)  # fmt: skip
 
     def shutdown(self) -> None:
         """Answer waiting members NOT_COORDINATOR, stop timers and the retention pass."""
@@ -171,3 +189,7 @@ class GroupService:
         self._store.group_metadata.delete(group_id)
         log.info("group %s deleted", group_id)
         return ErrorCode.NONE
+
+
+def _in_partition(partition_of: Callable[[str], int], partition: int, group_id: str) -> bool:
+    return partition_of(group_id) == partition

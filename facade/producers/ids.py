@@ -12,7 +12,7 @@ an idempotent producer's epoch on its own). An empty transactional id is INVALID
 without an epoch or the reverse is INVALID_REQUEST.
 
 Transactional ids keep ``TransactionalIdState`` (producer id, previous producer id, epoch, last epoch,
-timeout, last update), inside the transaction coordinator's document ``txn:<id>`` (see
+timeout, last update), inside the transaction coordinator's document of the id (see
 ``rockafka.facade.transactions.metadata``). The timeout must be in 1..``transaction.max.timeout.ms``
 (INVALID_TRANSACTION_TIMEOUT). Then, as Kafka's ``TransactionCoordinator.prepareInitProducerIdTransit`` and
 ``TransactionMetadata.prepareIncrementProducerEpoch`` (for a transactional id in Empty, CompleteCommit or
@@ -43,7 +43,6 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 
 BLOCK_SIZE: Final = 1000
 BLOCK_KEY: Final = "producer-id-block"
-TXN_PREFIX: Final = "txn:"
 NO_PRODUCER_ID: Final = -1
 NO_EPOCH: Final = -1
 MAX_EPOCH: Final = 32767

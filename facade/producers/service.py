@@ -31,7 +31,7 @@ from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPa
 
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
-from .ids import BLOCK_KEY, BLOCK_SIZE, DOCUMENT_VERSION, TXN_PREFIX, AllocatedId, ProducerIdAllocator
+from .ids import BLOCK_KEY, BLOCK_SIZE, DOCUMENT_VERSION, AllocatedId, ProducerIdAllocator
 from .sequence import Accepted, Verdict
 from .state import PartitionProducers, incoming, snapshot_key
 
@@ -86,7 +86,7 @@ class ProducerService:
         store keeps every intact document past damage, but a damaged frame may have held the latest block."""
         saved = ProducerIdAllocator.block_start(documents)
         known = [pid for table in self._partitions.values() for pid in table.entries]
-        known += [int(d.get("producer_id", -1)) for key, d in documents.items() if key.startswith(TXN_PREFIX)]
+        known += [int(d.get("producer_id", -1)) for d in self._store.transaction_state.documents().values()]
         highest = max(known, default=-1)
         if highest < saved:
             return saved

@@ -4,9 +4,10 @@ What the broker holds (``Broker.transactions``). The rules of each request are `
 keeps every transactional id's ``TransactionMetadata``, makes each change durable before answering, writes
 the markers, and runs the timers. Everything runs on the broker's event loop thread.
 
-Durability: each change is the document ``txn:<transactional id>`` in the store's producer documents (see
-``metadata.py``), saved with an fsync awaited before the answer (Kafka answers once its transaction log write is
-replicated). Ending a transaction (EndTxn, the transaction timeout, fencing by a new InitProducerId):
+Durability: each change is the transactional id's document (see ``metadata.py``), a record of its
+``__transaction_state`` partition (``store.transaction_state``), saved with an fsync awaited before the answer
+(Kafka answers once its transaction log write is replicated). Ending a transaction (EndTxn, the transaction
+timeout, fencing by a new InitProducerId):
 
 1. the transaction goes to PrepareCommit/PrepareAbort, saved and fsynced; while that runs, requests for the id
    answer CONCURRENT_TRANSACTIONS;
@@ -38,8 +39,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-import struct
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import Future
@@ -48,13 +49,20 @@ from typing import Final
 
 from rockafka.core_pyx.recordbatch import BatchHeader
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.store import MessageStore, OffsetCommit, StoreError, TopicPartition, UnknownTopicOrPartitionError
+from rockafka.store import (
+    MessageStore,
+    OffsetCommit,
+    StoreError,
+    TopicPartition,
+    UnknownTopicOrPartitionError,
+    key_partition,
+)
 
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from ..group import OFFSETS_TOPIC
 from ..producers import InitGranted, InitRefused, ProducerService
-from ..producers.ids import TXN_PREFIX, ProducerIdAndEpoch, check_request, init_transactional, known_producer
+from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactional, known_producer
 from .metadata import (
     TransactionMetadata,
     TxnState,
@@ -69,6 +77,7 @@ log = logging.getLogger(__name__)
 _store_errors = StoreErrorLog(log)
 
 COORDINATOR_EPOCH: Final = 0
+TRANSACTION_STATE_TOPIC: Final = "__transaction_state"
 STATE_NAMES: Final = frozenset(state.value for state in TxnState)
 
 
@@ -135,19 +144,43 @@ class TransactionCoordinator:
 
     def load(self) -> LoadReport:
         """Read every transactional id, then complete the transactions a stop left prepared."""
-        unreadable = 0
-        for key, document in self._store.producer_state.documents().items():
-            if not key.startswith(TXN_PREFIX):
+        read, unreadable = self._read(lambda name: True)
+        completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
+        return LoadReport(len(self._txns), completed, unreadable, self._abort_orphans())
+
+    def _read(self, wanted: Callable[[str], bool]) -> tuple[list[str], int]:
+        """Take the saved transactional ids that are ``wanted`` and not held yet; (the ids read, how many could not
+        be read)."""
+        read, unreadable = [], 0
+        for name, document in self._store.transaction_state.documents().items():
+            if name in self._txns or not wanted(name):
                 continue
-            name = key.removeprefix(TXN_PREFIX)
             try:
                 self._txns[name] = TransactionMetadata.from_document(name, document)
+                read.append(name)
             except (ValueError, KeyError, TypeError) as exc:
                 log.error("transactional id %r: its document cannot be read (%s); it is ignored", name, exc)
                 unreadable += 1
-        prepared = [name for name, metadata in self._txns.items() if metadata.state.preparing]
-        completed = sum(self._finish(name) for name in prepared)
-        return LoadReport(len(self._txns), completed, unreadable, self._abort_orphans())
+        return read, unreadable
+
+    def coordinate(self, partitions: frozenset[int]) -> None:
+        """Serve exactly the transactional ids of these ``__transaction_state`` partitions (in a cluster, those this
+        broker leads): the ids of a partition given up leave memory (their records stay); a partition taken up is
+        replayed from the store and its prepared transactions are completed."""
+        state = self._store.transaction_partitions
+        for partition in sorted(state.loaded - partitions):
+            leaving = [n for n in self._txns if state.partition_of(n) == partition and n not in self._preparing]
+            for name in leaving:
+                del self._txns[name]
+            state.unload(partition)
+            log.info("%s-%d is led elsewhere now: %d transactional ids unloaded", TRANSACTION_STATE_TOPIC,
+                     partition, len(leaving))  # fmt: skip
+        for partition in sorted(partitions - state.loaded):
+            state.load(partition)
+            read, _ = self._read(functools.partial(_in_partition, state.partition_of, partition))
+            completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
+            log.info("%s-%d is led here now: %d transactional ids loaded, %d prepared transactions completed",
+                     TRANSACTION_STATE_TOPIC, partition, len(read), completed)  # fmt: skip
 
     def _abort_orphans(self) -> int:
         """Abort every transaction open on a partition that no Ongoing transaction holds (its coordinator state
@@ -447,7 +480,7 @@ class TransactionCoordinator:
         for name in expired:
             self._txns[name].to(TxnState.DEAD, now)
             del self._txns[name]
-            self._store.producer_state.delete(TXN_PREFIX + name)
+            self._store.transaction_state.delete(name)
             log.info("transactional id %r expired", name)
         return len(expired)
 
@@ -456,9 +489,7 @@ class TransactionCoordinator:
     async def _persist(self, metadata: TransactionMetadata, *also: Future[None] | None) -> ErrorCode:
         """Save ``metadata``'s document and wait for it (and ``also``) to be fsynced."""
         try:
-            saved = self._store.producer_state.save(
-                TXN_PREFIX + metadata.transactional_id, metadata.document(), durable=True
-            )
+            saved = self._store.transaction_state.save(metadata.transactional_id, metadata.document(), durable=True)
         except StoreError as exc:
             log.error("transactional id %r not saved: %s", metadata.transactional_id, exc)
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
@@ -498,7 +529,7 @@ class TransactionCoordinator:
         done = complete(metadata, self._clock())
         self._txns[name] = done
         try:
-            self._store.producer_state.save(TXN_PREFIX + name, done.document())
+            self._store.transaction_state.save(name, done.document())
         except StoreError as exc:  # the markers are written: a restart finds it prepared and writes them again
             log.error("transactional id %r: completion not saved: %s", name, exc)
         return True
@@ -514,13 +545,13 @@ class TransactionCoordinator:
                 log.info("transaction marker for %s-%d skipped: the partition is gone", tp.topic, tp.partition)
 
 
+def _in_partition(partition_of: Callable[[str], int], partition: int, key: str) -> bool:
+    return partition_of(key) == partition
+
+
 def offsets_partition(group_id: str, partitions: int) -> int:
-    """The ``__consumer_offsets`` partition Kafka gives a group: Java's ``String.hashCode``, made non-negative."""
-    data = group_id.encode("utf-16-be")
-    code = 0
-    for (unit,) in struct.iter_unpack(">H", data):
-        code = (31 * code + unit) & 0xFFFFFFFF
-    return (code & 0x7FFFFFFF) % partitions
+    """The ``__consumer_offsets`` partition of a group (the one FindCoordinator and the store use)."""
+    return key_partition(group_id, partitions)
 
 
 async def _durable(future: Future[None] | None) -> bool:

@@ -32,8 +32,8 @@ producer id other than the id's is INVALID_PRODUCER_ID_MAPPING, another epoch PR
   the old producer does not have.
 - ``complete``: Prepare* to Complete*; partitions and pending offsets are cleared.
 
-Document (the store's producer document ``txn:<transactional id>``), version 2; version 1 documents (ids only,
-written before transactions existed) read as Empty::
+Document (the transactional id's record in ``__transaction_state``: ``store.transaction_state``), version 2;
+version 1 documents (ids only, written before transactions existed) read as Empty::
 
     {"version": 2, "producer_id": int, "previous_producer_id": int, "epoch": int, "last_epoch": int,
      "timeout_ms": int, "updated_ms": int, "state": "<state name>", "start_ms": int (-1: none),

@@ -1,9 +1,12 @@
 """A full disk, on a real small file system (ext4 on a loop device, and tmpfs) the test mounts as root.
 
-Oracle: appends are refused with ``StorageFullError`` (and nothing torn is written) while reads, offsets,
-commits and topic changes go on; every acknowledged record stays readable; appends resume by themselves once
-space returns; each change of state is one WARNING; a segment that cannot be allocated is an error, never a
-sparse file; reopening a full store refuses cleanly or recovers, and never dies of SIGBUS.
+Oracle: appends are refused with ``StorageFullError`` (and nothing torn is written) while reads, offset
+fetches and topic changes go on (an offset commit is a record of ``__consumer_offsets``: it goes on from the
+free-space reserve while the CommitLog's segment has room, and is refused like an append when the CommitLog
+would have to grow into the reserve, as Kafka's commits fail with its log directory full); every acknowledged
+record stays readable; appends resume by themselves once space returns; each change of state is one WARNING; a
+segment that cannot be allocated is an error, never a sparse file; reopening a full store refuses cleanly or
+recovers, and never dies of SIGBUS.
 """
 
 from __future__ import annotations
@@ -93,8 +96,9 @@ def test_full_store_refuses_appends_serves_the_rest_and_resumes(mount: Path, cap
             # everything else goes on
             assert _read_all(store, "t") == _keys(len(acked))
             assert store.records.partition_offsets("t", 0).high_watermark == len(acked)
-            store.offsets.commit("g", [OffsetCommit("t", 0, len(acked))])
-            assert store.offsets.fetch("g")[TopicPartition("t", 0)].offset == len(acked)
+            with pytest.raises(StorageFullError):  # the CommitLog cannot grow for the commit's record
+                store.offsets.commit("g", [OffsetCommit("t", 0, len(acked))])
+            assert store.offsets.fetch("g") == {}
             store.topics.create("other", 1)
             assert {t.name for t in store.topics.list()} == {"t", "other"}
             store.flush()
@@ -103,6 +107,8 @@ def test_full_store_refuses_appends_serves_the_rest_and_resumes(mount: Path, cap
             time.sleep(RECHECK_S * 1.5)
             resumed = append(store, "t", 0, build_batch([(str(len(acked)).encode(), VALUE)]))
             assert resumed.base_offset == len(acked)
+            store.offsets.commit("g", [OffsetCommit("t", 0, len(acked))])
+            assert store.offsets.fetch("g")[TopicPartition("t", 0)].offset == len(acked)
         changes = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(changes) == 2, changes
         assert "appends are refused" in changes[0] and "appends resume" in changes[1]

@@ -2,6 +2,10 @@
 frame's change survives, every loss is logged and in the quarantine ledger, the log is rewritten so the damage
 is not met again, and a change made after the reopen survives another reopen.
 
+The consumer offsets and group metadata logs are what earlier versions wrote: they are written here with their
+unchanged writers (``OffsetStore``, ``GroupMetadataLog``), and the store reads them once, when it opens and
+moves their content into ``__consumer_offsets`` (``coordinatorstate.py``); the change after the reopen goes there.
+
 Each case records the log's size after every change (one frame each), damages a copy of the log, and compares
 what a reopened store holds with a model that replays every change whose frame is intact (see
 ``framedlog.py``: frames set absolute values, so a damaged frame costs exactly its own change).
@@ -23,7 +27,8 @@ import pytest
 
 from rockafka.store import MessageStore, OffsetCommit, StoreConfig, TopicPartition
 from rockafka.store.framedlog import HEADER, scan
-from rockafka.store.groups import Documents
+from rockafka.store.groups import Documents, GroupMetadataLog
+from rockafka.store.offsets import OffsetStore
 from rockafka.store.quarantine import Loss, Quarantine, read_losses
 
 from .helpers import small_config
@@ -65,15 +70,23 @@ def _history(root: Path, changes: list[Change]) -> History:
     config = small_config(root)
     log = root / OFFSETS_LOG
     bounds = []
-    with MessageStore.open(config, clock=lambda: 7_000) as store:
-        for group, topic, partition, offset in changes:
-            before = log.stat().st_size
-            if offset is None:
-                store.offsets.delete(group, [TopicPartition(topic, partition)])
-            else:
-                store.offsets.commit(group, [OffsetCommit(topic, partition, offset, None, f"m{offset}")])
-            bounds.append((before, log.stat().st_size))
+    legacy = _legacy_offsets(config)
+    for group, topic, partition, offset in changes:
+        before = log.stat().st_size
+        if offset is None:
+            legacy.delete_offsets(group, [TopicPartition(topic, partition)])
+        else:
+            legacy.commit(group, [OffsetCommit(topic, partition, offset, None, f"m{offset}")], 7_000)
+        bounds.append((before, log.stat().st_size))
+    legacy.close()
     return History(config, log, changes, bounds)
+
+
+def _legacy_offsets(config: StoreConfig) -> OffsetStore:
+    """The offsets log as an earlier version wrote it, open for writing (close it before opening the store)."""
+    legacy = OffsetStore(config.root_dir / "config", config.offsets_compact_bytes)
+    legacy.load()
+    return legacy
 
 
 def _changes() -> list[Change]:
@@ -199,11 +212,12 @@ def test_a_whole_last_frame_failing_its_crc_is_damage_not_a_torn_tail(tmp_path: 
 
 def test_the_log_deleted_leaves_the_snapshot(tmp_path: Path) -> None:
     config = small_config(tmp_path)
-    with MessageStore.open(config) as store:
-        store.offsets.commit("g1", [OffsetCommit("t", 0, 500)])
-        store.offsets.commit("g2", [OffsetCommit("t", 0, 300)])
-        store.offsets._log.compact()
-        store.offsets.commit("g1", [OffsetCommit("t", 0, 600)])
+    legacy = _legacy_offsets(config)
+    legacy.commit("g1", [OffsetCommit("t", 0, 500)], 7_000)
+    legacy.commit("g2", [OffsetCommit("t", 0, 300)], 7_000)
+    legacy.compact()
+    legacy.commit("g1", [OffsetCommit("t", 0, 600)], 7_000)
+    legacy.close()
     (tmp_path / OFFSETS_LOG).unlink()
     with MessageStore.open(config) as store:
         assert _state(store) == {"g1": {TopicPartition("t", 0): 500}, "g2": {TopicPartition("t", 0): 300}}
@@ -214,10 +228,11 @@ def test_the_log_deleted_leaves_the_snapshot(tmp_path: Path) -> None:
 
 def test_a_log_of_garbage_leaves_the_snapshot_and_is_quarantined(tmp_path: Path) -> None:
     config = small_config(tmp_path)
-    with MessageStore.open(config) as store:
-        store.offsets.commit("g1", [OffsetCommit("t", 0, 500)])
-        store.offsets._log.compact()
-        store.offsets.commit("g1", [OffsetCommit("t", 0, 600)])
+    legacy = _legacy_offsets(config)
+    legacy.commit("g1", [OffsetCommit("t", 0, 500)], 7_000)
+    legacy.compact()
+    legacy.commit("g1", [OffsetCommit("t", 0, 600)], 7_000)
+    legacy.close()
     # seeded: some random bytes read as a torn append (a plausible frame header running past the end), which
     # is cut quietly, not quarantined; these are no frame at all
     (tmp_path / OFFSETS_LOG).write_bytes(random.Random(16).randbytes(1000).replace(b"\0", b"\1"))
@@ -230,13 +245,14 @@ def test_a_log_of_garbage_leaves_the_snapshot_and_is_quarantined(tmp_path: Path)
 def test_a_damaged_snapshot_falls_back_to_its_bak_and_is_logged(tmp_path: Path, damage: str) -> None:
     config = small_config(tmp_path)
     snapshot = tmp_path / "config" / "consumerOffset.json"
-    with MessageStore.open(config) as store:
-        store.offsets.commit("g1", [OffsetCommit("t", 0, 100)])
-        store.offsets._log.compact()  # the .bak-to-be
-        store.offsets.commit("g1", [OffsetCommit("t", 0, 200)])
-        store.offsets.commit("g2", [OffsetCommit("t", 0, 5)])
-        store.offsets._log.compact()  # the snapshot that will be damaged (its changes have left the log)
-        store.offsets.commit("g2", [OffsetCommit("t", 0, 6)])
+    legacy = _legacy_offsets(config)
+    legacy.commit("g1", [OffsetCommit("t", 0, 100)], 7_000)
+    legacy.compact()  # the .bak-to-be
+    legacy.commit("g1", [OffsetCommit("t", 0, 200)], 7_000)
+    legacy.commit("g2", [OffsetCommit("t", 0, 5)], 7_000)
+    legacy.compact()  # the snapshot that will be damaged (its changes have left the log)
+    legacy.commit("g2", [OffsetCommit("t", 0, 6)], 7_000)
+    legacy.close()
     if damage == "not json":
         snapshot.write_bytes(snapshot.read_bytes()[:-7])
     else:
@@ -246,18 +262,19 @@ def test_a_damaged_snapshot_falls_back_to_its_bak_and_is_logged(tmp_path: Path, 
         store.offsets.commit("g1", [OffsetCommit("t", 0, 300)])
     (loss,) = read_losses(tmp_path / "quarantine")
     assert loss.file == "consumerOffset.json" and "last compaction are lost" in loss.reason
-    with MessageStore.open(config) as store:  # a good snapshot was written: the damage is not met again
+    with MessageStore.open(config) as store:  # moved into __consumer_offsets: not met again
         assert _state(store) == {"g1": {TopicPartition("t", 0): 300}, "g2": {TopicPartition("t", 0): 6}}
     assert len(read_losses(tmp_path / "quarantine")) == 1
 
 
 def test_a_snapshot_and_bak_both_damaged_leave_the_log(tmp_path: Path) -> None:
     config = small_config(tmp_path)
-    with MessageStore.open(config) as store:
-        store.offsets.commit("g1", [OffsetCommit("t", 0, 100)])
-        store.offsets._log.compact()
-        store.offsets._log.compact()
-        store.offsets.commit("g2", [OffsetCommit("t", 0, 6)])
+    legacy = _legacy_offsets(config)
+    legacy.commit("g1", [OffsetCommit("t", 0, 100)], 7_000)
+    legacy.compact()
+    legacy.compact()
+    legacy.commit("g2", [OffsetCommit("t", 0, 6)], 7_000)
+    legacy.close()
     for name in ("consumerOffset.json", "consumerOffset.json.bak"):
         (tmp_path / "config" / name).write_text("{")
     with MessageStore.open(config) as store:
@@ -283,16 +300,18 @@ def test_document_logs_keep_every_intact_frame(tmp_path: Path, name: str, damage
     service, file_name = DOCUMENT_LOGS[name]
     config, log = small_config(tmp_path), tmp_path / "config" / file_name
     bounds, changes = [], []
-    with MessageStore.open(config) as store:
-        for step in range(12):
-            key, before = f"k{step % 4}", log.stat().st_size
-            if step == 9:
-                service(store).delete("k1")
-                changes.append(("k1", None))
-            else:
-                service(store).save(key, {"generation": step, "members": ["m"] * step})
-                changes.append((key, {"generation": step, "members": ["m"] * step}))
-            bounds.append((before, log.stat().st_size))
+    writer = GroupMetadataLog(config.root_dir / "config", config.offsets_compact_bytes, name=name)
+    writer.load()  # the log as the store (producerState) or an earlier version (groupMetadata) writes it
+    for step in range(12):
+        key, before = f"k{step % 4}", log.stat().st_size
+        if step == 9:
+            writer.delete("k1")
+            changes.append(("k1", None))
+        else:
+            writer.put(key, {"generation": step, "members": ["m"] * step})
+            changes.append((key, {"generation": step, "members": ["m"] * step}))
+        bounds.append((before, log.stat().st_size))
+    writer.close()
     data = bytearray(log.read_bytes())
     lost, losses = {4}, 1
     if damage == "flip":
@@ -452,13 +471,15 @@ def test_damage_inside_a_rewritten_state_keeps_every_other_frame(compacted: Path
 def test_document_snapshot_damage_falls_back_to_the_bak(tmp_path: Path, name: str) -> None:
     service, _ = DOCUMENT_LOGS[name]
     config = small_config(tmp_path)
-    with MessageStore.open(config) as store:
-        service(store).save("a", {"v": 1})
-        service(store)._log.compact()  # becomes the .bak
-        service(store).save("a", {"v": 2})
-        service(store).save("b", {"v": 1})
-        service(store)._log.compact()  # the snapshot to damage
-        service(store).save("c", {"v": 1})
+    writer = GroupMetadataLog(config.root_dir / "config", config.offsets_compact_bytes, name=name)
+    writer.load()
+    writer.put("a", {"v": 1})
+    writer.compact()  # becomes the .bak
+    writer.put("a", {"v": 2})
+    writer.put("b", {"v": 1})
+    writer.compact()  # the snapshot to damage
+    writer.put("c", {"v": 1})
+    writer.close()
     snapshot = tmp_path / "config" / f"{name}.json"
     snapshot.write_bytes(snapshot.read_bytes().replace(b'"groups"', b'"gr\xffups"'))
     with MessageStore.open(config) as store:

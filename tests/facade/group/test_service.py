@@ -8,12 +8,18 @@ from pathlib import Path
 from typing import TypeVar
 
 from rockafka.facade.config import load_broker_config
-from rockafka.facade.group import OFFSETS_TOPIC, CommitRequest, GroupService, GroupState, LeavingMember
+from rockafka.facade.group import (
+    OFFSETS_TOPIC,
+    CommitRequest,
+    GroupService,
+    GroupState,
+    LeavingMember,
+)
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
 from rockafka.store import OffsetCommit, TopicPartition
 
-from .helpers import join, open_store, sync
+from .helpers import join, open_store, settle, sync
 
 T = TypeVar("T")
 SIMPLE = CommitRequest("g", -1, "", None)
@@ -196,3 +202,32 @@ def test_the_offsets_topic_shows_once_groups_are_used(tmp_path: Path) -> None:
         assert service.coordinator.groups == {} and GroupState.EMPTY.kafka_name == "Empty"
 
     run(tmp_path, scenario, **{"offsets.topic.num.partitions": "3"})
+
+
+def test_coordination_moving_away_unloads_a_group_and_moving_back_serves_it_as_it_was(tmp_path: Path) -> None:
+    """What a cluster broker does when the leadership of a ``__consumer_offsets`` partition leaves it and returns."""
+
+    async def scenario(service: GroupService) -> None:
+        coordinator, state = service.coordinator, service.coordinator.store.group_partitions
+        every = frozenset(range(state.count))
+        stable = await join(coordinator, group="stable", rebalance_ms=60_000)
+        await sync(coordinator, stable, group="stable", assignments={stable.member_id: b"a"})
+        first = await join(coordinator, group="waiting", rebalance_ms=60_000)
+        await sync(coordinator, first, group="waiting", assignments={})
+        second = asyncio.ensure_future(join(coordinator, group="waiting", client="b", rebalance_ms=60_000))
+        await settle(0.05)
+        assert not second.done()  # waits for the first member to rejoin
+        assert await service.offsets.commit(SIMPLE, [OffsetCommit("t", 0, 7)]) == {TP0: ErrorCode.NONE}
+        moved = frozenset({state.partition_of("stable"), state.partition_of("waiting"), state.partition_of("g")})
+        service.coordinate(every - moved)
+        assert (await asyncio.wait_for(second, 5)).error is ErrorCode.NOT_COORDINATOR
+        assert "stable" not in coordinator.groups and "waiting" not in coordinator.groups
+        assert service.offsets.fetch("g", [TP0], False)[1][0].offset == -1
+        assert {listing.group_id for listing in service.list_groups()}.isdisjoint({"stable", "waiting", "g"})
+        service.coordinate(every)
+        group = coordinator.groups["stable"]
+        assert group.state is GroupState.STABLE and group.generation_id == stable.generation_id
+        assert group.members[stable.member_id].assignment == b"a"
+        assert service.offsets.fetch("g", [TP0], False)[1][0].offset == 7
+
+    run(tmp_path, scenario, **{"offsets.topic.num.partitions": "10"})

@@ -197,7 +197,7 @@ def test_prepared_transactions_are_completed_at_load_after_a_crash(tmp_path: Pat
     assert current is not None
     # the PrepareCommit was saved, then the broker died before any marker
     prepare = current.to(TxnState.PREPARE_COMMIT, NOW)
-    store.producer_state.save("txn:tx", prepare.document(), durable=True).result(timeout=10)  # type: ignore[union-attr]
+    store.transaction_state.save("tx", prepare.document(), durable=True).result(timeout=10)  # type: ignore[union-attr]
     store._lock.release()  # no close: as after kill -9
     with open_store(tmp_path) as reopened:
         after = new_setup(reopened)
@@ -273,7 +273,7 @@ def test_idle_transactional_ids_expire_but_not_during_a_transaction(tmp_path: Pa
         setup.clock.now_ms += 1000
         assert setup.coordinator.expire() == 1
         assert setup.coordinator.metadata("idle") is None and setup.coordinator.metadata("busy") is not None
-        assert "txn:idle" not in setup.store.producer_state.documents()
+        assert "idle" not in setup.store.transaction_state.documents()
 
     run(tmp_path, scenario, **{"transactional.id.expiration.ms": "1000"})
 
@@ -304,5 +304,23 @@ def test_describe_and_list(tmp_path: Path) -> None:
         assert [x.transactional_id for x in coordinator.list_transactions([], [], 400)[1]] == ["tx"]
         assert coordinator.list_transactions([], [], 600)[1] == []
         assert isinstance(coordinator.metadata("tx"), TransactionMetadata)
+
+    run(tmp_path, scenario)
+
+
+def test_transactional_ids_leave_with_their_partition_and_come_back_as_they_were(tmp_path: Path) -> None:
+    """What a cluster broker does when the leadership of a ``__transaction_state`` partition leaves it and returns."""
+
+    async def scenario(setup: Setup) -> None:
+        setup.store.topics.create("t", 1)
+        pid, epoch = await begin(setup, "tx", A)
+        state = setup.store.transaction_partitions
+        every, moved = frozenset(range(state.count)), state.partition_of("tx")
+        setup.coordinator.coordinate(every - {moved})
+        assert setup.coordinator.metadata("tx") is None
+        setup.coordinator.coordinate(every)
+        back = setup.coordinator.metadata("tx")
+        assert back is not None and back.state is TxnState.ONGOING and (back.producer_id, back.epoch) == (pid, epoch)
+        assert await setup.coordinator.end_transaction("tx", pid, epoch, commit=True) is ErrorCode.NONE
 
     run(tmp_path, scenario)
