@@ -44,7 +44,15 @@ from typing import Final
 
 from .commitlog import CommitLog
 from .compactedlog import CompactedLogFiles, Manifest
-from .compaction import CompactionError, CompactionRules, SourceBatch, UnitSummary, clean, cleanable_end
+from .compaction import (
+    DEFAULT_DEDUPE_BUFFER_BYTES,
+    CompactionError,
+    CompactionRules,
+    SourceBatch,
+    UnitSummary,
+    clean,
+    cleanable_end,
+)
 from .compaction import wants_cleaning as worth_cleaning
 from .health import StoreHealth, guarded
 from .layout import StoreLayout
@@ -82,6 +90,7 @@ class _Plan:
     files: CompactedLogFiles
     generation: int
     start_offset: int
+    dirty_from: int
     end_offset: int
     sources: list[SourceBatch]
     rules: CompactionRules
@@ -96,6 +105,7 @@ class _Plan:
 @dataclass(frozen=True, slots=True)
 class _Written:
     plan: _Plan
+    end_offset: int  # the plan's, or where the pass stopped when its offset map filled up
     size: int
     records_in: int
     records_kept: int
@@ -114,6 +124,7 @@ class LogCleaner:
         clock: Callable[[], int],
         io_bytes_per_second: int | None = None,
         duty_cycle: float = 1.0,
+        dedupe_buffer_bytes: int = DEFAULT_DEDUPE_BUFFER_BYTES,
     ) -> None:
         self._health = health
         self._layout = layout
@@ -124,6 +135,7 @@ class LogCleaner:
         self._clock = clock
         self._io_bytes_per_second = io_bytes_per_second
         self._duty_cycle = duty_cycle
+        self._dedupe_buffer_bytes = dedupe_buffer_bytes
         self._executor: ThreadPoolExecutor | None = None
         self._in_flight: Future[_Written] | None = None
         self._refused: set[PartitionKey] = set()  # partitions whose pass met a batch that does not decode
@@ -214,7 +226,8 @@ class LogCleaner:
         aborted = self._transactions.aborted(key, log_start, end)
         return _Plan(
             key, topic, partition, CompactedLogFiles(self._layout.compacted_log(*key)),
-            (compacted.manifest.generation + 1) if compacted is not None else 1, log_start, end, sources, rules, now,
+            (compacted.manifest.generation + 1) if compacted is not None else 1, log_start, dirty_from, end, sources,
+            rules, now,
             frozenset((a.producer_id, a.first_offset) for a in aborted),
         )  # fmt: skip
 
@@ -223,8 +236,9 @@ class LogCleaner:
         started = time.monotonic()
         pacer = _Pacer(self._duty_cycle)
         result = clean(
-            plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_starts=plan.aborted_starts, pause=pacer
-        )
+            plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_starts=plan.aborted_starts,
+            dirty_from=plan.dirty_from, dedupe_buffer_bytes=self._dedupe_buffer_bytes, pause=pacer,
+        )  # fmt: skip
         batches = list(result.batches)
         _, size = plan.files.write_generation(plan.generation, batches)
         if self._io_bytes_per_second:
@@ -232,21 +246,22 @@ class LogCleaner:
             wanted = (plan.bytes_in + size) / self._io_bytes_per_second
             if wanted > spent:
                 time.sleep(wanted - spent)
-        return _Written(plan, size, result.records_in, result.records_kept)
+        end = plan.end_offset if result.stopped_at is None else result.stopped_at
+        return _Written(plan, end, size, result.records_in, result.records_kept)
 
     def _publish(self, written: _Written) -> CleanReport | None:
         plan = written.plan
         if plan.key not in self._partitions.queues:  # deleted meanwhile; its directory went with it
             plan.files.delete()
             return None
-        manifest = Manifest(plan.generation, plan.start_offset, plan.end_offset, written.size)
+        manifest = Manifest(plan.generation, plan.start_offset, written.end_offset, written.size)
         log = plan.files.publish(manifest)
         previous = self._partitions.compacted.get(plan.key)
         self._partitions.compacted[plan.key] = log
         if previous is not None:
             previous.close()
         return CleanReport(
-            plan.topic, plan.partition, plan.start_offset, plan.end_offset, plan.bytes_in, written.size,
+            plan.topic, plan.partition, plan.start_offset, written.end_offset, plan.bytes_in, written.size,
             written.records_in, written.records_kept,
         )  # fmt: skip
 

@@ -25,6 +25,7 @@ from hypothesis.stateful import (
 )
 from kafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
 
+from rockafka.core_pyx.offsetmap import footprint
 from rockafka.core_pyx.recordbatch import DELETE_HORIZON_BIT, read_batch_header
 from rockafka.core_pyx.records import read_records
 from rockafka.store.compaction import CompactionRules, SourceBatch, UnitSummary, clean, cleanable_end, encode_batch
@@ -95,10 +96,13 @@ class CompactionMachine(RuleBasedStateMachine):
         self.model = Model()
         self.sequences = dict.fromkeys(PRODUCERS, 0)
         self.rules = CompactionRules()
+        self.dedupe_buffer_bytes = 1 << 20
 
-    @initialize(retention=st.integers(0, 100), lag=st.integers(0, 50))
-    def choose_rules(self, retention: int, lag: int) -> None:
+    @initialize(retention=st.integers(0, 100), lag=st.integers(0, 50), tight=st.booleans())
+    def choose_rules(self, retention: int, lag: int, tight: bool) -> None:
         self.rules = CompactionRules(delete_retention_ms=retention, min_compaction_lag_ms=lag)
+        if tight:  # an offset map that holds about two batches: passes stop early, the next goes on
+            self.dedupe_buffer_bytes = footprint(0, 0) + 90
 
     @rule(
         records=st.lists(
@@ -150,8 +154,13 @@ class CompactionMachine(RuleBasedStateMachine):
         inside = [batch for batch, unit in zip(self.log, units, strict=True) if unit.base_offset < end]
         result = clean(
             [SourceBatch.of(b) for b in inside], rules=self.rules, now_ms=self.now,
-            aborted_starts=frozenset(self.model.aborted_starts),
+            aborted_starts=frozenset(self.model.aborted_starts), dirty_from=self.model.cleaned_to,
+            dedupe_buffer_bytes=self.dedupe_buffer_bytes,
         )  # fmt: skip
+        if result.stopped_at is not None:
+            assert self.model.cleaned_to < result.stopped_at < end
+            end = result.stopped_at
+            inside = [batch for batch in inside if read_batch_header(batch).base_offset < end]
         self.log = [bytes(b) for b in result.batches] + self.log[len(inside) :]
         for offset, written in self.model.records.items():
             if offset < end and written.value is None:
