@@ -266,7 +266,7 @@ class StoreReader:
         window = (begin_ms, end_ms if end_ms is not None else (1 << 63) - 1)
         return keyquery.query_by_key(
             index=self._index, commitlog=self._commitlog, queues=self._queues, log_start=self._log_start,
-            topic=self._topics.get(topic), key=key, window=window, limit=limit,
+            compacted=self._compacted, topic=self._topics.get(topic), key=key, window=window, limit=limit,
         )  # fmt: skip
 
 
