@@ -116,3 +116,20 @@ def test_a_pass_whose_keys_do_not_fit_its_offset_map_cleans_a_prefix_and_the_nex
         read = read_all(store)
         assert {key: (offset, value) for offset, key, value in read} == latest
         assert len(read) == KEYS + 1  # and the newest batch, still dirty
+
+
+def test_max_timestamp_is_found_in_the_compacted_log_after_retention(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        store.topics.create("t", 1, COMPACTED)
+        stamps = {b"late": 9_000_000, b"early": 1_000}
+        for round_ in range(ROUNDS):
+            for key, stamp in stamps.items():
+                batch = build_batch([(key, b"%d;" % round_ * 500)], timestamps=[stamp + round_])
+                append(store, "t", 0, batch)
+        newest = append(store, "t", 0, build_batch([(b"early", b"x")], timestamps=[5_000])).base_offset
+        last_late = newest - 2
+        assert store.records.max_timestamp("t", 0).offset == last_late  # type: ignore[union-attr]
+        store.cleaner.clean("t", 0)
+        assert store.retention.enforce().deleted_segments > 0  # the late key's last version is in the compacted log
+        found = store.records.max_timestamp("t", 0)
+        assert found is not None and (found.offset, found.timestamp) == (last_late, 9_000_000 + ROUNDS - 1)
