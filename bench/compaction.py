@@ -91,15 +91,21 @@ def append_rate(store: MessageStore, seconds: float, batch: bytes) -> float:
     return count * len(batch) / (time.perf_counter() - start)
 
 
-PLANNING: list[float] = []  # seconds the loop thread spent planning each pass (``run``)
+PLANNING: list[float] = []  # each pass's longest planning step on the loop thread (``run``), seconds
 
 
 def appends_during_pass(store: MessageStore, keys: int, value_bytes: int, batch: bytes) -> tuple[float, float]:
     """(append bytes/s while a fresh pass runs on the cleaner thread, the pass's seconds)."""
     fill(store, keys, 20, value_bytes)  # something dirty to clean
-    started = time.perf_counter()
-    assert store.cleaner.run() == () and store.cleaner._in_flight is not None
-    PLANNING.append(time.perf_counter() - started)
+    steps = []
+    for _ in range(1_000):  # the loop plans in steps, each as long as one turn of the event loop would be held
+        started = time.perf_counter()
+        assert store.cleaner.run() == ()
+        steps.append(time.perf_counter() - started)
+        if not store.cleaner.planning:
+            break
+    assert store.cleaner._in_flight is not None
+    PLANNING.append(max(steps))
     headers = validate_batches(batch)
     count, start = 0, time.perf_counter()
     while not store.cleaner._in_flight.done():
@@ -174,8 +180,9 @@ def main(argv: list[str]) -> int:
             f"- 1 KiB appends while a pass runs on the cleaner thread against the cleaner idle, {len(rounds)} ABBA"
             f" rounds: median {median:.2f}x (target >= 0.9x); per round "
             + ", ".join(f"{busy / 1e6:.1f}/{idle / 1e6:.1f} MB/s = {busy / idle:.2f}x" for busy, idle in rounds),
-            f"- planning a pass of {args.keys * 2} batches on the loop thread (``run``): median"
-            f" {sorted(PLANNING)[len(PLANNING) // 2] * 1e3:.0f} ms, longest {max(PLANNING) * 1e3:.0f} ms",
+            f"- planning a pass of {args.keys * 2} batches on the loop thread, in steps (``run``): the longest step"
+            f" of each pass, median {sorted(PLANNING)[len(PLANNING) // 2] * 1e3:.0f} ms, longest"
+            f" {max(PLANNING) * 1e3:.0f} ms",
         ]
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -110,7 +110,7 @@ class CompactedStoreMachine(RuleBasedStateMachine):
     def abandon_a_pass(self) -> None:
         """A pass that wrote its generation but never published it (kill -9 before the manifest)."""
         cleaner = self.store.cleaner
-        plan = cleaner._plan("t", 0, cleaner._topics.settings("t").compaction, force=True)
+        plan = cleaner._plan_now("t", 0)
         if plan is not None:
             cleaner._execute(plan)
         self.store.close()
