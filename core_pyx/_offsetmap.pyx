@@ -5,7 +5,7 @@
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy
 
 from rockafka.core_pyx._crc32c cimport rk_crc32c
