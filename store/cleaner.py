@@ -267,8 +267,13 @@ class LogCleaner:
         if not (force or horizon_due or worth_cleaning(summaries[: len(dirty)], clean_bytes, now_ms=now, rules=rules)):
             return None
         end = max([end, *(unit.next_offset for unit in dirty)])
-        sources = [] if compacted is None else [SourceBatch.of(b) for b in compacted.batches()]
-        sources = [source for source in sources if source.header.next_offset > log_start]
+        sources: list[SourceBatch] = []
+        for number, batch in enumerate([] if compacted is None else compacted.batches(), 1):
+            source = SourceBatch.of(batch)
+            if source.header.next_offset > log_start:
+                sources.append(source)
+            if number % PLAN_STEP_BATCHES == 0:
+                yield
         for number, unit in enumerate(dirty, 1):
             view = self._commitlog.checked_batch_view(
                 unit.physical_offset, unit.size, queue.topic_id, partition, unit.base_offset, unit.record_count
