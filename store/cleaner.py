@@ -109,7 +109,7 @@ class _Plan:
     sources: list[SourceBatch]
     rules: CompactionRules
     now_ms: int
-    aborted_starts: frozenset[tuple[int, int]]
+    aborted_ranges: frozenset[tuple[int, int, int]]
 
     @property
     def bytes_in(self) -> int:
@@ -283,12 +283,10 @@ class LogCleaner:
             sources.append(SourceBatch.of(view))
             if number % PLAN_STEP_BATCHES == 0:
                 yield
-        aborted = self._transactions.aborted(key, log_start, end)
         return _Plan(
             key, topic, partition, CompactedLogFiles(self._layout.compacted_log(*key)),
             (compacted.manifest.generation + 1) if compacted is not None else 1, log_start, dirty_from, end, sources,
-            rules, now,
-            frozenset((a.producer_id, a.first_offset) for a in aborted),
+            rules, now, frozenset(self._transactions.aborted_ranges(key, log_start, end)),
         )  # fmt: skip
 
     def _execute(self, plan: _Plan) -> _Written:
@@ -296,7 +294,7 @@ class LogCleaner:
         started = time.monotonic()
         pacer = _Pacer(self._duty_cycle)
         result = clean(
-            plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_starts=plan.aborted_starts,
+            plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_ranges=plan.aborted_ranges,
             dirty_from=plan.dirty_from, dedupe_buffer_bytes=self._dedupe_buffer_bytes, pause=pacer,
         )  # fmt: skip
         batches = list(result.batches)

@@ -20,11 +20,12 @@ which these rules keep (and ``tests/store/test_compaction_model.py`` checks agai
   transaction marker rewrites it with attribute bit 6 (``DELETE_HORIZON_BIT``) set and ``baseTimestamp`` =
   pass time + ``delete.retention.ms`` (record timestamps stay exact: their deltas are taken from it); a later
   pass after the horizon drops the tombstones.
-- **Transactions.** Data of an aborted transaction is dropped (``aborted_starts`` names each aborted
-  transaction by producer id and first offset, from the transaction tracker). A COMMIT or ABORT marker is kept
-  while data of its transaction remains, and afterwards until its delete horizon has passed. The range never
-  reaches past the last stable offset, so open transactions are never touched and read_committed reads see
-  what they saw before.
+- **Transactions.** Data of an aborted transaction is dropped (``aborted_ranges`` names each aborted
+  transaction by producer id, first offset and ABORT marker offset, from the transaction tracker: a pass may
+  begin after a transaction's first batch, which an earlier pass dropped, or end inside a transaction). A COMMIT
+  or ABORT marker is kept while data of its transaction remains, and afterwards until its delete horizon has
+  passed. The range never reaches past the last stable offset, so open transactions are never touched and
+  read_committed reads see what they saw before.
 - **Producer state.** The last batch of every producer id in the range is kept, empty if none of its records
   survive (Kafka's ``RETAIN_EMPTY``), so the producer's epoch and sequence can be rebuilt from the log.
 
@@ -141,20 +142,20 @@ def latest_offsets(batches: Iterable[tuple[SourceBatch, list[Record]]], aborted:
     return latest
 
 
-def _aborted_batches(sources: Sequence[SourceBatch], aborted_starts: frozenset[tuple[int, int]]) -> frozenset[int]:
-    """Base offsets of the transactional data batches whose transaction was aborted."""
-    current: dict[int, bool] = {}  # producer id -> is its open transaction an aborted one
+def _aborted_batches(sources: Sequence[SourceBatch], aborted_ranges: frozenset[tuple[int, int, int]]) -> frozenset[int]:
+    """Base offsets of the transactional data batches whose transaction was aborted: their producer's aborted range
+    (first offset to ABORT marker) holds them. (Not the first batch of each transaction: an earlier pass may
+    have dropped it, and a pass's range may begin or end inside a transaction.)"""
+    ranges: dict[int, list[tuple[int, int]]] = {}
+    for producer_id, first, last in aborted_ranges:
+        ranges.setdefault(producer_id, []).append((first, last))
     found: set[int] = set()
     for source in sources:
         header = source.header
-        if not header.is_transactional:
-            continue
-        if header.is_control:
-            current.pop(header.producer_id, None)
-            continue
-        aborted = current.setdefault(header.producer_id, (header.producer_id, header.base_offset) in aborted_starts)
-        if aborted:
-            found.add(header.base_offset)
+        if header.is_transactional and not header.is_control:
+            held = ranges.get(header.producer_id, ())
+            if any(first <= header.base_offset <= last for first, last in held):
+                found.add(header.base_offset)
     return frozenset(found)
 
 
@@ -196,7 +197,7 @@ def clean(
     *,
     rules: CompactionRules,
     now_ms: int,
-    aborted_starts: frozenset[tuple[int, int]] = frozenset(),
+    aborted_ranges: frozenset[tuple[int, int, int]] = frozenset(),
     dirty_from: int = 0,
     dedupe_buffer_bytes: int = DEFAULT_DEDUPE_BUFFER_BYTES,
     pause: Callable[[], None] = _no_pause,
@@ -204,7 +205,7 @@ def clean(
     """One pass over a cleanable range (batches in offset order, the cleaned ones before ``dirty_from``): the
     batches to keep (module docstring). ``pause`` is called every ``PAUSE_EVERY`` batches read or decided on, for
     the caller to yield the GIL."""
-    aborted = _aborted_batches(sources, aborted_starts)
+    aborted = _aborted_batches(sources, aborted_ranges)
     try:
         offsets, payloads = _offset_map(sources, aborted, dirty_from, dedupe_buffer_bytes, pause)
     except KernelError as exc:
