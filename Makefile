@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image prometheus chromium
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image prometheus chromium quix-venv
 
 all: compile
 
@@ -44,7 +44,16 @@ check-generated: gen-protocol
 	@test -z "$$(git status --porcelain -- $(GENERATED))" || \
 	  (echo "untracked generated files: run 'make gen-protocol' and commit" && git status --porcelain -- $(GENERATED) && exit 1)
 
-compat-deps: compat_tests/node/node_modules/.package-lock.json kcat go-clients prometheus chromium
+compat-deps: compat_tests/node/node_modules/.package-lock.json kcat go-clients prometheus chromium quix-venv
+
+# quixstreams for compat_tests/test_quixstreams.py, in a venv of its own: it pins confluent-kafka below the
+# version the other compat tests use (the test runs its application there, as a subprocess).
+QUIX_VENV := compat_tests/quix/.venv
+quix-venv: $(QUIX_VENV)/.stamp-quix
+$(QUIX_VENV)/.stamp-quix: compat_tests/quix/requirements.txt
+	$(PYTHON) -m venv $(QUIX_VENV)
+	$(QUIX_VENV)/bin/python -m pip --disable-pip-version-check -q install -r compat_tests/quix/requirements.txt
+	touch $@
 
 compat_tests/node/node_modules/.package-lock.json: compat_tests/node/package-lock.json
 	cd compat_tests/node && npm ci --no-audit --no-fund --loglevel=error

@@ -267,7 +267,10 @@ class BrokerApp:
     async def _cleaner_loop(self, broker: Broker) -> None:
         """Log compaction: every ``log.cleaner.backoff.ms``, publish the cleaner's finished pass and start the next
         (the pass itself runs on the store's cleaner thread)."""
-        await _every(self.config.int("log.cleaner.backoff.ms") / 1000, "compaction", broker.store.cleaner.run)
+        cleaner = broker.store.cleaner
+        await _every(
+            self.config.int("log.cleaner.backoff.ms") / 1000, "compaction", cleaner.run, lambda: cleaner.planning
+        )
 
     async def stop(self) -> None:
         """Stop accepting, drain requests in flight (bounded), close connections, close the store."""
@@ -327,12 +330,15 @@ async def wait_for_stop_signal() -> None:
     log.info("shutting down")
 
 
-async def _every(interval_s: float, what: str, run_once: Callable[[], Iterable[object]]) -> None:
+async def _every(
+    interval_s: float, what: str, run_once: Callable[[], Iterable[object]], again: Callable[[], bool] = lambda: False
+) -> None:
     """Run a store pass on a timer: one INFO line per report it gives; a refusal by a full or offline store is one
-    WARNING line when it starts, not one every pass."""
+    WARNING line when it starts, not one every pass. While ``again()`` says so, the next run is at the loop's next
+    turn (the cleaner plans a pass in steps) rather than after the interval."""
     refused = ""
     while True:
-        await asyncio.sleep(interval_s)
+        await asyncio.sleep(0 if again() else interval_s)
         try:
             reports = run_once()
         except StoreError as exc:

@@ -18,6 +18,9 @@ batch CRC-32C again). Control batches (attribute bit 5: transaction markers) hol
 yield no rows, as a Kafka consumer returns none; attribute bit 3 is the timestamp type. A transactional batch
 (attribute bit 4) whose producer has an aborted range (given by the planner) holding its base offset yields
 no rows either.
+
+Below a compacted partition's compacted end, a task reads the compacted log instead (``read_compacted_slice``,
+through the store's reader API: its format is ``store/compactedlog.py``'s, whole RecordBatches in offset order).
 """
 
 from __future__ import annotations
@@ -34,14 +37,17 @@ from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.logrecord import CORRUPT, HEADER_SIZE, LIMIT, scan_records
 from rockafka.core_pyx.recordbatch import CONTROL_BIT, TIMESTAMP_TYPE_BIT, TRANSACTIONAL_BIT
 from rockafka.core_pyx.records import read_records
+from rockafka.store.errors import StoreError
 from rockafka.store.reader import CONSUME_QUEUE_UNIT as UNIT
-from rockafka.store.reader import AbortedRange
+from rockafka.store.reader import AbortedRange, compacted_records
 
 from .errors import DataLossError, PipelineError
 from .schema import BATCH_ROWS, ArrowRows
 
 UNIT_SIZE = UNIT.size
 _NEVER = 1 << 62
+#: A QueueSlice's ``queue_file`` when it reads its partition's compacted log instead of a ConsumeQueue file.
+COMPACTED_LOG = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +195,27 @@ class QueueSlice:
     aborted: tuple[AbortedRange, ...] = ()
 
 
+def read_compacted_slice(task: QueueSlice) -> Iterator[Any]:
+    """Arrow batches of the slice's records from its partition's compacted log, in offset order (the cleaner
+    left no aborted records there)."""
+    rows = ArrowRows(task.topic, task.partition, task.include_headers)
+    topic_id = bytes.fromhex(task.topic_id_hex)
+    try:
+        for record, attributes in compacted_records(Path(task.root), topic_id, task.partition, task.start, task.end):
+            ts_type = 1 if attributes & TIMESTAMP_TYPE_BIT else 0
+            rows.add(record.offset, record.timestamp, record.key, record.value, record.headers, ts_type)
+            if len(rows) >= BATCH_ROWS:
+                yield rows.take()
+    except StoreError as exc:
+        raise PipelineError(f"{task.topic}-{task.partition}: the compacted log does not read: {exc}") from exc
+    yield from rows.drain()
+
+
 def read_queue_slice(task: QueueSlice) -> Iterator[Any]:
     """Arrow batches of the slice's records, in offset order."""
+    if task.queue_file == COMPACTED_LOG:
+        yield from read_compacted_slice(task)
+        return
     segments = Segments(Path(task.root))
     rows = ArrowRows(task.topic, task.partition, task.include_headers)
     try:

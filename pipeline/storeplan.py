@@ -14,6 +14,11 @@ records included.
 
 - ``mode=cq`` (default): one task per (partition, ConsumeQueue file) overlapping the offsets read,
   after ``minPartitions`` splitting: each task walks its file's units and decodes their batches.
+
+**Compacted partitions** (``cleanup.policy=compact``): below the compacted end that the snapshot saw
+(``PartitionSummary.compacted_end``), a partition is read from its compacted log by one task of its own (in
+both modes), and the ConsumeQueue and CommitLog only from that end on, as the broker's Fetch reads it: the
+CommitLog below it may still hold the versions the cleaner dropped.
 - ``mode=segments``: one task per CommitLog segment, a sequential scan that verifies every record's
   header and batch CRC-32C (of all topics) up to where the published units end, and yields the
   selected partitions' records. For full dumps and integrity checks.
@@ -31,7 +36,7 @@ from rockafka.store.reader import AbortedRange, StoreReader
 from .errors import PipelineError
 from .offsets import Bounds, OffsetRange, TopicPartition
 from .options import TopicSelection
-from .storefiles import QueueSlice, SegmentSlice, last_unit_end, queue_files
+from .storefiles import COMPACTED_LOG, QueueSlice, SegmentSlice, last_unit_end, queue_files
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,8 @@ class StoreSnapshot:
     segment_starts: tuple[int, ...]
     #: read_committed only: each selected partition's aborted ranges
     aborted: Mapping[TopicPartition, tuple[AbortedRange, ...]]
+    #: compacted partitions only: the offset below which their compacted log answers
+    compacted_ends: Mapping[TopicPartition, int]
 
 
 def snapshot(root: Path, selection: TopicSelection, committed: bool) -> StoreSnapshot:
@@ -67,6 +74,7 @@ def snapshot(root: Path, selection: TopicSelection, committed: bool) -> StoreSna
         bounds=Bounds(earliest={tp: summaries[tp].log_start_offset for tp in present}, latest=latest),
         segment_starts=segment_starts,
         aborted={tp: t.aborted for tp, t in transactions.items() if t.aborted},
+        compacted_ends={tp: summaries[tp].compacted_end for tp in present if summaries[tp].compacted_end},
     )
 
 
@@ -76,19 +84,32 @@ def _overlapping(snap: StoreSnapshot, r: OffsetRange, start: int, end: int) -> t
     return tuple(a for a in held if a.first_offset < end and a.last_offset >= start)
 
 
+def compacted_slice(snap: StoreSnapshot, r: OffsetRange, flags: tuple[bool, bool]) -> list[QueueSlice]:
+    """The task reading the part of ``r`` below its partition's compacted end from the compacted log (none when
+    ``r`` starts at or past it)."""
+    end = min(r.end, snap.compacted_ends.get(TopicPartition(r.topic, r.partition), 0))
+    if r.start >= end:
+        return []
+    topic_id = snap.topic_ids[r.topic]
+    return [QueueSlice(str(snap.root), r.topic, topic_id, r.partition, COMPACTED_LOG, r.start, end, *flags)]
+
+
 def queue_slices(snap: StoreSnapshot, ranges: list[OffsetRange], flags: tuple[bool, bool]) -> list[QueueSlice]:
-    """One task per (range, ConsumeQueue file) overlap; ``flags`` = (include_headers, fail_on_data_loss)."""
+    """One task per (range, ConsumeQueue file) overlap, and one for a compacted partition's compacted log below
+    its end; ``flags`` = (include_headers, fail_on_data_loss)."""
     tasks = []
     listed: dict[TopicPartition, list[tuple[Path, int]]] = {}
     for r in ranges:
         tp = TopicPartition(r.topic, r.partition)
         topic_id = snap.topic_ids[r.topic]
+        tasks += compacted_slice(snap, r, flags)
         if tp not in listed:
             listed[tp] = queue_files(snap.root, topic_id, r.partition)
         files = listed[tp]
+        from_offset = max(r.start, snap.compacted_ends.get(tp, 0))
         for at, (path, first) in enumerate(files):
             upto = files[at + 1][1] if at + 1 < len(files) else r.end
-            start, end = max(r.start, first if at else r.start), min(r.end, upto)
+            start, end = max(from_offset, first if at else from_offset), min(r.end, upto)
             if start < end:
                 aborted = _overlapping(snap, r, start, end)
                 tasks.append(
@@ -111,14 +132,24 @@ def published_end(root: Path) -> int:
     return end
 
 
-def segment_slices(snap: StoreSnapshot, ranges: list[OffsetRange], include_headers: bool) -> list[SegmentSlice]:
-    """One task per CommitLog segment, each looking for the records of ``ranges``."""
+def segment_slices(
+    snap: StoreSnapshot, ranges: list[OffsetRange], include_headers: bool
+) -> list[SegmentSlice | QueueSlice]:
+    """One task per CommitLog segment, each looking for the records of ``ranges``; a compacted partition's
+    records below its compacted end come from its compacted log instead (the CommitLog there may still hold
+    versions the cleaner dropped), in a task of their own."""
     wanted: dict[str, tuple[str, dict[int, tuple[int, int]]]] = {}
     aborted: dict[tuple[str, int], tuple[AbortedRange, ...]] = {}
+    tasks: list[SegmentSlice | QueueSlice] = []
     for r in ranges:
         topic_id = snap.topic_ids[r.topic]
-        wanted.setdefault(topic_id, (r.topic, {}))[1][r.partition] = (r.start, r.end)
+        tasks += compacted_slice(snap, r, (include_headers, True))
+        start = max(r.start, snap.compacted_ends.get(TopicPartition(r.topic, r.partition), 0))
+        wanted.setdefault(topic_id, (r.topic, {}))[1][r.partition] = (start, r.end)
         if overlapping := _overlapping(snap, r, r.start, r.end):
             aborted[(topic_id, r.partition)] = overlapping
     end = published_end(snap.root)
-    return [SegmentSlice(str(snap.root), start, wanted, end, include_headers, aborted) for start in snap.segment_starts]
+    segments = [
+        SegmentSlice(str(snap.root), start, wanted, end, include_headers, aborted) for start in snap.segment_starts
+    ]
+    return tasks + segments

@@ -17,8 +17,10 @@ A pass over one partition, in three steps so the event loop is never held for lo
 3. **publish** (loop thread): the manifest names the new generation (one atomic rename), the older file goes,
    and ``Partitions.compacted`` serves the new log. A pass whose partition was deleted meanwhile is dropped.
 
-``run`` (called by the broker on its retention timer) publishes a finished pass and starts the next one: at most
-one pass is in flight, so the cleaner costs the broker one thread and one partition's offset map at a time. A
+``run`` (called by the broker every ``log.cleaner.backoff.ms``) publishes a finished pass and plans the next one in
+steps of ``PLAN_STEP_BATCHES`` batches, returning between steps (``planning``: the broker calls again at the event
+loop's next turn, so requests are served between steps); the plan made, its pass starts. At most one pass is in
+flight, so the cleaner costs the broker one thread and one partition's offset map at a time. A
 partition is cleaned when ``compaction.wants_cleaning`` says its dirty part is worth it
 (``min.cleanable.dirty.ratio``, ``max.compaction.lag.ms``). ``clean`` runs one whole pass at once (tests, tools).
 
@@ -37,14 +39,22 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
 from .commitlog import CommitLog
 from .compactedlog import CompactedLogFiles, Manifest
-from .compaction import CompactionError, CompactionRules, SourceBatch, UnitSummary, clean, cleanable_end
+from .compaction import (
+    DEFAULT_DEDUPE_BUFFER_BYTES,
+    CompactionError,
+    CompactionRules,
+    SourceBatch,
+    UnitSummary,
+    clean,
+    cleanable_end,
+)
 from .compaction import wants_cleaning as worth_cleaning
 from .health import StoreHealth, guarded
 from .layout import StoreLayout
@@ -55,8 +65,20 @@ from .transactions import TransactionTracker
 
 log = logging.getLogger(__name__)
 
-#: A pass takes at most this many new batches, so planning (on the loop thread) stays short; more go next time.
+#: A pass takes at most this many new batches; more go next time.
 MAX_BATCHES_PER_PASS: Final = 20_000
+#: Planning (on the loop thread) reads this many batches per step: ``run`` returns between steps.
+PLAN_STEP_BATCHES: Final = 1_000
+
+
+def _made(steps: Generator[None, None, _Plan | None]) -> _Plan | None:
+    """A plan made in one go (``clean``): every step at once."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as made:
+            plan: _Plan | None = made.value
+            return plan
 
 
 class _Pacer:
@@ -82,11 +104,12 @@ class _Plan:
     files: CompactedLogFiles
     generation: int
     start_offset: int
+    dirty_from: int
     end_offset: int
     sources: list[SourceBatch]
     rules: CompactionRules
     now_ms: int
-    aborted_starts: frozenset[tuple[int, int]]
+    aborted_ranges: frozenset[tuple[int, int, int]]
 
     @property
     def bytes_in(self) -> int:
@@ -96,6 +119,7 @@ class _Plan:
 @dataclass(frozen=True, slots=True)
 class _Written:
     plan: _Plan
+    end_offset: int  # the plan's, or where the pass stopped when its offset map filled up
     size: int
     records_in: int
     records_kept: int
@@ -114,6 +138,7 @@ class LogCleaner:
         clock: Callable[[], int],
         io_bytes_per_second: int | None = None,
         duty_cycle: float = 1.0,
+        dedupe_buffer_bytes: int = DEFAULT_DEDUPE_BUFFER_BYTES,
     ) -> None:
         self._health = health
         self._layout = layout
@@ -124,17 +149,36 @@ class LogCleaner:
         self._clock = clock
         self._io_bytes_per_second = io_bytes_per_second
         self._duty_cycle = duty_cycle
+        self._dedupe_buffer_bytes = dedupe_buffer_bytes
         self._executor: ThreadPoolExecutor | None = None
         self._in_flight: Future[_Written] | None = None
+        self._planning: Generator[None, None, _Plan | None] | None = None  # a plan half made, run by ``run``
         self._refused: set[PartitionKey] = set()  # partitions whose pass met a batch that does not decode
+
+    @property
+    def planning(self) -> bool:
+        """Whether a plan is half made: ``run`` wants to be called again at the event loop's next turn."""
+        return self._planning is not None
 
     @guarded
     def run(self) -> tuple[CleanReport, ...]:
-        """Publish the pass that finished, if any, and start the next partition that wants cleaning."""
+        """Publish the pass that finished, if any, and plan the next partition that wants cleaning, one step
+        (``PLAN_STEP_BATCHES`` batches) per call: ``planning`` says whether to call again; the plan made, its pass
+        starts on the cleaner thread."""
         if self._in_flight is not None and not self._in_flight.done():
             return ()
         reports = self._finish_in_flight()
-        plan = self._next_plan()
+        if self._planning is None:
+            self._planning = self._next_plan()
+        try:
+            next(self._planning)
+            return reports
+        except StopIteration as made:
+            self._planning = None
+            plan: _Plan | None = made.value
+        except BaseException:
+            self._planning = None
+            raise
         if plan is not None:
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="rockafka-cleaner")
@@ -157,20 +201,29 @@ class LogCleaner:
     @guarded
     def clean(self, topic: str, partition: int) -> CleanReport | None:
         """One whole pass over the partition now, whatever its dirty ratio (after publishing the background pass
-        in flight, if any); None when nothing is cleanable."""
+        in flight, if any, and dropping a plan half made); None when nothing is cleanable."""
+        self._drop_planning()
         self._finish_in_flight()
-        settings = self._topics.settings(topic)
-        plan = self._plan(topic, partition, settings.compaction, force=True)
+        plan = self._plan_now(topic, partition)
         return None if plan is None else self._publish(self._execute(plan))
 
-    def _next_plan(self) -> _Plan | None:
+    def _plan_now(self, topic: str, partition: int) -> _Plan | None:
+        """The partition's pass planned in one go, whatever its dirty ratio."""
+        return _made(self._plan(topic, partition, self._topics.settings(topic).compaction, force=True))
+
+    def _drop_planning(self) -> None:
+        if self._planning is not None:
+            self._planning.close()
+            self._planning = None
+
+    def _next_plan(self) -> Generator[None, None, _Plan | None]:
         for topic in self._topics.all():
             settings = self._topics.settings(topic.name)
             if not settings.cleanup_compact:
                 continue
             for partition in range(topic.partitions):
                 try:
-                    plan = self._plan(topic.name, partition, settings.compaction, force=False)
+                    plan = yield from self._plan(topic.name, partition, settings.compaction, force=False)
                 except CompactionError as exc:  # a damaged batch: the others' passes go on
                     if (topic.topic_id.bytes, partition) not in self._refused:
                         log.warning("not compacting %s-%d: %s", topic.name, partition, exc)
@@ -180,14 +233,26 @@ class LogCleaner:
                     return plan
         return None
 
-    def _plan(self, topic: str, partition: int, rules: CompactionRules, *, force: bool) -> _Plan | None:
+    def _plan(
+        self, topic: str, partition: int, rules: CompactionRules, *, force: bool
+    ) -> Generator[None, None, _Plan | None]:
+        """The partition's next pass, or None; it yields every ``PLAN_STEP_BATCHES`` batches it reads, for the
+        event loop to serve requests meanwhile (appends past the plan's range change nothing it read; a file that
+        retention or a topic deletion took meanwhile ends the plan, which is made again next time)."""
         _, key, queue = self._partitions.get(topic, partition)
         compacted = self._partitions.compacted.get(key)
         log_start = self._partitions.log_start(key, queue)
         dirty_from = max(log_start, compacted.end_offset if compacted is not None else 0)
         now = self._clock()
         first = max(queue.index_of_offset(dirty_from), queue.first_index)
-        units = [queue.unit(index) for index in range(first, min(queue.end_index, first + MAX_BATCHES_PER_PASS))]
+        units = []
+        try:
+            for index in range(first, min(queue.end_index, first + MAX_BATCHES_PER_PASS)):
+                units.append(queue.unit(index))
+                if len(units) % PLAN_STEP_BATCHES == 0:
+                    yield
+        except (IndexError, ValueError) as exc:
+            raise CompactionError(f"{topic}-{partition}: a ConsumeQueue file went while planning ({exc})") from exc
         units = [unit for unit in units if unit.next_offset > dirty_from]
         summaries = [UnitSummary(u.base_offset, u.next_offset, u.size, u.max_timestamp) for u in units]
         first_unstable = self._transactions.first_unstable(key)
@@ -202,20 +267,26 @@ class LogCleaner:
         if not (force or horizon_due or worth_cleaning(summaries[: len(dirty)], clean_bytes, now_ms=now, rules=rules)):
             return None
         end = max([end, *(unit.next_offset for unit in dirty)])
-        sources = [] if compacted is None else [SourceBatch.of(b) for b in compacted.batches()]
-        sources = [source for source in sources if source.header.next_offset > log_start]
-        for unit in dirty:
+        sources: list[SourceBatch] = []
+        for number, batch in enumerate([] if compacted is None else compacted.batches(), 1):
+            source = SourceBatch.of(batch)
+            if source.header.next_offset > log_start:
+                sources.append(source)
+            if number % PLAN_STEP_BATCHES == 0:
+                yield
+        for number, unit in enumerate(dirty, 1):
             view = self._commitlog.checked_batch_view(
                 unit.physical_offset, unit.size, queue.topic_id, partition, unit.base_offset, unit.record_count
             )
             if view is None:
                 raise CompactionError(f"{topic}-{partition}: the batch at offset {unit.base_offset} is unreadable")
             sources.append(SourceBatch.of(view))
-        aborted = self._transactions.aborted(key, log_start, end)
+            if number % PLAN_STEP_BATCHES == 0:
+                yield
         return _Plan(
             key, topic, partition, CompactedLogFiles(self._layout.compacted_log(*key)),
-            (compacted.manifest.generation + 1) if compacted is not None else 1, log_start, end, sources, rules, now,
-            frozenset((a.producer_id, a.first_offset) for a in aborted),
+            (compacted.manifest.generation + 1) if compacted is not None else 1, log_start, dirty_from, end, sources,
+            rules, now, frozenset(self._transactions.aborted_ranges(key, log_start, end)),
         )  # fmt: skip
 
     def _execute(self, plan: _Plan) -> _Written:
@@ -223,8 +294,9 @@ class LogCleaner:
         started = time.monotonic()
         pacer = _Pacer(self._duty_cycle)
         result = clean(
-            plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_starts=plan.aborted_starts, pause=pacer
-        )
+            plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_ranges=plan.aborted_ranges,
+            dirty_from=plan.dirty_from, dedupe_buffer_bytes=self._dedupe_buffer_bytes, pause=pacer,
+        )  # fmt: skip
         batches = list(result.batches)
         _, size = plan.files.write_generation(plan.generation, batches)
         if self._io_bytes_per_second:
@@ -232,26 +304,28 @@ class LogCleaner:
             wanted = (plan.bytes_in + size) / self._io_bytes_per_second
             if wanted > spent:
                 time.sleep(wanted - spent)
-        return _Written(plan, size, result.records_in, result.records_kept)
+        end = plan.end_offset if result.stopped_at is None else result.stopped_at
+        return _Written(plan, end, size, result.records_in, result.records_kept)
 
     def _publish(self, written: _Written) -> CleanReport | None:
         plan = written.plan
         if plan.key not in self._partitions.queues:  # deleted meanwhile; its directory went with it
             plan.files.delete()
             return None
-        manifest = Manifest(plan.generation, plan.start_offset, plan.end_offset, written.size)
+        manifest = Manifest(plan.generation, plan.start_offset, written.end_offset, written.size)
         log = plan.files.publish(manifest)
         previous = self._partitions.compacted.get(plan.key)
         self._partitions.compacted[plan.key] = log
         if previous is not None:
             previous.close()
         return CleanReport(
-            plan.topic, plan.partition, plan.start_offset, plan.end_offset, plan.bytes_in, written.size,
+            plan.topic, plan.partition, plan.start_offset, written.end_offset, plan.bytes_in, written.size,
             written.records_in, written.records_kept,
         )  # fmt: skip
 
     def close(self) -> None:
         """Wait for a pass in flight to finish writing (its file is an orphan until a later pass publishes)."""
+        self._drop_planning()
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None

@@ -193,6 +193,21 @@ class CompactedLog:
                     return record.offset, record.timestamp
         return None
 
+    def max_timestamp(self, log_start: int) -> tuple[int, int] | None:
+        """(offset, timestamp) of the first record at or after ``log_start`` carrying the largest timestamp;
+        batches are compared by their maxTimestamp (a pass sets it from the records it keeps), one is decoded."""
+        best: tuple[int, int] | None = None  # (maxTimestamp, batch index)
+        for index in range(bisect.bisect_right(self._nexts, log_start), len(self._bases)):
+            header = read_batch_header(self._batch(index))
+            if not header.is_control and header.record_count and (best is None or header.max_timestamp > best[0]):
+                best = (header.max_timestamp, index)
+        if best is None:
+            return None
+        for record in stored_records(self._batch(best[1])):
+            if record.offset >= log_start and record.timestamp == best[0]:
+                return record.offset, record.timestamp
+        return None
+
     def close(self) -> None:
         """Unmap, unless a reader still holds a batch: then the mapping goes with its last view."""
         self._view.release()

@@ -8,25 +8,32 @@ which these rules keep (and ``tests/store/test_compaction_model.py`` checks agai
   producer id, epoch and base sequence (Kafka's ``overrideLastOffset``), so a consumer sees gaps and an
   idempotent producer's last sequence is unchanged.
 - **The latest record of every key is kept.** A record is dropped only when a later record of the same key lies
-  in the range (the *offset map*, key -> last offset, is built over the whole range: one entry per key of the
-  partition; Kafka bounds it with ``log.cleaner.dedupe.buffer.size``, this store does not yet).
+  in the range. The *offset map* (key -> last offset, the ``offsetmap`` kernel) is built over the range's dirty
+  part, the batches from ``dirty_from`` (the cleaned part before it holds one record per key already): a
+  cleaned record is kept when the map has no later offset for its key, a dirty one when it is its key's last.
+  The map holds at most ``log.cleaner.dedupe.buffer.size`` bytes, as Kafka's does: when the next dirty batch
+  may not fit, the pass stops before it (``PassResult.stopped_at``) and cleans the prefix; the next pass goes
+  on from there. The first dirty batch always goes in, so every pass moves on.
 - **Records with a null key** (written before the topic became compacted) are dropped, as Kafka's cleaner does.
 - **Tombstones** (null value) stay, as the latest record of their key, until their batch's *delete horizon*
   has passed. The horizon is Kafka's (KIP-534): the first pass that keeps a batch holding a tombstone or a
   transaction marker rewrites it with attribute bit 6 (``DELETE_HORIZON_BIT``) set and ``baseTimestamp`` =
   pass time + ``delete.retention.ms`` (record timestamps stay exact: their deltas are taken from it); a later
   pass after the horizon drops the tombstones.
-- **Transactions.** Data of an aborted transaction is dropped (``aborted_starts`` names each aborted
-  transaction by producer id and first offset, from the transaction tracker). A COMMIT or ABORT marker is kept
-  while data of its transaction remains, and afterwards until its delete horizon has passed. The range never
-  reaches past the last stable offset, so open transactions are never touched and read_committed reads see
-  what they saw before.
+- **Transactions.** Data of an aborted transaction is dropped (``aborted_ranges`` names each aborted
+  transaction by producer id, first offset and ABORT marker offset, from the transaction tracker: a pass may
+  begin after a transaction's first batch, which an earlier pass dropped, or end inside a transaction). A COMMIT
+  or ABORT marker is kept while data of its transaction remains, and afterwards until its delete horizon has
+  passed. The range never reaches past the last stable offset, so open transactions are never touched and
+  read_committed reads see what they saw before.
 - **Producer state.** The last batch of every producer id in the range is kept, empty if none of its records
   survive (Kafka's ``RETAIN_EMPTY``), so the producer's epoch and sequence can be rebuilt from the log.
 
 A batch all of whose records stay, and that needs no new horizon, is copied byte for byte (compressed batches
 stay compressed). A batch that loses records is rebuilt uncompressed (Kafka recompresses with the original codec;
-this store does not yet), with its CRC-32C recomputed.
+this store does not yet), with its CRC-32C recomputed: its kept records' bytes are copied as they are (the
+kernel selects them without the GIL) under the same base offset and base timestamp, or re-encoded against the
+new base timestamp when the batch gets its delete horizon.
 
 When a pass runs and how far it reaches are decided by ``cleanable_end`` and ``wants_cleaning``, from the
 topic's ``min.compaction.lag.ms``, ``max.compaction.lag.ms`` and ``min.cleanable.dirty.ratio``. The newest batch
@@ -45,6 +52,7 @@ from typing import Final
 from rockafka.core_pyx.compression import decompress
 from rockafka.core_pyx.crc32c import crc32c
 from rockafka.core_pyx.errors import CorruptBatchError, KernelError
+from rockafka.core_pyx.offsetmap import OffsetMap, Selection
 from rockafka.core_pyx.recordbatch import (
     ATTRIBUTES_OFFSET,
     COMPRESSION_MASK,
@@ -62,6 +70,9 @@ _HEAD = struct.Struct(">qiib")  # baseOffset, batchLength, partitionLeaderEpoch,
 _CRC = struct.Struct(">I")
 _BODY = struct.Struct(">hiqqqhii")  # attributes, lastOffsetDelta, baseTimestamp, maxTimestamp, pid, epoch, seq, count
 
+
+#: Kafka's default ``log.cleaner.dedupe.buffer.size``: the bytes one pass's offset map may hold.
+DEFAULT_DEDUPE_BUFFER_BYTES: Final = 128 << 20
 
 #: How many batches a pass decodes (or decides on) between two calls of its ``pause``.
 PAUSE_EVERY: Final = 32
@@ -104,24 +115,23 @@ class PassResult:
     batches: tuple[bytes | memoryview, ...]
     records_in: int
     records_kept: int
+    #: Where the pass stopped because its offset map was full (the next pass goes on from there); None: at the end.
+    stopped_at: int | None = None
 
 
 def stored_records(data: bytes | memoryview) -> list[Record]:
     """The records of a stored batch, CRC-32C checked. Unlike ``read_records`` (which checks a produced batch),
     a compacted batch may hold fewer records than its offset range, or none."""
-    header = read_batch_header(data)
-    view = memoryview(data)
-    if crc32c(view[ATTRIBUTES_OFFSET : header.size]) != header.crc:
-        raise CorruptBatchError(f"stored batch at offset {header.base_offset} fails its CRC-32C")
-    payload = view[RECORD_BATCH_OVERHEAD : header.size]
-    if header.compression:
-        payload = memoryview(decompress(header.compression, payload))
+    source = SourceBatch.of(data)
+    header = source.header
     log_append_time = header.max_timestamp if header.is_log_append_time else None
+    payload = checked_payload(source)
     return decode_records(payload, header.record_count, header.base_offset, header.base_timestamp, log_append_time)
 
 
 def latest_offsets(batches: Iterable[tuple[SourceBatch, list[Record]]], aborted: frozenset[int]) -> dict[bytes, int]:
-    """The offset map: every key's last offset among the records that count (not aborted, not control)."""
+    """The offset map as a dict: every key's last offset among the records that count (not aborted, not control).
+    The model tests' reference; a pass uses the bounded ``OffsetMap`` kernel."""
     latest: dict[bytes, int] = {}
     for source, records in batches:
         if source.header.is_control or source.header.base_offset in aborted:
@@ -132,21 +142,54 @@ def latest_offsets(batches: Iterable[tuple[SourceBatch, list[Record]]], aborted:
     return latest
 
 
-def _aborted_batches(sources: Sequence[SourceBatch], aborted_starts: frozenset[tuple[int, int]]) -> frozenset[int]:
-    """Base offsets of the transactional data batches whose transaction was aborted."""
-    current: dict[int, bool] = {}  # producer id -> is its open transaction an aborted one
+def _aborted_batches(sources: Sequence[SourceBatch], aborted_ranges: frozenset[tuple[int, int, int]]) -> frozenset[int]:
+    """Base offsets of the transactional data batches whose transaction was aborted: their producer's aborted range
+    (first offset to ABORT marker) holds them. (Not the first batch of each transaction: an earlier pass may
+    have dropped it, and a pass's range may begin or end inside a transaction.)"""
+    ranges: dict[int, list[tuple[int, int]]] = {}
+    for producer_id, first, last in aborted_ranges:
+        ranges.setdefault(producer_id, []).append((first, last))
     found: set[int] = set()
     for source in sources:
         header = source.header
-        if not header.is_transactional:
-            continue
-        if header.is_control:
-            current.pop(header.producer_id, None)
-            continue
-        aborted = current.setdefault(header.producer_id, (header.producer_id, header.base_offset) in aborted_starts)
-        if aborted:
-            found.add(header.base_offset)
+        if header.is_transactional and not header.is_control:
+            held = ranges.get(header.producer_id, ())
+            if any(first <= header.base_offset <= last for first, last in held):
+                found.add(header.base_offset)
     return frozenset(found)
+
+
+def checked_payload(source: SourceBatch) -> bytes | memoryview:
+    """A stored batch's records' bytes, CRC-32C checked and decompressed."""
+    header = source.header
+    view = memoryview(source.data)
+    if crc32c(view[ATTRIBUTES_OFFSET : header.size]) != header.crc:
+        raise CorruptBatchError(f"stored batch at offset {header.base_offset} fails its CRC-32C")
+    payload = view[RECORD_BATCH_OVERHEAD : header.size]
+    return decompress(header.compression, payload) if header.compression else payload
+
+
+def _offset_map(
+    sources: Sequence[SourceBatch], aborted: frozenset[int], dirty_from: int, budget: int, pause: Callable[[], None]
+) -> tuple[OffsetMap, list[bytes | memoryview | None]]:
+    """The offset map over the dirty batches (from ``dirty_from``), and the payloads of the batches it covers:
+    all of them, or those before the first dirty batch that did not fit ``budget`` (the first always does)."""
+    offsets = OffsetMap(budget)
+    payloads: list[bytes | memoryview | None] = []
+    for source in sources:
+        header = source.header
+        payload = None if header.is_control else checked_payload(source)
+        dirty = header.base_offset >= dirty_from and header.base_offset not in aborted
+        if (
+            payload is not None
+            and dirty
+            and not offsets.add(payload, header.record_count, header.base_offset, force=not offsets)
+        ):
+            break
+        payloads.append(payload)
+        if len(payloads) % PAUSE_EVERY == 0:
+            pause()
+    return offsets, payloads
 
 
 def clean(
@@ -154,55 +197,47 @@ def clean(
     *,
     rules: CompactionRules,
     now_ms: int,
-    aborted_starts: frozenset[tuple[int, int]] = frozenset(),
+    aborted_ranges: frozenset[tuple[int, int, int]] = frozenset(),
+    dirty_from: int = 0,
+    dedupe_buffer_bytes: int = DEFAULT_DEDUPE_BUFFER_BYTES,
     pause: Callable[[], None] = _no_pause,
 ) -> PassResult:
-    """One pass over a cleanable range (batches in offset order): the batches to keep (module docstring).
-    ``pause`` is called every ``PAUSE_EVERY`` batches decoded or written, for the caller to yield the GIL."""
-    decoded: list[tuple[SourceBatch, list[Record]]] = []
+    """One pass over a cleanable range (batches in offset order, the cleaned ones before ``dirty_from``): the
+    batches to keep (module docstring). ``pause`` is called every ``PAUSE_EVERY`` batches read or decided on, for
+    the caller to yield the GIL."""
+    aborted = _aborted_batches(sources, aborted_ranges)
     try:
-        for number, source in enumerate(sources, 1):
-            decoded.append((source, [] if source.header.is_control else stored_records(source.data)))
-            if number % PAUSE_EVERY == 0:
-                pause()
+        offsets, payloads = _offset_map(sources, aborted, dirty_from, dedupe_buffer_bytes, pause)
     except KernelError as exc:
         raise CompactionError(f"a batch to compact does not decode: {exc}") from exc
-    aborted = _aborted_batches(sources, aborted_starts)
-    latest = latest_offsets(decoded, aborted)
-    last_of_producer = {s.header.producer_id: s.header.base_offset for s in sources if s.header.producer_id >= 0}
+    covered = sources[: len(payloads)]
+    stopped_at = sources[len(payloads)].header.base_offset if len(payloads) < len(sources) else None
+    last_of_producer = {s.header.producer_id: s.header.base_offset for s in covered if s.header.producer_id >= 0}
     with_data: dict[int, bool] = {}  # producer id -> data of its current transaction kept
     kept: list[bytes | memoryview] = []
     records_in = records_kept = 0
-    for number, (source, records) in enumerate(decoded, 1):
+    for number, (source, payload) in enumerate(zip(covered, payloads, strict=True), 1):
         if number % PAUSE_EVERY == 0:
             pause()
         header = source.header
         expired = bool(header.attributes & DELETE_HORIZON_BIT) and now_ms >= header.base_timestamp
-        if header.is_control:
+        if payload is None:  # a control batch
             keep_marker = with_data.pop(header.producer_id, False) or not expired
-            is_last = last_of_producer.get(header.producer_id) == header.base_offset
-            if keep_marker or is_last:
+            if keep_marker or last_of_producer.get(header.producer_id) == header.base_offset:
                 kept.append(_with_horizon(source, now_ms + rules.delete_retention_ms))
             continue
-        records_in += len(records)
-        survivors = [] if header.base_offset in aborted else _survivors(records, latest, expired)
-        if header.is_transactional and survivors:
+        records_in += header.record_count
+        if header.base_offset in aborted:
+            selection = Selection(0, 0, 0, b"")
+        else:
+            selection = offsets.select(payload, header.record_count, header.base_offset, expired)
+        if header.is_transactional and selection.kept:
             with_data[header.producer_id] = True
-        if not survivors and last_of_producer.get(header.producer_id) != header.base_offset:
+        if not selection.kept and last_of_producer.get(header.producer_id) != header.base_offset:
             continue
-        records_kept += len(survivors)
-        kept.append(_rewritten(source, records, survivors, now_ms + rules.delete_retention_ms))
-    return PassResult(tuple(kept), records_in, records_kept)
-
-
-def _survivors(records: list[Record], latest: dict[bytes, int], horizon_passed: bool) -> list[Record]:
-    return [
-        record
-        for record in records
-        if record.key is not None
-        and latest.get(record.key) == record.offset
-        and not (record.value is None and horizon_passed)
-    ]
+        records_kept += selection.kept
+        kept.append(_rewritten(source, selection, now_ms + rules.delete_retention_ms))
+    return PassResult(tuple(kept), records_in, records_kept, stopped_at)
 
 
 def _with_horizon(source: SourceBatch, horizon: int) -> bytes | memoryview:
@@ -212,15 +247,26 @@ def _with_horizon(source: SourceBatch, horizon: int) -> bytes | memoryview:
     return encode_batch(source.header, stored_records(source.data), delete_horizon=horizon)
 
 
-def _rewritten(source: SourceBatch, records: list[Record], survivors: list[Record], horizon: int) -> bytes | memoryview:
+def _rewritten(source: SourceBatch, selection: Selection, horizon: int) -> bytes | memoryview:
+    """The batch holding a selection of its records: itself when all stay and it needs no new delete horizon;
+    else rebuilt uncompressed, its kept records' bytes unchanged under the same base timestamp, or re-encoded
+    against a new horizon (the first time the batch keeps a tombstone)."""
     header = source.header
     has_horizon = bool(header.attributes & DELETE_HORIZON_BIT)
-    needs_horizon = not has_horizon and any(record.value is None for record in survivors)
-    if len(survivors) == len(records) and not needs_horizon:
+    if selection.kept == header.record_count and (has_horizon or not selection.tombstones):
         return source.data
-    if has_horizon:
-        return encode_batch(header, survivors, delete_horizon=header.base_timestamp)
-    return encode_batch(header, survivors, delete_horizon=horizon if needs_horizon else None)
+    if selection.tombstones and not has_horizon:
+        log_append_time = header.max_timestamp if header.is_log_append_time else None
+        survivors = decode_records(
+            selection.records, selection.kept, header.base_offset, header.base_timestamp, log_append_time
+        )
+        return encode_batch(header, survivors, delete_horizon=horizon)
+    if header.is_log_append_time or not selection.kept:
+        max_timestamp = header.max_timestamp
+    else:
+        max_timestamp = header.base_timestamp + selection.max_timestamp_delta
+    attributes = header.attributes & ~COMPRESSION_MASK
+    return _batch(header, attributes, header.base_timestamp, max_timestamp, selection.kept, selection.records)
 
 
 def encode_batch(header: BatchHeader, records: Sequence[Record], *, delete_horizon: int | None) -> bytes:
@@ -239,9 +285,16 @@ def encode_batch(header: BatchHeader, records: Sequence[Record], *, delete_horiz
     else:
         max_timestamp = max(record.timestamp for record in records)
     payload = b"".join(_encode_record(record, header.base_offset, base_timestamp) for record in records)
+    return _batch(header, attributes, base_timestamp, max_timestamp, len(records), payload)
+
+
+def _batch(
+    header: BatchHeader, attributes: int, base_timestamp: int, max_timestamp: int, count: int, payload: bytes
+) -> bytes:
+    """A RecordBatch v2 of ``count`` encoded records under ``header``'s identity, its CRC-32C computed."""
     fields = (
         attributes, header.last_offset_delta, base_timestamp, max_timestamp, header.producer_id,
-        header.producer_epoch, header.base_sequence, len(records),
+        header.producer_epoch, header.base_sequence, count,
     )  # fmt: skip
     return _assemble(header.base_offset, header.partition_leader_epoch, fields, payload)
 

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Literal
 
-from .compaction import CompactionRules
+from rockafka.core_pyx.offsetmap import footprint
+
+from .compaction import DEFAULT_DEDUPE_BUFFER_BYTES, CompactionRules
 from .errors import InvalidConfigError
 
 FlushMode = Literal["async", "sync"]
@@ -66,6 +68,9 @@ class StoreConfig:
     cleaner_io_bytes_per_second: int | None = None
     #: The share of the time a pass may compute on the cleaner thread (it holds the GIL the event loop needs).
     cleaner_duty_cycle: float = DEFAULT_CLEANER_DUTY_CYCLE
+    #: The bytes a pass's offset map may hold (Kafka's ``log.cleaner.dedupe.buffer.size``): a pass whose dirty
+    #: keys do not fit cleans a prefix of its range, and the next pass goes on from there.
+    cleaner_dedupe_buffer_bytes: int = DEFAULT_DEDUPE_BUFFER_BYTES
     #: Kafka topic configs a topic takes when it does not set them (the broker's ``log.retention.ms`` as
     #: ``retention.ms``, ...); not persisted with the topics, so a changed broker default applies to them all.
     topic_defaults: Mapping[str, str] = field(default_factory=dict)
@@ -87,6 +92,7 @@ class StoreConfig:
         _at_least("free_space_reserve_bytes", self.free_space_reserve_bytes, 0)
         if self.cleaner_io_bytes_per_second is not None:
             _at_least("cleaner_io_bytes_per_second", self.cleaner_io_bytes_per_second, 1)
+        _at_least("cleaner_dedupe_buffer_bytes", self.cleaner_dedupe_buffer_bytes, footprint(0, 0))
         if not 0.0 < self.cleaner_duty_cycle <= 1.0:
             raise InvalidConfigError("cleaner_duty_cycle must be in (0, 1]")
         if not 0.0 < self.disk_usage_force_ratio <= 1.0:

@@ -6,6 +6,13 @@ records whose key really is the key (hashes collide), at offsets between the par
 its high watermark. Results are newest first: candidates come newest first, and records within one
 batch are reversed.
 
+A compacted partition answers as a read of it does: below its compacted log's end only the compacted log counts
+(the CommitLog there may still hold versions the cleaner dropped, which a candidate must not return), so
+candidates are kept only at or past that end, and the compacted log, which the IndexFiles do not index, is
+scanned for the key (one version per key; linear in its size). Its records come after the CommitLog's (they are
+older), newest first; the time window applies to their record timestamps, which also stand in for their store
+timestamps (the compacted log keeps batches, not CommitLog headers).
+
 ``KeyQueries`` is the broker's entry (``store.keys``); ``StoreReader`` calls ``query_by_key`` over its read-only
 files. Threads: the caller's (the event loop's, for the broker); the IndexFiles are read while the index thread
 appends to them, which ``IndexService.candidates`` makes safe.
@@ -16,9 +23,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from rockafka.core_pyx.errors import KernelError
+from rockafka.core_pyx.recordbatch import read_batch_header
 from rockafka.core_pyx.records import read_records
 
 from .commitlog import CommitLog, StoredBatch
+from .compactedlog import CompactedLog
+from .compaction import stored_records
 from .consumequeue import ConsumeQueue
 from .health import StoreHealth, guarded
 from .indexservice import IndexService
@@ -56,7 +66,8 @@ class KeyQueries:
         window = (begin_ms, end_ms if end_ms is not None else (1 << 63) - 1)
         return query_by_key(
             index=self._index, commitlog=self._commitlog, queues=self._partitions.queues,
-            log_start=self._partitions.log_start, topic=info, key=key, window=window, limit=limit,
+            log_start=self._partitions.log_start, compacted=self._partitions.compacted, topic=info, key=key,
+            window=window, limit=limit,
         )  # fmt: skip
 
 
@@ -66,6 +77,7 @@ def query_by_key(
     commitlog: CommitLog,
     queues: Mapping[PartitionKey, ConsumeQueue],
     log_start: LogStart,
+    compacted: Mapping[PartitionKey, CompactedLog],
     topic: TopicInfo,
     key: bytes,
     window: tuple[int, int],
@@ -77,16 +89,43 @@ def query_by_key(
         if physical in seen:
             continue
         seen.add(physical)
-        found.extend(_records_with_key(commitlog, queues, log_start, topic, physical, key, window))
+        found.extend(_records_with_key(commitlog, queues, log_start, compacted, topic, physical, key, window))
         if len(found) >= limit:
-            break
+            return found[:limit]
+    for partition in range(topic.partitions):
+        partition_key = (topic.topic_id.bytes, partition)
+        queue, log = queues.get(partition_key), compacted.get(partition_key)
+        if queue is not None and log is not None:
+            found.extend(_compacted_with_key(log, log_start(partition_key, queue), topic, partition, key, window))
     return found[:limit]
+
+
+def _compacted_with_key(
+    log: CompactedLog, first: int, topic: TopicInfo, partition: int, key: bytes, window: tuple[int, int]
+) -> list[KeyedRecord]:
+    """The records of a compacted log at or past ``first`` whose key is ``key``, newest first."""
+    found: list[KeyedRecord] = []
+    batches, _, _ = log.read(first, 1 << 62, log.end_offset)
+    for batch in batches:
+        try:
+            if read_batch_header(batch).is_control:
+                continue
+            records = stored_records(batch)
+        except KernelError:
+            continue
+        found.extend(
+            KeyedRecord(topic.name, partition, r.offset, r.timestamp, r.timestamp, key, r.value, r.headers)
+            for r in records
+            if r.key == key and first <= r.offset < log.end_offset and window[0] <= r.timestamp <= window[1]
+        )
+    return found[::-1]
 
 
 def _records_with_key(
     commitlog: CommitLog,
     queues: Mapping[PartitionKey, ConsumeQueue],
     log_start: LogStart,
+    compacted: Mapping[PartitionKey, CompactedLog],
     topic: TopicInfo,
     physical: int,
     key: bytes,
@@ -101,6 +140,9 @@ def _records_with_key(
     if queue is None or view is None or not window[0] <= stored.store_timestamp <= window[1]:
         return []
     first = log_start(partition, queue)
+    log = compacted.get(partition)
+    if log is not None:
+        first = max(first, log.end_offset)  # below it the compacted log answers
     try:
         records = read_records(view)
     except KernelError:

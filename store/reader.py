@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Final
 
 from rockafka.core_pyx.errors import KernelError
-from rockafka.core_pyx.recordbatch import TRANSACTIONAL_BIT
+from rockafka.core_pyx.recordbatch import TRANSACTIONAL_BIT, read_batch_header
 from rockafka.core_pyx.records import Record, read_records
 
 from . import keyquery
@@ -33,7 +33,7 @@ from .commitlog import CommitLog, Damage, LogWalk
 from .compactedlog import CompactedLog, CompactedLogFiles
 from .compaction import stored_records
 from .consumequeue import UNIT, ConsumeQueue, DirtyFiles
-from .errors import StoreError, UnknownTopicOrPartitionError
+from .errors import CorruptStoreError, StoreError, UnknownTopicOrPartitionError
 from .indexservice import IndexService
 from .layout import Geometry, StoreLayout
 from .quarantine import Loss, read_losses
@@ -63,6 +63,8 @@ class PartitionSummary:
     #: ConsumeQueue units (stored batches) held, including any below the log start offset.
     batches: int
     size_bytes: int
+    #: A compacted partition's compacted log answers below this offset, its ConsumeQueue from it on (0: none).
+    compacted_end: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +193,12 @@ class StoreReader:
                 compacted = self._compacted.get(key)
                 size = queue.total_bytes - queue.bytes_before(first) + (compacted.size if compacted else 0)
                 batches = queue.end_index - queue.first_index
-                summaries.append(PartitionSummary(topic.name, number, start, queue.next_offset, batches, size))
+                summaries.append(
+                    PartitionSummary(
+                        topic.name, number, start, queue.next_offset, batches, size,
+                        compacted.end_offset if compacted else 0,
+                    )
+                )  # fmt: skip
         return summaries
 
     def transactions(self, topic: str, partition: int) -> PartitionTransactions:
@@ -266,8 +273,41 @@ class StoreReader:
         window = (begin_ms, end_ms if end_ms is not None else (1 << 63) - 1)
         return keyquery.query_by_key(
             index=self._index, commitlog=self._commitlog, queues=self._queues, log_start=self._log_start,
-            topic=self._topics.get(topic), key=key, window=window, limit=limit,
+            compacted=self._compacted, topic=self._topics.get(topic), key=key, window=window, limit=limit,
         )  # fmt: skip
+
+
+def compacted_records(
+    root: Path, topic_id: bytes, partition: int, start: int, end: int
+) -> Iterator[tuple[Record, int]]:
+    """``(record, its batch's attributes)`` of a partition's compacted log at offsets [start, end), control
+    batches left out: the generation its manifest names now, mapped read-only (for the pipeline's store source,
+    which finds the log's end in ``PartitionSummary.compacted_end``). A later generation serves the same offsets
+    with at most as many records (each key's latest), so a read planned against an older one stays right."""
+    files = CompactedLogFiles(StoreLayout(Path(root)).compacted_log(topic_id, partition))
+    log: CompactedLog | None = None
+    for attempt in range(3):  # a pass published meanwhile deletes the generation its old manifest named
+        try:
+            log = files.load_readonly()
+            break
+        except (CorruptStoreError, FileNotFoundError):
+            if attempt == 2:
+                raise
+    if log is None:
+        return
+    try:
+        batches, _, _ = log.read(start, 1 << 62, min(end, log.end_offset))
+        for batch in batches:
+            header = read_batch_header(batch)
+            if header.is_control:
+                continue
+            try:
+                decoded = stored_records(batch)
+            except KernelError as exc:
+                raise StoreError(f"a compacted batch does not decode: {exc}") from exc
+            yield from ((record, header.attributes) for record in decoded if start <= record.offset < end)
+    finally:
+        log.close()
 
 
 def _compacted_records(compacted: CompactedLog, offset: int) -> Iterator[Record]:

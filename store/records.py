@@ -163,13 +163,19 @@ class Records:
     @guarded
     def max_timestamp(self, topic: str, partition: int) -> TimestampOffset | None:
         """The first record carrying the partition's largest timestamp (ListOffsets MAX_TIMESTAMP), or None. In a
-        compacted partition only the part after its compacted log is searched (not built further yet)."""
+        compacted partition, its compacted log's and the part after it, the earlier on a tie."""
         _, key, queue = self._partitions.get(topic, partition)
-        start = self._queue_start(key, queue, self._partitions.log_start(key, queue))
+        log_start = self._partitions.log_start(key, queue)
+        start = self._queue_start(key, queue, log_start)
+        compacted = self._partitions.compacted.get(key)
         try:
-            return partition_reads.max_timestamp(queue, self._commitlog, start)
+            found = partition_reads.max_timestamp(queue, self._commitlog, start)
+            older = None if compacted is None else compacted.max_timestamp(log_start)
         except KernelError as exc:
             raise StoreError(f"a stored batch of {topic}-{partition} does not decode: {exc}") from exc
+        if older is not None and (found is None or older[1] >= found.timestamp):
+            return TimestampOffset(*older)
+        return found
 
     def _queue_start(self, key: PartitionKey, queue: ConsumeQueue, log_start: int) -> int:
         """Where the partition's ConsumeQueue part starts: the log start, or past the compacted log."""

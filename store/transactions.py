@@ -228,17 +228,22 @@ class TransactionTracker:
 
     def aborted(self, key: PartitionKey, start: int, end: int) -> tuple[AbortedTransaction, ...]:
         """The aborted ranges overlapping [start, end), in the order of their markers."""
+        return tuple(AbortedTransaction(pid, first) for pid, first, _ in self.aborted_ranges(key, start, end))
+
+    def aborted_ranges(self, key: PartitionKey, start: int, end: int) -> tuple[tuple[int, int, int], ...]:
+        """(producer id, first offset, ABORT marker offset) of the aborted ranges overlapping [start, end), in the
+        order of their markers."""
         state = self._partitions.get(key)
         if state is None or start >= end:
             return ()
-        found: list[AbortedTransaction] = []
+        found: list[tuple[int, int, int]] = []
         stop = end + state.longest  # a range ending at or past this starts at or past ``end``
         for index in range(bisect.bisect_left(state.lasts, start), len(state.aborted)):
             entry = state.aborted[index]
             if entry.last_offset >= stop:
                 break
             if entry.first_offset < end:
-                found.append(AbortedTransaction(entry.producer_id, entry.first_offset))
+                found.append((entry.producer_id, entry.first_offset, entry.last_offset))
         return tuple(found)
 
     def coordinator_epochs(self, key: PartitionKey) -> dict[int, int]:

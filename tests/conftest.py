@@ -22,6 +22,7 @@ COMPILED_KERNELS = [
     "_logrecord",
     "_filemap",
     "_indexrun",
+    "_offsetmap",
 ]
 
 

@@ -216,6 +216,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("log.cleaner.backoff.ms", LONG, 15000, at_least(1)),
     ConfigDef("log.cleaner.io.max.bytes.per.second", DOUBLE, 1.7976931348623157e308, read_only=False),
     ConfigDef("log.cleaner.threads", INT, 1, at_least(0), read_only=False),
+    ConfigDef("log.cleaner.dedupe.buffer.size", LONG, 134217728, at_least(24 * 1024)),
     ConfigDef("log.preallocate", BOOL, False, read_only=False),
     ConfigDef("compression.type", STR, "producer", one_of(*COMPRESSION_TYPES), read_only=False),
     ConfigDef("min.insync.replicas", INT, 1, at_least(1), read_only=False),
@@ -347,6 +348,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "log.cleaner.backoff.ms": "how often the broker looks for a partition to compact",
     "log.cleaner.io.max.bytes.per.second": "the cleaner's read plus write budget, bytes per second",
     "log.cleaner.threads": "cleaner threads" + NOT_APPLIED + " (one cleaner thread, one pass at a time)",
+    "log.cleaner.dedupe.buffer.size": "bytes a compaction pass's key -> offset map may hold (keys kept whole); a"
+    " pass whose keys do not fit cleans a prefix and the next pass goes on",
     "log.preallocate": "preallocate Kafka segment files (the next CommitLog file is always preallocated)",
     "compression.type": "recompression of produced batches: producer keeps them as sent" + NOT_APPLIED,
     "min.insync.replicas": "replicas that must acknowledge acks=all" + NO_MEANING,

@@ -103,7 +103,7 @@ def test_a_pass_interrupted_before_its_manifest_leaves_the_previous_generation(t
         store.cleaner.clean("t", 0)
         published = read_all(store)
         fill(store, rounds=2)
-        plan = store.cleaner._plan("t", 0, store.cleaner._topics.settings("t").compaction, force=True)
+        plan = store.cleaner._plan_now("t", 0)
         assert plan is not None
         store.cleaner._execute(plan)  # written and fsynced, never published: what a kill -9 there leaves
         unpublished = sorted(p.name for p in plan.files.directory.glob("*.log"))
@@ -212,3 +212,22 @@ def test_compact_delete_applies_retention_after_compaction(tmp_path: Path) -> No
         assert store.retention.enforce().log_start_moves == 1
         assert store.records.partition_bounds("t", 0).log_start_offset == high
         assert store.cleaner.clean("t", 0) is None
+
+
+def test_run_plans_a_long_pass_in_steps_and_clean_drops_a_plan_half_made(tmp_path: Path) -> None:
+    with MessageStore.open(StoreConfig(tmp_path, commitlog_segment_bytes=1 << 20, preallocate=False)) as store:
+        store.topics.create("t", 1, COMPACTED)
+        fill(store, rounds=250)  # 2,500 batches: three steps of planning
+        assert store.cleaner.run() == () and store.cleaner.planning  # one step made, the loop is free
+        append(store, "t", 0, build_batch([(b"k0", b"between steps")]))  # past the plan's range
+        assert store.cleaner.run() == () and store.cleaner.planning
+        assert store.cleaner.clean("t", 0) is not None and not store.cleaner.planning  # dropped, cleaned at once
+        latest = fill(store, rounds=150)
+        steps = 0
+        while store.cleaner._in_flight is None and steps < 10:
+            store.cleaner.run()
+            steps += 1
+        assert steps == 3 and not store.cleaner.planning  # 1,501 batches: units read, slices made, the rest
+        store.cleaner._in_flight.result(timeout=120)  # type: ignore[union-attr]
+        assert len(store.cleaner.run()) == 1
+        assert {key: (offset, value) for offset, key, value in read_all(store) if key is not None} == latest

@@ -11,11 +11,13 @@ import itertools
 import shutil
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 from kafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
 
+from rockafka.core_pyx.offsetmap import footprint
 from rockafka.core_pyx.recordbatch import validate_batches
 from rockafka.store import MessageStore
 
@@ -41,12 +43,16 @@ def batch_of(records: list[tuple[bytes, bytes | None]], timestamp: int, sequence
 class CompactedStoreMachine(RuleBasedStateMachine):
     base: Path
     runs = itertools.count()
+    dedupe_buffer_bytes = 1 << 20
 
     def __init__(self) -> None:
         super().__init__()
         self.root = self.base / f"run{next(self.runs)}"
         self.clock = [1_000_000]
-        self.config = small_config(self.root, commitlog_segment_bytes=4096, consume_queue_units_per_file=4)
+        self.config = small_config(
+            self.root, commitlog_segment_bytes=4096, consume_queue_units_per_file=4,
+            cleaner_dedupe_buffer_bytes=self.dedupe_buffer_bytes,
+        )  # fmt: skip
         self.store = self._open()
         self.store.topics.create("t", 1, CONFIGS)
         self.written: dict[int, tuple[bytes, bytes | None]] = {}
@@ -110,7 +116,7 @@ class CompactedStoreMachine(RuleBasedStateMachine):
     def abandon_a_pass(self) -> None:
         """A pass that wrote its generation but never published it (kill -9 before the manifest)."""
         cleaner = self.store.cleaner
-        plan = cleaner._plan("t", 0, cleaner._topics.settings("t").compaction, force=True)
+        plan = cleaner._plan_now("t", 0)
         if plan is not None:
             cleaner._execute(plan)
         self.store.close()
@@ -162,12 +168,20 @@ class CompactedStoreMachine(RuleBasedStateMachine):
         assert {k: v for k, v in final.items() if v is not None} == {k: v for k, v in expected.items() if v is not None}
 
 
-def test_compacted_store_matches_the_model(tmp_path: Path) -> None:
-    CompactedStoreMachine.base = tmp_path
+class TightMapStoreMachine(CompactedStoreMachine):
+    """An offset map (``log.cleaner.dedupe.buffer.size``) that a later batch of two or three 40-byte values
+    overfills: such a pass stops before it, publishes the prefix, and the next goes on."""
+
+    dedupe_buffer_bytes = footprint(0, 0) + 100
+
+
+@pytest.mark.parametrize(("machine", "examples"), [(CompactedStoreMachine, 60), (TightMapStoreMachine, 30)])
+def test_compacted_store_matches_the_model(tmp_path: Path, machine: type[CompactedStoreMachine], examples: int) -> None:
+    machine.base = tmp_path
     run_state_machine_as_test(
-        CompactedStoreMachine,
+        machine,
         settings=settings(
-            max_examples=60, stateful_step_count=30, deadline=None, database=None,
+            max_examples=examples, stateful_step_count=30, deadline=None, database=None,
             suppress_health_check=list(HealthCheck),
         ),
     )  # fmt: skip
