@@ -160,14 +160,17 @@ class Mirror:
         self.state.rows += int(report["numInputRows"])
         self.state.last_batch_at = report.get("timestamp")
         self.measure_lag()
-        moved = ", ".join(f"{tp.topic}-{tp.partition} +{end[tp] - begin[tp]}" for tp in sorted(end)
-                          if tp in begin and end[tp] != begin[tp])  # fmt: skip
+        moved = ", ".join(
+            f"{tp.topic}-{tp.partition} " + (f"+{end[tp] - begin[tp]}" if tp in begin else f"up to {end[tp]}")
+            for tp in sorted(end)
+            if end[tp] != begin.get(tp)
+        )
         lag = sum(self.state.lag.values())
         self.say(f"mirror: batch {report['batchId']}: {report['numInputRows']} rows ({moved or 'none'}), lag {lag}")
 
     def measure_lag(self) -> None:
         partitions = [TopicPartition(t, p) for t, n in self.state.topics.items() for p in range(n)]
-        bounds = offset_bounds(self.source.config(), partitions)
+        bounds = offset_bounds(self.source.config(), partitions)  # a new client: it knows partitions added since
         self.state.lag = {
             tp: max(0, end - self.state.mirrored.get(tp, bounds.earliest.get(tp, 0)))
             for tp, end in bounds.latest.items()
