@@ -120,6 +120,10 @@ class Mirror:
         self.state.topics = {t: s.partitions for t, s in sorted(specs.items())}
         _write_atomically(self.settings.checkpoint / PARTITIONS_FILE, self.state.topics)
 
+    def resume_position(self) -> None:
+        """How far an earlier run got: the offsets of the last micro-batch its checkpoint says was committed."""
+        self.state.mirrored.update(checkpointed_offsets(self.settings.checkpoint))
+
     def _mirrored(self, topic: str) -> bool:
         return not topic.startswith("__") and self.pattern.fullmatch(topic) is not None
 
@@ -246,6 +250,7 @@ def run_mirror(spark: Any, mirror: Mirror) -> MirrorRun:
     """Run the mirror until Ctrl-C (then ``KeyboardInterrupt``), its duration, or its stop file."""
     settings = mirror.settings
     mirror.reconcile_topics()
+    mirror.resume_position()
     stop = stop_file_of(str(settings.checkpoint))
     query = mirror.start(spark, stop)
     mirror.say(f"mirror: {settings.pattern!r} from {mirror.source.bootstrap} to {mirror.target.bootstrap}, "
@@ -304,6 +309,26 @@ def _stop_between_batches(mirror: Mirror, query: Any, stop: Path | None, interru
         while query.status["isTriggerActive"] and len(interrupted) < 2 and time.monotonic() < deadline:
             query.awaitTermination(0.2)
     stop_quietly(query)
+
+
+def checkpointed_offsets(checkpoint: Path) -> Offsets:
+    """The source offsets of the last committed micro-batch in a Spark checkpoint (none when there is none).
+
+    Spark writes ``commits/N`` once micro-batch ``N`` is done, and ``offsets/N`` before it runs: a version line
+    (``v1``), a line of metadata, then one line per source with its offsets JSON (ours: :mod:`.offsets`)."""
+    done = [int(p.name) for p in (checkpoint / "commits").glob("*") if p.name.isdigit()]
+    if not done:
+        return {}
+    try:
+        lines = (checkpoint / "offsets" / str(max(done))).read_text().splitlines()
+    except OSError:
+        return {}
+    for line in lines[2:]:
+        try:
+            return _offsets(line)
+        except (ValueError, PipelineError):
+            continue
+    return {}
 
 
 def _offsets(value: Any) -> Offsets:

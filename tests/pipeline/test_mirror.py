@@ -22,6 +22,9 @@ from typing import Any
 import pytest
 from kafka.admin import ConfigResource, ConfigResourceType, KafkaAdminClient, NewPartitions
 
+from rockafka.pipeline.mirror import checkpointed_offsets
+from rockafka.pipeline.offsets import TopicPartition
+from rockafka.pipeline.wire import offset_bounds
 from rockafka.testing import Broker
 
 from .appdata import committed, consume, create_configured_topic, topic_overrides
@@ -127,6 +130,9 @@ def test_the_mirror_follows_a_live_source_and_a_group_switches_over(
     assert "mirror: topic live-b created on the target (3 partitions)" in err
     assert "mirror: topic live-a grown to 3 partitions on the target" in err
     assert _status(tmp_path)["state"] == "stopped"
+    partitions = [TopicPartition(t, p) for t in ("live-a", "live-b") for p in range(3)]
+    ends = offset_bounds({"bootstrap_servers": broker.bootstrap}, partitions).latest
+    assert checkpointed_offsets(tmp_path / "checkpoint") == ends  # where a resumed run starts its lag from
     for topic in ("live-a", "live-b"):
         assert _records(target_broker.bootstrap, topic) == _records(broker.bootstrap, topic)
     assert topic_overrides(target_broker.bootstrap, "live-a") == topic_overrides(broker.bootstrap, "live-a")
