@@ -76,6 +76,8 @@ class MirrorState:
     #: Per partition, the source offset the mirror has copied up to (the last micro-batch's end).
     mirrored: Offsets = field(default_factory=dict)
     lag: dict[TopicPartition, int] = field(default_factory=dict)
+    #: Why the last lag measure failed (None: it did not).
+    lag_error: str | None = None
     groups: dict[str, Any] = field(default_factory=dict)
     batches: int = 0
     rows: int = 0
@@ -174,7 +176,12 @@ class Mirror:
 
     def measure_lag(self) -> None:
         partitions = [TopicPartition(t, p) for t, n in self.state.topics.items() for p in range(n)]
-        bounds = offset_bounds(self.source.config(), partitions)  # a new client: it knows partitions added since
+        try:
+            bounds = offset_bounds(self.source.config(), partitions)  # a new client: it knows partitions added since
+        except Exception as exc:  # a source that does not answer now: the status says so, the mirror goes on
+            self.state.lag_error = f"cannot measure the lag: {one_line(exc)}"
+            return
+        self.state.lag_error = None
         self.state.lag = {
             tp: max(0, end - self.state.mirrored.get(tp, bounds.earliest.get(tp, 0)))
             for tp, end in bounds.latest.items()
@@ -228,6 +235,7 @@ class Mirror:
             "rows_per_s": round(s.rows / elapsed),
             "last_batch_at": s.last_batch_at,
             "lag": sum(s.lag.values()),
+            "lag_error": s.lag_error,
             "topics": s.topics,
             "partitions": {
                 f"{tp.topic}-{tp.partition}": {"mirrored": s.mirrored.get(tp), "lag": lag}
