@@ -98,6 +98,14 @@ class Admin:
             with self.failing(f"create topics {', '.join(specs)}"):
                 self.client.create_topics(new)
 
+    def add_partitions(self, counts: Mapping[str, int]) -> None:
+        """Grow the topics to these partition counts (CreatePartitions)."""
+        from kafka.admin import NewPartitions
+
+        if counts:
+            with self.failing(f"add partitions to {', '.join(counts)}"):
+                self.client.create_partitions({topic: NewPartitions(count) for topic, count in counts.items()})
+
     def set_configs(self, configs: Mapping[str, Mapping[str, str]]) -> None:
         """Set these config values on existing topics (other overrides stay)."""
         from kafka.admin import ConfigResource, ConfigResourceType
@@ -119,16 +127,20 @@ class Admin:
             groups = [g["group_id"] for g in self.client.list_groups()]
         result: dict[str, dict[TopicPartition, int]] = {}
         for group in sorted(groups):
-            with self.failing(f"fetch the offsets of group {group}"):
-                committed = self.client.list_group_offsets({group: None}).get(group, {})
-            mine = {
-                TopicPartition(tp.topic, tp.partition): int(meta.offset)
-                for tp, meta in committed.items()
-                if tp.topic in wanted and meta is not None and meta.offset >= 0
-            }
+            mine = self.committed(group, wanted)
             if mine:
                 result[group] = mine
         return result
+
+    def committed(self, group: str, topics: set[str]) -> dict[TopicPartition, int]:
+        """The group's committed offsets on the topics."""
+        with self.failing(f"fetch the offsets of group {group}"):
+            committed = self.client.list_group_offsets({group: None}).get(group, {})
+        return {
+            TopicPartition(tp.topic, tp.partition): int(meta.offset)
+            for tp, meta in committed.items()
+            if tp.topic in topics and meta is not None and meta.offset >= 0
+        }
 
     def active_groups(self, groups: Sequence[str]) -> set[str]:
         """Those of the groups that have members here (their offsets cannot be set from outside)."""

@@ -35,6 +35,7 @@ from typing import Any
 
 from .errors import OptionError, PipelineError
 from .options import flag
+from .wire import PRODUCER_DEFAULTS
 
 DEFAULT_PREFIX = "rockafka-sink-"
 CLOSE_TIMEOUT_S = 10
@@ -98,7 +99,9 @@ class TaskOutcome:
     skipped: bool
 
 
-Send = dict[str, Any]
+#: One record to produce: topic, value, key, headers, partition, timestamp (ms), and the source offset it was read
+#: at (None when not known); the first six are the producer's ``send`` arguments in its order.
+Send = tuple[str, bytes | None, bytes | None, list[tuple[str, bytes]] | None, int | None, int | None, int | None]
 SendAll = Callable[[Any, Iterator[Send]], int]
 
 
@@ -115,8 +118,8 @@ def produce_transactionally(
         return TaskOutcome(0, skipped=False)  # nothing to write, now or on a replay
     slot = task_slot()
     name = slot.transactional_id(settings.prefix)
-    marker = KafkaTP(first["topic"], 0)
-    client = KafkaProducer(**{**config, "transactional_id": name})
+    marker = KafkaTP(first[0], 0)
+    client = KafkaProducer(**{**PRODUCER_DEFAULTS, **config, "transactional_id": name})
     try:
         client.init_transactions()
         last = _committed_batch(config, name, marker)

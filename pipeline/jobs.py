@@ -67,7 +67,7 @@ def run_available_now(
     writer = query_writer.trigger(availableNow=True)
     query = writer.start(path) if path else writer.start()
     seen, finished = -1, False
-    with _ctrl_c_noted() as interrupted:
+    with ctrl_c_noted() as interrupted:
         while not finished and not (interrupted and (stop_file is None or len(interrupted) > 1)):
             if interrupted and stop_file is not None and not stop_file.exists():
                 stop_file.touch()
@@ -79,7 +79,7 @@ def run_available_now(
                     tracker.batch(report)
     if interrupted:
         if not finished:
-            _stop_quietly(query)
+            stop_quietly(query)
         raise KeyboardInterrupt
     if query.exception() is not None:
         raise PipelineError(f"{what} failed: {one_line(query.exception())}")
@@ -91,7 +91,7 @@ def _say(progress: Progress | None, line: str) -> None:
         progress(line)
 
 
-def _stop_quietly(query: Any) -> None:
+def stop_quietly(query: Any) -> None:
     from pyspark.sql import SparkSession
 
     session = SparkSession.getActiveSession()
@@ -114,7 +114,7 @@ def stop_file_of(checkpoint: str) -> Path | None:
 
 
 @contextlib.contextmanager
-def _ctrl_c_noted() -> Iterator[list[bool]]:
+def ctrl_c_noted() -> Iterator[list[bool]]:
     """While inside, Ctrl-C (SIGINT) only appends to the yielded list (PySpark's own handler would raise inside
     a Py4J call and log its traces); elsewhere than the main thread, nothing changes."""
     noted: list[bool] = []

@@ -20,13 +20,16 @@ Each task produces with ``acks=all`` and waits for every acknowledgement before 
 sink is at-least-once (a retried task or replayed batch produces again), as Spark's Kafka sink is.
 With ``exactlyOnce=true`` (streaming writes; ``transactionalIdPrefix``, default ``rockafka-sink-``) each task
 writes in a Kafka transaction with a marker of its micro-batch, and a replayed micro-batch writes nothing twice
-(:mod:`.exactly_once`). Batch writes only append (``mode("append")``).
+(:mod:`.exactly_once`). Batch writes only append (``mode("append")``). With ``offsetSyncFile`` (streaming writes, a
+Rockafka extension for the mirror) and an ``offset`` column holding each row's source offset, every micro-batch
+appends to that file which target offset each source record got (:mod:`.offsetsyncs`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pyspark.sql.datasource import (
@@ -45,9 +48,10 @@ from pyspark.sql.streaming.datasource import SupportsTriggerAvailableNow
 from .admin import ensure_sink_topic
 from .errors import OptionError, PipelineError
 from .exactly_once import ExactlyOnce, Send, exactly_once_settings, produce_transactionally
-from .offsets import Bounds, OffsetRange, TimeLookup
+from .offsets import Bounds, OffsetRange, TimeLookup, TopicPartition
+from .offsetsyncs import TaskRuns, append_line, task_runs
 from .optionnames import KAFKA_SINK, KAFKA_SOURCE, check_names
-from .options import flag, fold, positive_int, read_committed, read_settings
+from .options import admitted, flag, fold, positive_int, read_committed, read_settings
 from .planning import OffsetPlanner, StreamPlanner
 from .schema import kafka_schema
 from .wire import OffsetOracle, client_config, producer, read_range
@@ -67,7 +71,7 @@ class _WirePlanning(OffsetPlanner):
 
     def _bounds(self) -> Bounds:
         selection = self.settings.selection
-        counts = {} if selection.assign else self.oracle.partition_counts()
+        counts = {} if selection.assign else admitted(self.oracle.partition_counts(), self.settings.partitions_file)
         return self.oracle.bounds(selection.partitions(counts))
 
     def _by_time(self) -> TimeLookup:
@@ -99,6 +103,8 @@ class Produced(WriterCommitMessage):
     records: int
     #: exactlyOnce: the task's output of this micro-batch was committed before (a replay wrote nothing).
     skipped: bool = False
+    #: offsetSyncFile: the task's source-to-target offset runs.
+    runs: TaskRuns | None = None
 
 
 class _Sink:
@@ -125,6 +131,11 @@ class _Sink:
         for name, allowed in expected.items():
             if name in types and types[name] not in allowed:
                 raise OptionError(f"sink column {name} must be {' or '.join(allowed)}, not {types[name]}")
+        self.sync_file = options.get("offsetsyncfile")
+        if self.sync_file is not None:
+            if types.get("offset") != "bigint":
+                raise OptionError("offsetSyncFile needs an offset column (long): each row's source offset")
+            expected["offset"] = ("bigint",)
         self.columns = {name: types[name] for name in expected if name in types}
         partitions = positive_int(options, "topicPartitions")
         if partitions is not None and self.topic is None:
@@ -134,47 +145,72 @@ class _Sink:
 
     def produce(self, batches: Iterator[Any]) -> Produced:
         sends = (send for batch in batches for send in _rows(batch, self.columns, self.topic))
+        sent = _Sent(tracking=self.sync_file is not None)
         if self.exactly_once is not None:
-            outcome = produce_transactionally(self.exactly_once, self.config, sends, _send_all)
-            return Produced(outcome.records, outcome.skipped)
-        return Produced(_send_all(producer(self.config), sends))
+            outcome = produce_transactionally(self.exactly_once, self.config, sends, sent.send_all)
+            return Produced(outcome.records, outcome.skipped, sent.runs())
+        return Produced(sent.send_all(producer(self.config), sends), runs=sent.runs())
 
 
-def _send_all(client: Any, sends: Iterator[Send]) -> int:
-    """Send every record and wait for every acknowledgement; the number sent."""
-    futures: list[Any] = []
-    count = 0
-    for send in sends:
-        try:
-            futures.append(client.send(**send))
-        except ValueError as exc:  # kafka-python: no such partition
-            raise PipelineError(f"cannot produce to {send['topic']}: {exc}") from exc
-        if len(futures) >= SEND_CHUNK:
-            count += _settle(client, futures)
-    return count + _settle(client, futures)
+class _Sent:
+    """Sends every record and waits for every acknowledgement; with ``tracking``, keeps each record's source and
+    target offsets (the ``source_offset`` of its send, the offset of its acknowledgement)."""
+
+    def __init__(self, *, tracking: bool) -> None:
+        self.tracking = tracking
+        self.pairs: dict[TopicPartition, list[tuple[int, int]]] = {}
+
+    def send_all(self, client: Any, sends: Iterator[Send]) -> int:
+        """The number sent."""
+        futures: list[Any] = []
+        sources: list[int | None] = []
+        count = 0
+        for topic, value, key, headers, partition, timestamp_ms, source_offset in sends:
+            try:
+                futures.append(client.send(topic, value, key, headers, partition, timestamp_ms))
+            except ValueError as exc:  # kafka-python: no such partition
+                raise PipelineError(f"cannot produce to {topic}: {exc}") from exc
+            if self.tracking:
+                sources.append(source_offset)
+            if len(futures) >= SEND_CHUNK:
+                count += self._settle(client, futures, sources)
+        return count + self._settle(client, futures, sources)
+
+    def _settle(self, client: Any, futures: list[Any], sources: list[int | None]) -> int:
+        count = _settle(client, futures)
+        for future, source_offset in zip(futures, sources, strict=False):
+            acknowledged = future.value
+            tp = TopicPartition(acknowledged.topic, acknowledged.partition)
+            self.pairs.setdefault(tp, []).append((source_offset or 0, acknowledged.offset))
+        futures.clear()
+        sources.clear()
+        return count
+
+    def runs(self) -> TaskRuns | None:
+        return task_runs(self.pairs) if self.tracking else None
 
 
-def _rows(batch: Any, columns: Mapping[str, str], topic: str | None) -> Iterator[dict[str, Any]]:
-    """The producer's ``send`` arguments of each row of an Arrow batch."""
+def _rows(batch: Any, columns: Mapping[str, str], topic: str | None) -> Iterator[Send]:
+    """The records of an Arrow batch, column by column into Python lists, then zipped (no per-row dictionary)."""
     import pyarrow as pa
 
-    data = {name: batch.column(batch.schema.get_field_index(name)) for name in columns}
-    if "timestamp" in data:
-        data["timestamp"] = data["timestamp"].cast(pa.int64())
-    lists = {name: column.to_pylist() for name, column in data.items()}
-    for i in range(batch.num_rows):
-        send: dict[str, Any] = {"topic": topic or lists["topic"][i], "value": _bytes(lists["value"][i])}
-        if "key" in lists:
-            send["key"] = _bytes(lists["key"][i])
-        if "partition" in lists:
-            send["partition"] = lists["partition"][i]
-        if "timestamp" in lists and lists["timestamp"][i] is not None:
-            send["timestamp_ms"] = lists["timestamp"][i] // 1000
-        if "headers" in lists and lists["headers"][i]:
-            send["headers"] = [(h["key"], h["value"]) for h in lists["headers"][i]]
-        if send["topic"] is None:
-            raise PipelineError("a row has a null topic and the topic option is not set")
-        yield send
+    count = batch.num_rows
+
+    def column(name: str, convert: Any = None) -> list[Any]:
+        if name not in columns:
+            return [None] * count
+        data = batch.column(batch.schema.get_field_index(name))
+        return (convert(data) if convert else data).to_pylist()  # type: ignore[no-any-return]
+
+    topics = [topic] * count if topic is not None else column("topic")
+    if None in topics:
+        raise PipelineError("a row has a null topic and the topic option is not set")
+    values, keys = column("value"), column("key")
+    if columns.get("value") == "string" or columns.get("key") == "string":
+        values, keys = [_bytes(v) for v in values], [_bytes(k) for k in keys]
+    headers = [[(h["key"], h["value"]) for h in row] if row else None for row in column("headers")]
+    stamps = [None if t is None else t // 1000 for t in column("timestamp", lambda c: c.cast(pa.int64()))]
+    return zip(topics, values, keys, headers, column("partition"), stamps, column("offset"), strict=True)
 
 
 def _bytes(value: bytes | str | None) -> bytes | None:
@@ -189,9 +225,7 @@ def _settle(client: Any, futures: list[Any]) -> int:
             future.get(timeout=0)
         except Exception as exc:
             raise PipelineError(f"producing failed: {exc}") from exc
-    count = len(futures)
-    futures.clear()
-    return count
+    return len(futures)
 
 
 class KafkaBatchWriter(DataSourceArrowWriter):
@@ -210,7 +244,11 @@ class KafkaStreamWriter(DataSourceStreamArrowWriter):
         return self.sink.produce(iterator)
 
     def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
-        """Nothing left to do: every task waited for its acknowledgements (and committed its transaction)."""
+        """Every task waited for its acknowledgements (and committed its transaction); with ``offsetSyncFile``, the
+        micro-batch's offset runs are appended to it."""
+        if self.sink.sync_file is not None:
+            runs = [m.runs for m in messages if isinstance(m, Produced) and m.runs]
+            append_line(Path(self.sink.sync_file), batchId, runs)
 
     def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
         """Records already produced stay (at-least-once; exactlyOnce: committed transactions stay, and their

@@ -107,8 +107,8 @@ def plan_lines(plan: Plan) -> list[str]:
         configs = ", ".join(f"{k}={v}" for k, v in sorted(spec.configs.items())) or "no overrides"
         action = "exists on the target" if topic in plan.existing else "create on the target"
         lines.append(f"topic {topic}: {spec.partitions} partitions, {configs}; {action}")
-        if topic in plan.existing and _differing(spec, plan.existing[topic]):
-            lines.append(f"  set configs on the target: {_differing(spec, plan.existing[topic])}")
+        if topic in plan.existing and differing(spec, plan.existing[topic]):
+            lines.append(f"  set configs on the target: {differing(spec, plan.existing[topic])}")
     for group, offsets in sorted(plan.groups.items()):
         listed = ", ".join(f"{tp.topic}-{tp.partition}@{o}" for tp, o in sorted(offsets.items()))
         lines.append(f"group {group}: translate and commit {listed}")
@@ -121,7 +121,7 @@ def plan_lines(plan: Plan) -> list[str]:
     return lines + plan.notes
 
 
-def _differing(source: TopicSpec, target: TopicSpec) -> dict[str, str]:
+def differing(source: TopicSpec, target: TopicSpec) -> dict[str, str]:
     return {k: v for k, v in source.configs.items() if target.configs.get(k) != v}
 
 
@@ -136,7 +136,7 @@ def _acl_text(acl: Any) -> str:
 def apply_topics(target: Admin, plan: Plan) -> None:
     """Create the missing topics with the source's partitions and configs; set differing configs."""
     target.create_topics({t: s for t, s in plan.topics.items() if t not in plan.existing})
-    target.set_configs({t: _differing(s, plan.existing[t]) for t, s in plan.topics.items() if t in plan.existing})
+    target.set_configs({t: differing(s, plan.existing[t]) for t, s in plan.topics.items() if t in plan.existing})
 
 
 def apply_acls(target: Admin, plan: Plan) -> int:

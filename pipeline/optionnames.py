@@ -33,9 +33,18 @@ KAFKA_SOURCE = (
     "startingOffsetsByTimestamp",
     "startingOffsetsByTimestampStrategy",
     "kafkaConsumer.pollTimeoutMs",
+    "partitionsFile",
 )
 STORE_SOURCE = (*READ, "path", "dataDir", "mode", "kafka.isolation.level")
-KAFKA_SINK = ("topic", "exactlyOnce", "transactionalIdPrefix", "topicPartitions", "checkpointLocation", "path")
+KAFKA_SINK = (
+    "topic",
+    "exactlyOnce",
+    "transactionalIdPrefix",
+    "topicPartitions",
+    "checkpointLocation",
+    "path",
+    "offsetSyncFile",
+)
 
 #: Spark's Kafka options that Rockafka does not take (yet), and what to do instead.
 NOT_SUPPORTED = {

@@ -9,7 +9,10 @@ Reading: ``startingOffsets``, ``endingOffsets``, ``startingTimestamp``, ``starti
 ``startingOffsetsByTimestampStrategy`` (see :mod:`.offsets`), ``maxOffsetsPerTrigger``, ``minPartitions``,
 ``failOnDataLoss`` (default true), ``includeHeaders`` (default false), and a Rockafka extension for streams,
 ``stopFile``: a path where a file, once it exists, stops the planning of micro-batches (an ``availableNow``
-run then ends after the micro-batch in flight, so an interrupted copy resumes without a partial batch).
+run then ends after the micro-batch in flight, so an interrupted copy resumes without a partial batch). The Kafka
+source takes one more extension, ``partitionsFile``: a JSON file ``{"topic": partitions}``, read at every
+planning, outside which no partition is read (the mirror writes it once a topic or partition exists on its
+target, so the sink never writes to one that does not).
 ``kafka.*`` options go to the Kafka client (:mod:`.wire`).
 """
 
@@ -125,6 +128,8 @@ class ReadSettings:
     include_headers: bool
     #: ``stopFile`` (a Rockafka extension): once a file exists at this path, a stream plans no further micro-batch.
     stop_file: str | None = None
+    #: ``partitionsFile`` (a Rockafka extension): a JSON file ``{"topic": partitions}`` bounding what is read.
+    partitions_file: str | None = None
 
 
 def read_settings(options: Mapping[str, str], *, streaming: bool, timestamps: bool = True) -> ReadSettings:
@@ -148,4 +153,22 @@ def read_settings(options: Mapping[str, str], *, streaming: bool, timestamps: bo
         fail_on_data_loss=flag(options, "failOnDataLoss", True),
         include_headers=flag(options, "includeHeaders", False),
         stop_file=options.get("stopfile"),
+        partitions_file=options.get("partitionsfile"),
     )
+
+
+def admitted(counts: Mapping[str, int], partitions_file: str | None) -> dict[str, int]:
+    """Partition counts cut to those the ``partitionsFile`` names (all of them without one; none while the file
+    does not exist yet)."""
+    if partitions_file is None:
+        return dict(counts)
+    try:
+        with open(partitions_file) as source:
+            allowed = json.load(source)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise OptionError(f"partitionsFile {partitions_file} cannot be read: {exc}") from None
+    if not isinstance(allowed, dict):
+        raise OptionError(f'partitionsFile {partitions_file} must hold a JSON object like {{"topic": 3}}')
+    return {topic: min(count, int(allowed[topic])) for topic, count in counts.items() if topic in allowed}

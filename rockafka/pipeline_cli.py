@@ -1,4 +1,4 @@
-"""``rockafka pipeline export|migrate``: the pipeline's Spark jobs from the command line.
+"""``rockafka pipeline export|migrate|mirror``: the pipeline's Spark jobs from the command line.
 
 ``export --data-dir D --topics a,b --to parquet PATH`` appends the topics' records not exported yet to
 PATH (exactly once, by a checkpoint in ``PATH/_checkpoint`` unless ``--checkpoint`` says elsewhere).
@@ -14,6 +14,9 @@ copies read_committed with the exactly-once sink and verifies read_committed on 
 ``--master`` (default ``local[*]``); ``--conf key=value`` sets any Spark setting. Mistakes (a missing
 directory, an unknown topic, an unreachable broker within ``--timeout``, no PySpark or Java) are one line on
 stderr, exit 2; a damaged data directory file is one line, exit 1; Ctrl-C is one line, exit 130.
+``mirror --from HOST:PORT --to HOST:PORT --topics-pattern REGEX`` keeps the target following the source (new
+topics, partitions, config changes, records exactly once, consumer groups' offsets, lag in ``--status``) until
+Ctrl-C, ``--duration`` or a ``rockafka-stop`` file in its checkpoint (:mod:`rockafka.pipeline.mirror`).
 """
 
 from __future__ import annotations
@@ -49,10 +52,7 @@ def add_parser(subparsers: Any) -> None:
     export.set_defaults(func=_guarded(run_export))
 
     migrate = commands.add_parser("migrate", help="copy topics, configs and group offsets between brokers, then verify")
-    migrate.add_argument("--from", dest="source", metavar="BOOTSTRAP", help="source host:port")
-    migrate.add_argument("--to", dest="target", metavar="BOOTSTRAP", help="target host:port")
-    migrate.add_argument("--from-config", type=Path, metavar="FILE", help="the source's Kafka client properties")
-    migrate.add_argument("--to-config", type=Path, metavar="FILE", help="the target's Kafka client properties")
+    _endpoints(migrate)
     migrate.add_argument("--topics", required=True, type=_names, help="comma-separated topics")
     migrate.add_argument(
         "--checkpoint", type=Path, help="checkpoint of the copy (default: the report path + .checkpoint)"
@@ -71,6 +71,27 @@ def add_parser(subparsers: Any) -> None:
     _common(migrate)
     migrate.set_defaults(func=_guarded(run_migrate))
 
+    mirror = commands.add_parser("mirror", help="keep a target following a source: topics, records, group offsets")
+    _endpoints(mirror)
+    add = mirror.add_argument
+    add("--topics-pattern", required=True, metavar="REGEX", help="mirror the topics whose whole name matches")
+    add("--checkpoint", type=Path, default=Path("mirror-checkpoint"), help="(default mirror-checkpoint)")
+    add("--status", type=Path, default=Path("mirror-status.json"), help="JSON status, rewritten every second")
+    add("--trigger", type=_seconds, default=1.0, metavar="S", help="seconds between micro-batches (default 1)")
+    add("--topics-every", type=_seconds, default=10.0, metavar="S", help="topic sync period (default 10)")
+    add("--groups-every", type=_seconds, default=30.0, metavar="S", help="group offset sync period (default 30)")
+    add("--duration", type=_seconds, metavar="S", help="stop after this many seconds (default: run on)")
+    mirror.add_argument("--timeout", type=float, default=5.0, help="seconds to reach each broker (default 5)")
+    _common(mirror)
+    mirror.set_defaults(func=_guarded(run_mirror))
+
+
+def _endpoints(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--from", dest="source", metavar="BOOTSTRAP", help="source host:port")
+    parser.add_argument("--to", dest="target", metavar="BOOTSTRAP", help="target host:port")
+    parser.add_argument("--from-config", type=Path, metavar="FILE", help="the source's Kafka client properties")
+    parser.add_argument("--to-config", type=Path, metavar="FILE", help="the target's Kafka client properties")
+
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--master", default="local[*]", help="Spark master URL (default local[*])")
@@ -83,6 +104,16 @@ def _names(text: str) -> list[str]:
     if not names:
         raise argparse.ArgumentTypeError("name at least one topic")
     return names
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
 
 
 def _setting(text: str) -> tuple[str, str]:
@@ -155,13 +186,42 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_migrate(args: argparse.Namespace) -> int:
-    from rockafka.pipeline.admin import Admin
+def _sides(args: argparse.Namespace) -> tuple[Any, Any]:
     from rockafka.pipeline.clientprops import read_properties
-    from rockafka.pipeline.migration import endpoint, make_plan, plan_lines
+    from rockafka.pipeline.migration import endpoint
 
     source = endpoint("source", args.source, read_properties(args.from_config) if args.from_config else {})
     target = endpoint("target", args.target, read_properties(args.to_config) if args.to_config else {})
+    return source, target
+
+
+def run_mirror(args: argparse.Namespace) -> int:
+    from rockafka.pipeline.admin import Admin
+    from rockafka.pipeline.mirror import Mirror, MirrorSettings, run_mirror
+
+    source, target = _sides(args)
+    settings = MirrorSettings(
+        args.topics_pattern, args.checkpoint, args.status, args.trigger, args.topics_every, args.groups_every,
+        args.duration, args.max_offsets_per_trigger,
+    )  # fmt: skip
+    with Admin(source.config(), args.timeout) as source_admin, Admin(target.config(), args.timeout) as target_admin:
+        mirror = Mirror(source, target, (source_admin, target_admin), settings, _progress)
+        spark, owned = _session(args)
+        try:
+            run = run_mirror(spark, mirror)
+        finally:
+            if owned:
+                spark.stop()
+    print(f"mirror stopped: {run.rows} rows in {run.batches} micro-batches in {run.seconds:.1f} s, lag {run.lag}; "
+          f"status {args.status}; run the same command again to resume")  # fmt: skip
+    return 0
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    from rockafka.pipeline.admin import Admin
+    from rockafka.pipeline.migration import make_plan, plan_lines
+
+    source, target = _sides(args)
     with Admin(source.config(), args.timeout) as source_admin, Admin(target.config(), args.timeout) as target_admin:
         plan = make_plan(source_admin, target_admin, args.topics, acls=args.acls)
         if args.dry_run:

@@ -43,6 +43,15 @@ PROPERTIES = {
         (["migrate", "--from-config", "{kerberos}", "--to", "{bootstrap}", "--topics", "a"], "only PlainLoginModule"),
         (["migrate", "--from-config", "{unknown}", "--to", "{bootstrap}", "--topics", "a"], "has no setting 'linger'"),
         (["migrate", "--to", "{bootstrap}", "--topics", "a"], "the source has no bootstrap servers"),
+        (
+            ["mirror", "--from", "{bootstrap}", "--to", "{bootstrap}", "--topics-pattern", "a("],
+            "not a regular expression",
+        ),
+        (["mirror", "--from", "{bootstrap}", "--topics-pattern", "a"], "the target has no bootstrap servers"),
+        (
+            ["mirror", "--from", "{bootstrap}", "--to", "{bootstrap}", "--topics-pattern", "a", "--trigger", "0"],
+            "seconds",
+        ),
     ],
 )
 def test_mistakes_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path, broker: Broker) -> None:
