@@ -91,6 +91,7 @@ def store_config(config: BrokerConfig) -> StoreConfig:
         cleaner_io_bytes_per_second=_cleaner_budget(config.get("log.cleaner.io.max.bytes.per.second")),
         cleaner_duty_cycle=min(1.0, float(config.get("rockafka.cleaner.duty.cycle"))),  # type: ignore[arg-type]
         cleaner_dedupe_buffer_bytes=config.int("log.cleaner.dedupe.buffer.size"),
+        cleaner_threads=max(1, config.int("log.cleaner.threads")),
         topic_defaults=topic_defaults(config),
     )
 

@@ -139,6 +139,7 @@ class LogCleaner:
         io_bytes_per_second: int | None = None,
         duty_cycle: float = 1.0,
         dedupe_buffer_bytes: int = DEFAULT_DEDUPE_BUFFER_BYTES,
+        threads: int = 1,
     ) -> None:
         self._health = health
         self._layout = layout
@@ -150,8 +151,9 @@ class LogCleaner:
         self._io_bytes_per_second = io_bytes_per_second
         self._duty_cycle = duty_cycle
         self._dedupe_buffer_bytes = dedupe_buffer_bytes
+        self._threads = max(1, threads)
         self._executor: ThreadPoolExecutor | None = None
-        self._in_flight: Future[_Written] | None = None
+        self._in_flight: dict[PartitionKey, Future[_Written]] = {}  # at most ``threads`` passes, one per partition
         self._planning: Generator[None, None, _Plan | None] | None = None  # a plan half made, run by ``run``
         self._refused: set[PartitionKey] = set()  # partitions whose pass met a batch that does not decode
 
@@ -160,14 +162,25 @@ class LogCleaner:
         """Whether a plan is half made: ``run`` wants to be called again at the event loop's next turn."""
         return self._planning is not None
 
+    @property
+    def passes_in_flight(self) -> int:
+        """Passes running on the cleaner threads (at most ``log.cleaner.threads``, each on its own partition)."""
+        return len(self._in_flight)
+
+    def wait_for_passes(self, timeout_s: float) -> None:
+        """Block until every pass in flight has written its generation (``run`` then publishes them)."""
+        for future in list(self._in_flight.values()):
+            future.exception(timeout=timeout_s)
+
     @guarded
     def run(self) -> tuple[CleanReport, ...]:
-        """Publish the pass that finished, if any, and plan the next partition that wants cleaning, one step
-        (``PLAN_STEP_BATCHES`` batches) per call: ``planning`` says whether to call again; the plan made, its pass
-        starts on the cleaner thread."""
-        if self._in_flight is not None and not self._in_flight.done():
-            return ()
-        reports = self._finish_in_flight()
+        """Publish the passes that finished, and, while fewer than ``threads`` run, plan the next partition that
+        wants cleaning, one step (``PLAN_STEP_BATCHES`` batches) per call: ``planning`` says whether to call
+        again; the plan made, its pass starts on a cleaner thread. Each pass gets ``1/threads`` of the I/O budget
+        and of the duty cycle, so the broker-wide bounds hold whatever the thread count."""
+        reports = self._finish(wait=False)
+        if len(self._in_flight) >= self._threads:
+            return reports
         if self._planning is None:
             self._planning = self._next_plan()
         try:
@@ -181,29 +194,34 @@ class LogCleaner:
             raise
         if plan is not None:
             if self._executor is None:
-                self._executor = ThreadPoolExecutor(1, thread_name_prefix="rockafka-cleaner")
-            self._in_flight = self._executor.submit(self._execute, plan)
+                self._executor = ThreadPoolExecutor(self._threads, thread_name_prefix="rockafka-cleaner")
+            self._in_flight[plan.key] = self._executor.submit(self._execute, plan)
         return reports
 
-    def _finish_in_flight(self) -> tuple[CleanReport, ...]:
-        """Wait for the pass in flight, if any, and publish it. A pass that failed is dropped, logged once."""
-        future, self._in_flight = self._in_flight, None
-        if future is None:
-            return ()
-        try:
-            written = future.result()
-        except CompactionError as exc:
-            log.warning("compaction pass dropped: %s", exc)
-            return ()
-        report = self._publish(written)
-        return () if report is None else (report,)
+    def _finish(self, *, wait: bool) -> tuple[CleanReport, ...]:
+        """Publish the passes that finished (all of them, waiting, if ``wait``). A pass that failed is dropped,
+        logged once."""
+        reports = []
+        for key, future in list(self._in_flight.items()):
+            if not wait and not future.done():
+                continue
+            del self._in_flight[key]
+            try:
+                written = future.result()
+            except CompactionError as exc:
+                log.warning("compaction pass dropped: %s", exc)
+                continue
+            report = self._publish(written)
+            if report is not None:
+                reports.append(report)
+        return tuple(reports)
 
     @guarded
     def clean(self, topic: str, partition: int) -> CleanReport | None:
         """One whole pass over the partition now, whatever its dirty ratio (after publishing the background pass
         in flight, if any, and dropping a plan half made); None when nothing is cleanable."""
         self._drop_planning()
-        self._finish_in_flight()
+        self._finish(wait=True)
         plan = self._plan_now(topic, partition)
         return None if plan is None else self._publish(self._execute(plan))
 
@@ -222,6 +240,8 @@ class LogCleaner:
             if not settings.cleanup_compact:
                 continue
             for partition in range(topic.partitions):
+                if (topic.topic_id.bytes, partition) in self._in_flight:
+                    continue  # its pass runs on another thread
                 try:
                     plan = yield from self._plan(topic.name, partition, settings.compaction, force=False)
                 except CompactionError as exc:  # a damaged batch: the others' passes go on
@@ -292,7 +312,7 @@ class LogCleaner:
     def _execute(self, plan: _Plan) -> _Written:
         """Decide and write the new generation (any thread: it touches only the plan and its own new file)."""
         started = time.monotonic()
-        pacer = _Pacer(self._duty_cycle)
+        pacer = _Pacer(self._duty_cycle / self._threads)
         result = clean(
             plan.sources, rules=plan.rules, now_ms=plan.now_ms, aborted_ranges=plan.aborted_ranges,
             dirty_from=plan.dirty_from, dedupe_buffer_bytes=self._dedupe_buffer_bytes, pause=pacer,
@@ -301,7 +321,7 @@ class LogCleaner:
         _, size = plan.files.write_generation(plan.generation, batches)
         if self._io_bytes_per_second:
             spent = time.monotonic() - started
-            wanted = (plan.bytes_in + size) / self._io_bytes_per_second
+            wanted = (plan.bytes_in + size) * self._threads / self._io_bytes_per_second
             if wanted > spent:
                 time.sleep(wanted - spent)
         end = plan.end_offset if result.stopped_at is None else result.stopped_at
@@ -324,9 +344,9 @@ class LogCleaner:
         )  # fmt: skip
 
     def close(self) -> None:
-        """Wait for a pass in flight to finish writing (its file is an orphan until a later pass publishes)."""
+        """Wait for the passes in flight to finish writing (their files are orphans until later passes publish)."""
         self._drop_planning()
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
-        self._in_flight = None
+        self._in_flight = {}

@@ -71,6 +71,9 @@ class StoreConfig:
     #: The bytes a pass's offset map may hold (Kafka's ``log.cleaner.dedupe.buffer.size``): a pass whose dirty
     #: keys do not fit cleans a prefix of its range, and the next pass goes on from there.
     cleaner_dedupe_buffer_bytes: int = DEFAULT_DEDUPE_BUFFER_BYTES
+    #: Passes that may run at once, each on its own partition and thread (Kafka's ``log.cleaner.threads``); they
+    #: share the I/O budget and the duty cycle.
+    cleaner_threads: int = 1
     #: Kafka topic configs a topic takes when it does not set them (the broker's ``log.retention.ms`` as
     #: ``retention.ms``, ...); not persisted with the topics, so a changed broker default applies to them all.
     topic_defaults: Mapping[str, str] = field(default_factory=dict)
@@ -93,6 +96,7 @@ class StoreConfig:
         if self.cleaner_io_bytes_per_second is not None:
             _at_least("cleaner_io_bytes_per_second", self.cleaner_io_bytes_per_second, 1)
         _at_least("cleaner_dedupe_buffer_bytes", self.cleaner_dedupe_buffer_bytes, footprint(0, 0))
+        _at_least("cleaner_threads", self.cleaner_threads, 1)
         if not 0.0 < self.cleaner_duty_cycle <= 1.0:
             raise InvalidConfigError("cleaner_duty_cycle must be in (0, 1]")
         if not 0.0 < self.disk_usage_force_ratio <= 1.0:

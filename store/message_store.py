@@ -191,6 +191,7 @@ class MessageStore:
             health=health, layout=self._layout, partitions=partitions, commitlog=commitlog, topics=files.table,
             transactions=tracker, clock=self._clock, io_bytes_per_second=config.cleaner_io_bytes_per_second,
             duty_cycle=config.cleaner_duty_cycle, dedupe_buffer_bytes=config.cleaner_dedupe_buffer_bytes,
+            threads=config.cleaner_threads,
         )  # fmt: skip
         geometry = self._layout.geometry(config)
         health.space.headroom = geometry.commitlog_segment_bytes + CHECK_BYTES if config.preallocate else CHECK_BYTES

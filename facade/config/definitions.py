@@ -347,7 +347,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "log.cleaner.max.compaction.lag.ms": "maximum age before a record must be compacted",
     "log.cleaner.backoff.ms": "how often the broker looks for a partition to compact",
     "log.cleaner.io.max.bytes.per.second": "the cleaner's read plus write budget, bytes per second",
-    "log.cleaner.threads": "cleaner threads" + NOT_APPLIED + " (one cleaner thread, one pass at a time)",
+    "log.cleaner.threads": "compaction passes that run at once, each on its own partition and thread (0 counts as "
+    "1); they share log.cleaner.io.max.bytes.per.second and rockafka.cleaner.duty.cycle",
     "log.cleaner.dedupe.buffer.size": "bytes a compaction pass's key -> offset map may hold (keys kept whole); a"
     " pass whose keys do not fit cleans a prefix and the next pass goes on",
     "log.preallocate": "preallocate Kafka segment files (the next CommitLog file is always preallocated)",

@@ -132,3 +132,11 @@ def test_malformed_unicode_escape_is_a_config_error_naming_the_line(tmp_path: Pa
     properties.write_text("num.partitions=3\nlog.dirs=/data/\\u12\n")
     with pytest.raises(ConfigError, match=r"server\.properties: line 2: malformed \\uxxxx escape"):
         load_broker_config(properties)
+
+
+@pytest.mark.parametrize(("threads", "expected"), [("0", 1), ("1", 1), ("3", 3)])
+def test_log_cleaner_threads_reaches_the_store(threads: str, expected: int) -> None:
+    from rockafka.facade.broker import store_config
+
+    config = load_broker_config(overrides=[f"log.cleaner.threads={threads}"])
+    assert store_config(config).cleaner_threads == expected

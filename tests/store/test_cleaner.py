@@ -19,14 +19,14 @@ KEYS = 10
 ROUNDS = 40
 
 
-def read_all(store: MessageStore, topic: str = "t") -> list[tuple[int, bytes | None, bytes | None]]:
+def read_all(store: MessageStore, topic: str = "t", partition: int = 0) -> list[tuple[int, bytes | None, bytes | None]]:
     """Every record from the log start to the high watermark, decoded by kafka-python (gaps and all)."""
-    bounds = store.records.partition_bounds(topic, 0)
+    bounds = store.records.partition_bounds(topic, partition)
     offset, found = bounds.log_start_offset, []
     for _ in range(10_000):
         if offset >= bounds.high_watermark:
             break
-        result = store.records.read(topic, 0, offset, 1 << 20)
+        result = store.records.read(topic, partition, offset, 1 << 20)
         assert result.batches, f"no batch at {offset} below the high watermark {bounds.high_watermark}"
         for view in result.batches:
             batch = DefaultRecordBatch(bytearray(view))
@@ -36,13 +36,13 @@ def read_all(store: MessageStore, topic: str = "t") -> list[tuple[int, bytes | N
     return found
 
 
-def fill(store: MessageStore, rounds: int = ROUNDS) -> dict[bytes, tuple[int, bytes]]:
+def fill(store: MessageStore, rounds: int = ROUNDS, partition: int = 0) -> dict[bytes, tuple[int, bytes]]:
     """``rounds`` updates of every key, one batch each; the latest (offset, value) of each key."""
     latest: dict[bytes, tuple[int, bytes]] = {}
     for round_ in range(rounds):
         for key in range(KEYS):
             name, value = f"k{key}".encode(), f"v{round_}-{key}".encode() * 20
-            result = append(store, "t", 0, build_batch([(name, value)]))
+            result = append(store, "t", partition, build_batch([(name, value)]))
             latest[name] = (result.base_offset, value)
     return latest
 
@@ -142,7 +142,7 @@ def test_the_cleaner_thread_runs_passes_and_run_publishes_them(tmp_path: Path) -
         assert store.cleaner.run() == ()  # started in the background
         reports = ()
         for _ in range(2_000):
-            store.cleaner._in_flight.result(timeout=60)  # type: ignore[union-attr]
+            store.cleaner.wait_for_passes(60)
             reports = store.cleaner.run()
             if reports:
                 break
@@ -214,6 +214,25 @@ def test_compact_delete_applies_retention_after_compaction(tmp_path: Path) -> No
         assert store.cleaner.clean("t", 0) is None
 
 
+def test_two_cleaner_threads_run_passes_on_two_partitions_at_once(tmp_path: Path) -> None:
+    config = StoreConfig(tmp_path, commitlog_segment_bytes=1 << 20, preallocate=False, cleaner_threads=2)
+    with MessageStore.open(config) as store:
+        store.topics.create("t", 2, COMPACTED)
+        latest = {partition: fill(store, partition=partition) for partition in (0, 1)}
+        for _ in range(10):  # plan a pass, then (one still running) the other partition's
+            if store.cleaner.passes_in_flight == 2:
+                break
+            store.cleaner.run()
+        assert store.cleaner.passes_in_flight == 2
+        store.cleaner.wait_for_passes(120)
+        reports = store.cleaner.run()
+        assert sorted(report.partition for report in reports) == [0, 1]
+        assert store.cleaner.passes_in_flight == 0
+        for partition in (0, 1):
+            kept = read_all(store, partition=partition)
+            assert {key: (offset, value) for offset, key, value in kept if key is not None} == latest[partition]
+
+
 def test_run_plans_a_long_pass_in_steps_and_clean_drops_a_plan_half_made(tmp_path: Path) -> None:
     with MessageStore.open(StoreConfig(tmp_path, commitlog_segment_bytes=1 << 20, preallocate=False)) as store:
         store.topics.create("t", 1, COMPACTED)
@@ -224,10 +243,10 @@ def test_run_plans_a_long_pass_in_steps_and_clean_drops_a_plan_half_made(tmp_pat
         assert store.cleaner.clean("t", 0) is not None and not store.cleaner.planning  # dropped, cleaned at once
         latest = fill(store, rounds=150)
         steps = 0
-        while store.cleaner._in_flight is None and steps < 10:
+        while store.cleaner.passes_in_flight == 0 and steps < 10:
             store.cleaner.run()
             steps += 1
         assert steps == 3 and not store.cleaner.planning  # 1,501 batches: units read, slices made, the rest
-        store.cleaner._in_flight.result(timeout=120)  # type: ignore[union-attr]
+        store.cleaner.wait_for_passes(120)
         assert len(store.cleaner.run()) == 1
         assert {key: (offset, value) for offset, key, value in read_all(store) if key is not None} == latest
