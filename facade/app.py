@@ -71,6 +71,10 @@ class BrokerApp:
         self.serving = False
         """Every listener bound and not stopping (what ``/readyz`` checks first)."""
 
+    def _reconfigure_connections(self, config: BrokerConfig) -> None:
+        """The connection limits as the (possibly dynamic) configuration sets them; checked on each new connection."""
+        self._connections.limits = ConnectionLimits.from_config(config)
+
     async def start(self) -> None:
         try:
             security = SecurityService(self.config)
@@ -88,6 +92,8 @@ class BrokerApp:
             raise StartupError(str(exc)) from None
         metrics = BrokerMetrics() if self.http is not None else None
         broker = Broker(self.config, store, cluster_id, metrics=metrics)
+        broker.reconfigured.append(self._reconfigure_connections)
+        self._reconfigure_connections(broker.config)
         store.records.add_append_listener(broker.waiters.on_append)
         broker.groups.start()
         broker.producers.start()
