@@ -264,12 +264,13 @@ class BrokerApp:
             report = broker.store.retention.enforce()
             return [report] if report.deleted_segments or report.log_start_moves else []
 
-        await _every(self.config.int("log.retention.check.interval.ms") / 1000, "retention", enforce)
+        interval_s = self.config.int("log.retention.check.interval.ms") / 1000
+        await _every(lambda: interval_s, "retention", enforce)
 
     async def _cleaner_loop(self, broker: Broker) -> None:
         """Log compaction: every ``log.cleaner.backoff.ms``, publish the cleaner's finished pass and start the next
         (the pass itself runs on the store's cleaner thread)."""
-        await _every(self.config.int("log.cleaner.backoff.ms") / 1000, "compaction", broker.store.cleaner.run)
+        await _every(lambda: broker.config.int("log.cleaner.backoff.ms") / 1000, "compaction", broker.store.cleaner.run)
 
     async def stop(self) -> None:
         """Stop accepting, drain requests in flight (bounded), close connections, close the store."""
@@ -329,12 +330,13 @@ async def wait_for_stop_signal() -> None:
     log.info("shutting down")
 
 
-async def _every(interval_s: float, what: str, run_once: Callable[[], Iterable[object]]) -> None:
-    """Run a store pass on a timer: one INFO line per report it gives; a refusal by a full or offline store is one
-    WARNING line when it starts, not one every pass."""
+async def _every(interval_s: Callable[[], float], what: str, run_once: Callable[[], Iterable[object]]) -> None:
+    """Run a store pass on a timer (its interval read before each wait: it may be a dynamic broker config): one INFO
+    line per report it gives; a refusal by a full or offline store is one WARNING line when it starts, not one every
+    pass."""
     refused = ""
     while True:
-        await asyncio.sleep(interval_s)
+        await asyncio.sleep(interval_s())
         try:
             reports = run_once()
         except StoreError as exc:

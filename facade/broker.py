@@ -73,6 +73,7 @@ class Broker:
         self.config = config
         self.store.topics.set_defaults(topic_defaults(config))
         self.producers.reconfigure(config)
+        self.store.cleaner.set_io_budget(_cleaner_budget(config.get("log.cleaner.io.max.bytes.per.second")))
         for hook in self.reconfigured:
             hook(config)
 

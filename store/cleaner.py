@@ -128,6 +128,11 @@ class LogCleaner:
         self._in_flight: Future[_Written] | None = None
         self._refused: set[PartitionKey] = set()  # partitions whose pass met a batch that does not decode
 
+    def set_io_budget(self, io_bytes_per_second: int | None) -> None:
+        """Change the I/O budget (``log.cleaner.io.max.bytes.per.second`` as a dynamic broker config); a pass in
+        progress keeps the budget it started with, the next one takes this."""
+        self._io_bytes_per_second = io_bytes_per_second
+
     @guarded
     def run(self) -> tuple[CleanReport, ...]:
         """Publish the pass that finished, if any, and start the next partition that wants cleaning."""
@@ -227,9 +232,10 @@ class LogCleaner:
         )
         batches = list(result.batches)
         _, size = plan.files.write_generation(plan.generation, batches)
-        if self._io_bytes_per_second:
+        budget = self._io_bytes_per_second
+        if budget:
             spent = time.monotonic() - started
-            wanted = (plan.bytes_in + size) / self._io_bytes_per_second
+            wanted = (plan.bytes_in + size) / budget
             if wanted > spent:
                 time.sleep(wanted - spent)
         return _Written(plan, size, result.records_in, result.records_kept)
