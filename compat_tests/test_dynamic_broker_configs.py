@@ -7,6 +7,8 @@ Each test starts its own broker: a dynamic change applies to every topic, so it 
 
 from __future__ import annotations
 
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -23,6 +25,8 @@ from kafka.admin import ConfigResourceType, NewTopic
 from .brokerproc import BrokerProcess
 
 TIMEOUT_S = 30
+#: ApiVersions v0 (key 18), correlation id 1, client id "t": a request every broker answers before anything else.
+API_VERSIONS_V0 = struct.pack(">ihhih", 11, 18, 0, 1, 1) + b"t"
 SCRIPTS = Path(sys.executable).parent
 
 
@@ -190,3 +194,29 @@ def test_static_settings_bad_values_and_validate_only(broker: BrokerProcess) -> 
     refused = configs_tool(broker, "--entity-name", "0", "--alter", "--add-config", "log.retention.hours=1")
     assert refused.returncode == 1 and refused.stderr.count("\n") == 1
     assert "Cannot update these configs dynamically: log.retention.hours" in refused.stderr
+
+
+def answered(sock: socket.socket) -> bool:
+    """Whether the broker answers an ApiVersions on this connection (False: it closed the connection)."""
+    try:
+        sock.sendall(API_VERSIONS_V0)
+        return len(sock.recv(4)) == 4
+    except ConnectionError:
+        return False
+
+
+def test_a_connection_limit_applies_to_the_next_connection(broker: BrokerProcess) -> None:
+    lowered = configs_tool(broker, "--entity-default", "--alter", "--add-config", "max.connections.per.ip=1")
+    assert lowered.returncode == 0, lowered.stderr
+    address = ("127.0.0.1", broker.port)
+    with socket.create_connection(address, timeout=TIMEOUT_S) as first:
+        assert answered(first)  # the one connection this address may now hold
+        with socket.create_connection(address, timeout=TIMEOUT_S) as second:
+            assert not answered(second)  # closed at once: over the new limit
+    raised = configs_tool(broker, "--entity-default", "--alter", "--delete-config", "max.connections.per.ip")
+    assert raised.returncode == 0, raised.stderr
+    with (
+        socket.create_connection(address, timeout=TIMEOUT_S) as first,
+        socket.create_connection(address, timeout=TIMEOUT_S) as second,
+    ):
+        assert answered(first) and answered(second)
