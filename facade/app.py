@@ -71,6 +71,10 @@ class BrokerApp:
         self.serving = False
         """Every listener bound and not stopping (what ``/readyz`` checks first)."""
 
+    def _reconfigure_connections(self, config: BrokerConfig) -> None:
+        """The connection limits as the (possibly dynamic) configuration sets them; checked on each new connection."""
+        self._connections.limits = ConnectionLimits.from_config(config)
+
     async def start(self) -> None:
         try:
             security = SecurityService(self.config)
@@ -88,6 +92,8 @@ class BrokerApp:
             raise StartupError(str(exc)) from None
         metrics = BrokerMetrics() if self.http is not None else None
         broker = Broker(self.config, store, cluster_id, metrics=metrics)
+        broker.reconfigured.append(self._reconfigure_connections)
+        self._reconfigure_connections(broker.config)
         store.records.add_append_listener(broker.waiters.on_append)
         broker.groups.start()
         broker.producers.start()
@@ -262,15 +268,18 @@ class BrokerApp:
             report = broker.store.retention.enforce()
             return [report] if report.deleted_segments or report.log_start_moves else []
 
-        await _every(self.config.int("log.retention.check.interval.ms") / 1000, "retention", enforce)
+        interval_s = self.config.int("log.retention.check.interval.ms") / 1000
+        await _every(lambda: interval_s, "retention", enforce)
 
     async def _cleaner_loop(self, broker: Broker) -> None:
         """Log compaction: every ``log.cleaner.backoff.ms``, publish the cleaner's finished pass and start the next
         (the pass itself runs on the store's cleaner thread)."""
         cleaner = broker.store.cleaner
-        await _every(
-            self.config.int("log.cleaner.backoff.ms") / 1000, "compaction", cleaner.run, lambda: cleaner.planning
-        )
+
+        def backoff_s() -> float:  # a dynamic broker config: read before each wait
+            return broker.config.int("log.cleaner.backoff.ms") / 1000
+
+        await _every(backoff_s, "compaction", cleaner.run, lambda: cleaner.planning)
 
     async def stop(self) -> None:
         """Stop accepting, drain requests in flight (bounded), close connections, close the store."""
@@ -331,14 +340,18 @@ async def wait_for_stop_signal() -> None:
 
 
 async def _every(
-    interval_s: float, what: str, run_once: Callable[[], Iterable[object]], again: Callable[[], bool] = lambda: False
+    interval_s: Callable[[], float],
+    what: str,
+    run_once: Callable[[], Iterable[object]],
+    again: Callable[[], bool] = lambda: False,
 ) -> None:
-    """Run a store pass on a timer: one INFO line per report it gives; a refusal by a full or offline store is one
-    WARNING line when it starts, not one every pass. While ``again()`` says so, the next run is at the loop's next
-    turn (the cleaner plans a pass in steps) rather than after the interval."""
+    """Run a store pass on a timer (its interval read before each wait: it may be a dynamic broker config): one INFO
+    line per report it gives; a refusal by a full or offline store is one WARNING line when it starts, not one every
+    pass. While ``again()`` says so, the next run is at the loop's next turn (the cleaner plans a pass in steps)
+    rather than after the interval."""
     refused = ""
     while True:
-        await asyncio.sleep(0 if again() else interval_s)
+        await asyncio.sleep(0 if again() else interval_s())
         try:
             reports = run_once()
         except StoreError as exc:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import logging
 import uuid
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from rockafka.store import (
 from .config import BrokerConfig, ConfigSource, describe_topic_config
 from .config.broker import decode_properties, read_properties
 from .config.errors import ConfigError
+from .dynamic_configs import DynamicConfigs
 from .group import GroupService
 from .ops.metrics import BrokerMetrics
 from .producers import ProducerService
@@ -48,6 +50,10 @@ class Broker:
     groups: GroupService = field(init=False)
     producers: ProducerService = field(init=False)
     transactions: TransactionCoordinator = field(init=False)
+    dynamic: DynamicConfigs = field(init=False)
+    """The dynamic broker configs (``dynamicBrokerConfigs.json``), layered over the static ones in ``config``."""
+    reconfigured: list[Callable[[BrokerConfig], None]] = field(default_factory=list)
+    """Called with the new configuration after a dynamic broker config changed (the connection limits)."""
 
     def __post_init__(self) -> None:
         self.topology = LocalTopology(self.store)
@@ -56,6 +62,21 @@ class Broker:
         self.groups = GroupService(
             self.config, self.store, self.cluster_id, pending_transactional=self.transactions.pending_offsets
         )
+        self.dynamic = DynamicConfigs(self.config.static.data_dir)
+        layered = self.dynamic.load(self.config)
+        if layered is not self.config:
+            self.reconfigure(layered)
+
+    def reconfigure(self, config: BrokerConfig) -> None:
+        """Serve under ``config`` from now on: handlers read ``self.config`` per request; the store's topic
+        defaults, the producer-state expiry and the ``reconfigured`` hooks are updated here, off the hot path."""
+        self.config = config
+        self.store.topics.set_defaults(topic_defaults(config))
+        self.producers.reconfigure(config)
+        self.store.cleaner.set_io_budget(_cleaner_budget(config.get("log.cleaner.io.max.bytes.per.second")))
+        self.store.cleaner.set_threads(config.int("log.cleaner.threads"))
+        for hook in self.reconfigured:
+            hook(config)
 
     @property
     def node_id(self) -> int:
@@ -102,12 +123,13 @@ def _cleaner_budget(per_second: object) -> int | None:
     return None if budget >= 1e18 else max(1, int(budget))
 
 
-def topic_defaults(config: BrokerConfig) -> dict[str, str]:
-    """Topic configs the broker's own settings supply (``message.max.bytes`` as ``max.message.bytes``, ...)."""
+def topic_defaults(config: BrokerConfig) -> Mapping[str, str]:
+    """Topic configs the broker's own settings supply (``message.max.bytes`` as ``max.message.bytes``, ...),
+    static or dynamic."""
     return {
         entry.name: entry.value
         for entry in describe_topic_config({}, config)
-        if entry.source == ConfigSource.STATIC_BROKER_CONFIG and entry.value is not None
+        if entry.source != ConfigSource.DEFAULT_CONFIG and entry.value is not None
     }
 
 

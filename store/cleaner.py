@@ -172,6 +172,20 @@ class LogCleaner:
         for future in list(self._in_flight.values()):
             future.exception(timeout=timeout_s)
 
+    def set_io_budget(self, io_bytes_per_second: int | None) -> None:
+        """Change the I/O budget (``log.cleaner.io.max.bytes.per.second`` as a dynamic broker config); a pass in
+        progress keeps the budget it started with, the next one takes this."""
+        self._io_bytes_per_second = io_bytes_per_second
+
+    def set_threads(self, threads: int) -> None:
+        """Change how many passes may run at once (``log.cleaner.threads`` as a dynamic broker config): passes in
+        progress finish on the threads they run on; the next ones start on a pool of the new size."""
+        threads = max(1, threads)
+        if threads != self._threads and self._executor is not None:
+            self._executor.shutdown(wait=False)  # its running passes finish; their futures stay in ``_in_flight``
+            self._executor = None
+        self._threads = threads
+
     @guarded
     def run(self) -> tuple[CleanReport, ...]:
         """Publish the passes that finished, and, while fewer than ``threads`` run, plan the next partition that
@@ -319,9 +333,10 @@ class LogCleaner:
         )  # fmt: skip
         batches = list(result.batches)
         _, size = plan.files.write_generation(plan.generation, batches)
-        if self._io_bytes_per_second:
+        budget = self._io_bytes_per_second
+        if budget:
             spent = time.monotonic() - started
-            wanted = (plan.bytes_in + size) * self._threads / self._io_bytes_per_second
+            wanted = (plan.bytes_in + size) * self._threads / budget
             if wanted > spent:
                 time.sleep(wanted - spent)
         end = plan.end_offset if result.stopped_at is None else result.stopped_at

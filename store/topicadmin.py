@@ -101,6 +101,15 @@ class Topics:
         return changed
 
     @guarded
+    def set_defaults(self, defaults: Mapping[str, str]) -> None:
+        """The topic configs the broker's settings supply changed (Kafka's dynamic broker configs): from now on,
+        every topic that does not set a config takes it from ``defaults`` (nothing is written; the broker keeps
+        its settings)."""
+        self._table.set_defaults(defaults)
+        self._partitions.changed()
+        log.info("topic defaults from broker settings: %s", dict(defaults) or "Kafka's")
+
+    @guarded
     def list(self) -> tuple[TopicInfo, ...]:
         return tuple(topic for topic in self._table.all() if topic.name not in INTERNAL_TOPICS)
 

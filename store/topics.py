@@ -82,6 +82,13 @@ class TopicTable:
         self._by_name[topic.name] = topic
         self._by_id[topic.topic_id.bytes] = topic
 
+    def set_defaults(self, defaults: Mapping[str, str]) -> None:
+        """Make ``defaults`` the configs topics take when they do not set them (a dynamic broker config changed);
+        every topic's settings are parsed again, and none changes unless all parse (``InvalidConfigError``)."""
+        defaults = dict(defaults)
+        settings = {name: TopicSettings.parse({**defaults, **t.configs}) for name, t in self._by_name.items()}
+        self._defaults, self._settings = defaults, settings
+
     def check_new(self, name: str, partitions: int, configs: Mapping[str, str], topic_id: uuid.UUID | None) -> None:
         """Raise the error ``create`` would raise, before anything is written."""
         check_topic_name(name)

@@ -17,8 +17,9 @@ import logging
 import re
 import string
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Final
 
 from .definitions import BROKER_CONFIGS, IGNORED_BROKER_SETTINGS, LISTENER_SCOPED, MECHANISM_SCOPED, ConfigDef, Value
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 ENV_PREFIX = "ROCKAFKA_"
 RETENTION_SETTINGS = (("log.retention.ms", 1), ("log.retention.minutes", 60_000), ("log.retention.hours", 3_600_000))
 LISTENER_PREFIX = "listener.name."
+_NONE: Final[Mapping[str, Value]] = MappingProxyType({})
 _LISTENER = re.compile(r"^(?P<name>[A-Za-z0-9_]+)://(?P<host>\[[^\]]*\]|[^:/\[\]]*):(?P<port>\d+)$")
 
 
@@ -61,10 +63,45 @@ class Listener:
 
 @dataclass(frozen=True, slots=True)
 class BrokerConfig:
-    """Every broker setting's effective value and source, with typed accessors for the common ones."""
+    """Every broker setting's effective value and source, with typed accessors for the common ones.
+
+    A running broker's configuration may carry dynamic layers (AlterConfigs on a broker resource, Kafka's
+    order: this broker's own ``dynamic_broker`` over the cluster-wide ``dynamic_default`` over ``base``, the
+    static configuration); :meth:`with_dynamic` makes the next one. ``values`` is always the effective view.
+    """
 
     values: Mapping[builtins.str, Value]
     sources: Mapping[builtins.str, ConfigSource]
+    base: BrokerConfig | None = None
+    """The static configuration under the dynamic layers (None: this one is static)."""
+    dynamic_default: Mapping[builtins.str, Value] = field(default_factory=lambda: _NONE)
+    dynamic_broker: Mapping[builtins.str, Value] = field(default_factory=lambda: _NONE)
+
+    @property
+    def static(self) -> BrokerConfig:
+        """The configuration the broker started with (defaults, file, environment, overrides)."""
+        return self.base or self
+
+    def with_dynamic(self, default: Mapping[builtins.str, Value], broker: Mapping[builtins.str, Value]) -> BrokerConfig:
+        """The static configuration under these dynamic layers (names it does not define stay in the layers only,
+        as Kafka keeps the thread-pool settings Rockafka has no use for)."""
+        static = self.static
+        values, sources = dict(static.values), dict(static.sources)
+        layers = ((default, ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG), (broker, ConfigSource.DYNAMIC_BROKER_CONFIG))
+        for layer, source in layers:
+            for name, value in layer.items():
+                if name in values:
+                    values[name], sources[name] = value, source
+        return BrokerConfig(values, sources, static, MappingProxyType(dict(default)), MappingProxyType(dict(broker)))
+
+    def layer(self, source: ConfigSource) -> Mapping[builtins.str, Value]:
+        """The settings one source sets: a dynamic layer, or the static settings (STATIC_BROKER_CONFIG)."""
+        if source == ConfigSource.DYNAMIC_BROKER_CONFIG:
+            return self.dynamic_broker
+        if source == ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG:
+            return self.dynamic_default
+        static = self.static
+        return {name: static.values[name] for name, where in static.sources.items() if where == source}
 
     def get(self, name: builtins.str) -> Value:
         return self.values[name]

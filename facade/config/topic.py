@@ -2,7 +2,8 @@
 
 A topic setting's effective value comes from the topic's own override, else from its broker synonym
 (``retention.ms`` from ``log.retention.ms``, then ``.minutes``, then ``.hours``, as Kafka resolves
-them), else from Kafka's default. DescribeConfigs lists the synonyms in that order.
+them; a dynamic broker config before the static one), else from Kafka's default. DescribeConfigs lists the
+synonyms in that order.
 """
 
 from __future__ import annotations
@@ -15,6 +16,12 @@ from .definitions import TOPIC_CONFIGS, ConfigDef, ConfigType
 from .errors import UnknownConfigError
 from .values import format_value, parse_value
 
+#: Where a broker setting may come from, in Kafka's order of precedence (Kafka's defaults come last).
+BROKER_LAYERS = (
+    ConfigSource.DYNAMIC_BROKER_CONFIG,
+    ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+    ConfigSource.STATIC_BROKER_CONFIG,
+)
 _EXTRA_SYNONYMS = {
     "retention.ms": (("log.retention.minutes", 60_000), ("log.retention.hours", 3_600_000)),
     "segment.ms": (("log.roll.hours", 3_600_000),),
@@ -72,14 +79,15 @@ def _describe_one(definition: ConfigDef, overrides: Mapping[str, str], broker: B
         effective.append(overrides[definition.name])
     chain = [(definition.synonym, 1)] if definition.synonym else []
     chain.extend(_EXTRA_SYNONYMS.get(definition.name, ()))
-    for broker_name, scale in chain:
-        if broker_name is None or broker_name not in broker.values:
-            continue
-        if broker.sources[broker_name] == ConfigSource.STATIC_BROKER_CONFIG:
-            value = broker.values[broker_name]
+    for source in BROKER_LAYERS:
+        layer = broker.layer(source)
+        for broker_name, scale in chain:
+            if broker_name is None or broker_name not in layer:
+                continue
+            value = layer[broker_name]
             scaled = value * scale if isinstance(value, int) and not isinstance(value, bool) and value > 0 else value
             # the synonym shows the broker setting as set (Kafka: log.retention.hours=100), the entry its effect
-            synonyms.append(ConfigSynonym(broker_name, format_value(value), ConfigSource.STATIC_BROKER_CONFIG))
+            synonyms.append(ConfigSynonym(broker_name, format_value(value), source))
             effective.append(format_value(scaled))
     synonyms.append(
         ConfigSynonym(

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Final, Protocol, TypeVar
 
 from rockafka.facade.config import ConfigError, Listener, describe_topic_config, validate_topic_configs
+from rockafka.facade.config.dynamic import StaticConfigError
 from rockafka.facade.config.topic import TopicConfigEntry
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import StoreError, TopicInfo
@@ -257,17 +258,28 @@ def check_config_entries(names: Sequence[str], nulls: Sequence[str]) -> None:
         raise ApiError(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {', '.join(nulls)}")
 
 
-def refuse_broker_config_change(ctx: RequestContext, resource_name: str, names: Sequence[str]) -> None:
-    """Broker settings cannot change while the broker runs (no dynamic broker configs): INVALID_REQUEST, as
-    Kafka answers a setting it cannot update dynamically. Changing nothing succeeds."""
+def alter_broker_configs(
+    ctx: RequestContext, resource_name: str, update: Callable[[dict[str, str]], dict[str, str]], validate_only: bool
+) -> None:
+    """Make ``update(current)`` a broker resource's whole set of dynamic configs: this broker's own (named by its
+    id) or the cluster-wide default (""). A static setting → INVALID_REQUEST ("Cannot update these configs
+    dynamically", Kafka's answer); an unknown name or a bad value → INVALID_CONFIG. The change is written to the
+    data directory, then takes effect at once (``Broker.reconfigure``); ``validate_only`` changes nothing."""
     check_broker_resource(ctx, resource_name)
-    if not names:
-        return
-    listed = ", ".join(sorted(set(names)))
-    raise ApiError(
-        ErrorCode.INVALID_REQUEST,
-        f"Cannot update these configs dynamically: {listed} (Rockafka reads broker settings at start only)",
-    )
+    per_broker = resource_name != ""
+    dynamic = ctx.broker.dynamic
+    wanted = update(dynamic.texts(per_broker))
+    try:
+        dynamic.check(wanted)
+        if validate_only:
+            return
+        ctx.broker.reconfigure(dynamic.replace(ctx.broker.config, per_broker, wanted))
+    except StaticConfigError as exc:
+        raise ApiError(ErrorCode.INVALID_REQUEST, str(exc)) from None
+    except ConfigError as exc:
+        raise ApiError(ErrorCode.INVALID_CONFIG, str(exc)) from None
+    except OSError as exc:
+        raise ApiError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write {dynamic.path}: {exc.strerror or exc}") from None
 
 
 def unsupported_resource(resource_type: int) -> ApiError:

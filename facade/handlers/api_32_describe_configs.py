@@ -6,17 +6,17 @@ Resources, as Kafka answers them:
   TOPIC_CONFIG, the rest from the broker setting that supplies the default, else Kafka's default (see
   ``describe_topic_config``); an unknown topic → UNKNOWN_TOPIC_OR_PARTITION, an illegal name →
   INVALID_TOPIC_EXCEPTION; ``__consumer_offsets`` is described as Kafka configures it (compacted);
-- broker (type 4) named by this broker's id: every broker setting with its value (null when unset),
-  STATIC_BROKER_CONFIG or DEFAULT_CONFIG, and synonyms (``log.retention.ms``/``.minutes``/``.hours``,
-  ``log.roll.ms``/``.hours``, ``log.flush.interval.ms``/``log.flush.scheduler.interval.ms``) in Kafka's
-  order; named "" (the cluster-wide dynamic defaults): an empty list, as there are none; another id →
-  INVALID_REQUEST;
+- broker (type 4) named by this broker's id: every broker setting with its effective value (null when
+  unset), its source (DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG or
+  DEFAULT_CONFIG) and synonyms (``log.retention.ms``/``.minutes``/``.hours``, ``log.roll.ms``/``.hours``,
+  ``log.flush.interval.ms``/``log.flush.scheduler.interval.ms``) in Kafka's order, read-only unless Kafka
+  makes it a dynamic broker config (``config/dynamic.py``); named "": the cluster-wide dynamic defaults
+  set, each with source DYNAMIC_DEFAULT_BROKER_CONFIG and only such synonyms; another id → INVALID_REQUEST;
 - broker logger (type 8) named by this broker's id: an empty list (no Java loggers to show);
 - any other type → INVALID_REQUEST. ``configuration_keys`` keeps the named configs only (unknown names
   are left out, as Kafka does).
 
-Every broker setting is reported read-only: Rockafka reads them at start and has no dynamic broker
-configs (AlterConfigs refuses them). Sensitive (password) values are null.
+Sensitive (password) values are null.
 
 Version notes: v0 reports ``is_default`` and no source or synonyms; v1+ the source, and the synonyms
 when ``include_synonyms``; v3+ the config type, and the documentation when ``include_documentation``;
@@ -32,7 +32,8 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigSource, ConfigType, format_value
-from rockafka.facade.config.topic import ConfigSynonym, TopicConfigEntry
+from rockafka.facade.config.dynamic import dynamic_definition
+from rockafka.facade.config.topic import BROKER_LAYERS, ConfigSynonym, TopicConfigEntry
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.describe_configs import (
     DescribeConfigsRequest,
@@ -112,7 +113,7 @@ def _describe(
         rows: Iterable[TopicConfigEntry] = topic_config_entries(ctx, info.configs)
     elif resource.resource_type == ConfigResourceType.BROKER:
         check_broker_resource(ctx, resource.resource_name)
-        rows = _broker_rows(ctx.broker.config) if resource.resource_name else ()
+        rows = _broker_rows(ctx.broker.config, per_broker=resource.resource_name != "")
     elif resource.resource_type == ConfigResourceType.BROKER_LOGGER:
         if not resource.resource_name:
             raise ApiError(ErrorCode.INVALID_REQUEST, "Broker id must not be empty")
@@ -123,26 +124,33 @@ def _describe(
     return [_entry(ctx.api_version, request, row) for row in rows if wanted is None or row.name in wanted]
 
 
-def _broker_rows(config: BrokerConfig) -> Iterable[TopicConfigEntry]:
-    """Every broker setting as a DescribeConfigs row (the same row type as a topic config's)."""
-    for name, definition in sorted(BROKER_CONFIGS.items()):
+def _broker_rows(config: BrokerConfig, per_broker: bool) -> Iterable[TopicConfigEntry]:
+    """This broker's settings (``per_broker``: every one, with its effective value) or the cluster-wide default's
+    (only the dynamic ones it sets), as DescribeConfigs rows (the same row type as a topic config's)."""
+    dynamic = {**config.dynamic_default, **config.dynamic_broker} if per_broker else config.dynamic_default
+    names = {*BROKER_CONFIGS, *dynamic} if per_broker else set(dynamic)
+    for name in sorted(names):
+        definition = dynamic_definition(name) or BROKER_CONFIGS[name]
         synonyms = _broker_synonyms(config, name)
+        if not per_broker:
+            synonyms = tuple(s for s in synonyms if s.source == ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)
         source = synonyms[0].source if synonyms else ConfigSource.DEFAULT_CONFIG
-        value = format_value(config.values[name])
-        yield TopicConfigEntry(name, value, source, True, definition.type, definition.doc, synonyms)
+        value = format_value(config.values[name] if name in config.values and per_broker else dynamic.get(name))
+        read_only = dynamic_definition(name) is None
+        yield TopicConfigEntry(name, value, source, read_only, definition.type, definition.doc, synonyms)
 
 
 def _broker_synonyms(config: BrokerConfig, name: str) -> tuple[ConfigSynonym, ...]:
-    """Kafka's order: by source (static, then default), each in synonym-group order; from ``name`` on."""
+    """Kafka's order: by source (this broker's dynamic, the dynamic default, static, then Kafka's default), each
+    in synonym-group order; from ``name`` on."""
     group = BROKER_SYNONYMS.get(name, (name,))
     found: list[ConfigSynonym] = []
+    for source in BROKER_LAYERS:
+        layer = config.layer(source)
+        found.extend(ConfigSynonym(name, format_value(layer[name]), source) for name in group if name in layer)
     for synonym in group:
-        if config.sources.get(synonym) == ConfigSource.STATIC_BROKER_CONFIG:
-            found.append(
-                ConfigSynonym(synonym, format_value(config.values[synonym]), ConfigSource.STATIC_BROKER_CONFIG)
-            )
-    for synonym in group:
-        default = format_value(BROKER_CONFIGS[synonym].default)
+        definition = dynamic_definition(synonym) or BROKER_CONFIGS[synonym]
+        default = format_value(definition.default)
         if default is not None:
             found.append(ConfigSynonym(synonym, default, ConfigSource.DEFAULT_CONFIG))
     while found and found[0].name != name:

@@ -7,9 +7,11 @@ Each resource succeeds or fails alone, as Kafka answers:
 - topic (type 2): the configs given become the topic's whole set of overrides; an unknown, invalid
   or out-of-range value → INVALID_CONFIG; an unknown topic → UNKNOWN_TOPIC_OR_PARTITION;
   ``__consumer_offsets`` (the group coordinator's) → INVALID_REQUEST;
-- broker (type 4, this broker's id or ""): Rockafka has no dynamic broker configs, so any setting →
-  INVALID_REQUEST ("Cannot update these configs dynamically", Kafka's answer for a static setting);
-  an empty list succeeds; another broker id → INVALID_REQUEST;
+- broker (type 4, this broker's id or "" for the cluster-wide default): the configs given become that
+  resource's whole set of dynamic broker configs (an empty list removes them all), written to the data
+  directory and in effect at once (``admin.alter_broker_configs``); a static setting → INVALID_REQUEST
+  ("Cannot update these configs dynamically", Kafka's answer), an unknown name or a bad value →
+  INVALID_CONFIG; another broker id → INVALID_REQUEST;
 - broker logger (type 8) and any other type → INVALID_REQUEST (Kafka: AlterConfigs does not
   support loggers; use IncrementalAlterConfigs).
 
@@ -17,7 +19,7 @@ Each resource succeeds or fails alone, as Kafka answers:
 etcd (compare-and-swap) and the answer waits until this broker's store has them; every broker's store
 follows through its watch (``ClusterTopology.alter_topic_configs``).
 Version notes: v1 is v0 (throttle behaviour only); v2+ flexible.
-Not implemented: dynamic broker configs, alter-config policies, ACL checks.
+Not implemented: listener, TLS and SASL settings as dynamic broker configs, alter-config policies, ACL checks.
 
 Authorization: ALTER_CONFIGS on the topic, or on the cluster for brokers (TOPIC_/CLUSTER_AUTHORIZATION_FAILED
 for that resource).
@@ -38,10 +40,10 @@ from rockafka.facade.security.acl import AclOperation
 
 from .admin import (
     ConfigResourceType,
+    alter_broker_configs,
     answer_each,
     check_config_entries,
     existing_topic,
-    refuse_broker_config_change,
     settle_config_change,
     unsupported_resource,
     write_topic_configs,
@@ -93,7 +95,8 @@ def _alter(
         changes.add(outcome, settle_config_change(result))
         return result
     elif resource.resource_type == ConfigResourceType.BROKER:
-        refuse_broker_config_change(ctx, resource.resource_name, names)
+        wanted = {config.name: config.value or "" for config in resource.configs}
+        alter_broker_configs(ctx, resource.resource_name, lambda _current: wanted, validate_only)
     elif resource.resource_type == ConfigResourceType.BROKER_LOGGER:
         raise ApiError(
             ErrorCode.INVALID_REQUEST,

@@ -10,8 +10,10 @@ config that is not a list. Each resource succeeds or fails alone, as Kafka answe
 - topic (type 2): the resulting overrides are validated as a whole (unknown names, bad values →
   INVALID_CONFIG) and then stored at once; an unknown topic → UNKNOWN_TOPIC_OR_PARTITION;
   ``__consumer_offsets`` (the group coordinator's) → INVALID_REQUEST;
-- broker (type 4, this broker's id or ""): no dynamic broker configs, so any setting →
-  INVALID_REQUEST ("Cannot update these configs dynamically"); an empty list succeeds;
+- broker (type 4, this broker's id or "" for the cluster-wide default): the operations apply to that
+  resource's dynamic broker configs (APPEND/SUBTRACT starting from the effective value), stored and in
+  effect at once; a static setting → INVALID_REQUEST ("Cannot update these configs dynamically"), an
+  unknown name or a bad value → INVALID_CONFIG;
 - broker logger (type 8, this broker's id): no loggers are exposed, so each → INVALID_CONFIG
   ("Logger ... does not exist!"); any other type → INVALID_REQUEST.
 
@@ -19,7 +21,8 @@ config that is not a list. Each resource succeeds or fails alone, as Kafka answe
 configs in etcd, written back compare-and-swap (read again and applied again when another change won);
 the answer waits until this broker's store has them, and every broker's store follows through its watch.
 Version notes: v1 is flexible, otherwise v0.
-Not implemented: dynamic broker configs, log levels, client metrics and group configs, ACL checks.
+Not implemented: listener, TLS and SASL settings as dynamic broker configs, log levels, client metrics and
+group configs, ACL checks.
 
 Authorization: ALTER_CONFIGS on the topic or group, or on the cluster for brokers (TOPIC_/GROUP_/
 CLUSTER_AUTHORIZATION_FAILED for that resource).
@@ -30,7 +33,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Awaitable, Mapping
 
-from rockafka.facade.config import TOPIC_CONFIGS, ConfigType, format_value
+from rockafka.facade.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigDef, ConfigType, Value, format_value
+from rockafka.facade.config.dynamic import dynamic_definition
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.incremental_alter_configs import (
     AlterableConfig,
@@ -43,11 +47,11 @@ from rockafka.facade.security.acl import AclOperation
 
 from .admin import (
     ConfigResourceType,
+    alter_broker_configs,
     answer_each,
     check_broker_resource,
     check_config_entries,
     existing_topic,
-    refuse_broker_config_change,
     settle_config_change,
     unsupported_resource,
     write_topic_configs,
@@ -113,7 +117,7 @@ def _alter(
         def update(current: Mapping[str, str]) -> dict[str, str]:
             overrides = dict(current)
             for config in resource.configs:
-                _apply(overrides, config)
+                _apply(overrides, config, _topic_definition(config.name))
             return overrides
 
         result = _response(resource, ErrorCode.NONE, None)
@@ -122,7 +126,13 @@ def _alter(
         )
         return result
     elif kind == ConfigResourceType.BROKER:
-        refuse_broker_config_change(ctx, resource.resource_name, names)
+
+        def update_broker(current: dict[str, str]) -> dict[str, str]:
+            for config in resource.configs:
+                _apply(current, config, _broker_definition(config.name), ctx.broker.config.values.get(config.name))
+            return current
+
+        alter_broker_configs(ctx, resource.resource_name, update_broker, validate_only)
     elif kind == ConfigResourceType.BROKER_LOGGER:
         if not resource.resource_name:
             raise ApiError(ErrorCode.INVALID_REQUEST, "Broker id must not be empty")
@@ -134,12 +144,25 @@ def _alter(
     return _response(resource, ErrorCode.NONE, None)
 
 
-def _apply(overrides: dict[str, str], config: AlterableConfig) -> None:
-    """One operation on a topic's overrides (validated as a whole afterwards)."""
-    name, operation = config.name, OpType(config.config_operation)
+def _topic_definition(name: str) -> ConfigDef:
     definition = TOPIC_CONFIGS.get(name)
     if definition is None:
         raise ApiError(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {name}")
+    return definition
+
+
+def _broker_definition(name: str) -> ConfigDef:
+    """A broker setting's definition (static ones too: the change is refused as a whole afterwards)."""
+    definition = dynamic_definition(name) or BROKER_CONFIGS.get(name)
+    if definition is None:
+        raise ApiError(ErrorCode.INVALID_CONFIG, f"Unknown broker config name: {name}")
+    return definition
+
+
+def _apply(overrides: dict[str, str], config: AlterableConfig, definition: ConfigDef, current: Value = None) -> None:
+    """One operation on a resource's configs (validated as a whole afterwards); a list config that is not set
+    there starts from ``current`` (a broker's effective value), else Kafka's default."""
+    name, operation = config.name, OpType(config.config_operation)
     if operation is OpType.DELETE:
         overrides.pop(name, None)
         return
@@ -149,10 +172,10 @@ def _apply(overrides: dict[str, str], config: AlterableConfig) -> None:
         return
     if definition.type is not ConfigType.LIST:
         raise ApiError(ErrorCode.INVALID_CONFIG, f"Can't {operation.name} to key {name} because its type is not LIST.")
-    current = overrides.get(name)
-    if current is None:
-        current = format_value(definition.default) or ""
-    items = [item for item in current.split(",") if item]
+    existing = overrides.get(name)
+    if existing is None:
+        existing = format_value(current if current is not None else definition.default) or ""
+    items = [item for item in existing.split(",") if item]
     for item in value.split(","):
         if operation is OpType.APPEND and item not in items:
             items.append(item)

@@ -71,6 +71,10 @@ class ProducerService:
         self._allocator = ProducerIdAllocator(0, self._save_block)
         self._task: asyncio.Task[None] | None = None
 
+    def reconfigure(self, config: BrokerConfig) -> None:
+        """``producer.id.expiration.ms`` may change while the broker runs (a dynamic broker config)."""
+        self._producer_expiration_ms = config.int("producer.id.expiration.ms")
+
     # --- lifecycle ---
 
     def load(self) -> RebuildReport:

@@ -22,6 +22,23 @@ def test_defaults_apply_until_a_topic_sets_its_own(tmp_path: Path) -> None:
         assert dict(store.topics.describe("t").configs) == {"max.message.bytes": "5000"}
 
 
+def test_new_defaults_apply_at_once_to_topics_that_do_not_set_their_own(tmp_path: Path) -> None:
+    with MessageStore.open(small_config(tmp_path)) as store:
+        store.topics.create("t", 1)
+        store.topics.create("own", 1, {"max.message.bytes": "5000"})
+        append(store, "t", 0, build_batch([(None, b"v" * 300)]))  # caches the partition's route and settings
+        store.topics.set_defaults({"max.message.bytes": "200"})
+        with pytest.raises(RecordTooLargeError):
+            append(store, "t", 0, build_batch([(None, b"v" * 300)]))
+        append(store, "own", 0, build_batch([(None, b"v" * 300)]))
+        with pytest.raises(InvalidConfigError):
+            store.topics.set_defaults({"cleanup.policy": "shred"})
+        assert store.topics.settings("t").max_message_bytes == 200  # a refused change leaves the last one
+        store.topics.set_defaults({})
+        append(store, "t", 0, build_batch([(None, b"v" * 300)]))
+        assert store.records.partition_offsets("t", 0).high_watermark == 2
+
+
 def test_defaults_are_not_persisted_with_the_topic(tmp_path: Path) -> None:
     with MessageStore.open(small_config(tmp_path, topic_defaults={"max.message.bytes": "200"})) as store:
         store.topics.create("t", 1)
