@@ -79,7 +79,8 @@ class Broker:
         self.port = free_port()
         self.bootstrap = f"127.0.0.1:{self.port}"
         self._client, self._image, self._volume = client, image, volume
-        self.env = {"KAFKA_LISTENERS": f"PLAINTEXT://127.0.0.1:{self.port}", **env}
+        self.env = {"KAFKA_LISTENERS": f"PLAINTEXT://127.0.0.1:{self.port}",
+                    "KAFKA_LOG_SEGMENT_BYTES": str(TEST_SEGMENT_BYTES), **env}  # fmt: skip
         self.container: Container | None = None
 
     def start(self) -> Broker:
@@ -108,7 +109,7 @@ class Broker:
 
     def remove(self) -> None:
         if self.container is not None:
-            self.container.remove(force=True)
+            self.container.remove(force=True, v=True)  # v: its anonymous data volume (a named one stays)
             self.container = None
 
 
@@ -189,7 +190,7 @@ def test_a_bad_setting_exits_non_zero_with_one_clear_line(
         result = container.wait(timeout=READY_TIMEOUT_S)
         logs = container.logs().decode(errors="replace").strip().splitlines()
     finally:
-        container.remove(force=True)
+        container.remove(force=True, v=True)
     assert result["StatusCode"] == 2
     assert len(logs) == 1 and logs[0].startswith("rockafka serve:") and fragment in logs[0], logs
 
@@ -246,8 +247,12 @@ def test_kafka_tools_in_the_image_and_commands_run_as_given(client: docker.Docke
     finally:
         broker.remove()
     # a first argument that is a command runs as given (aiokafka's fixture: `sleep 300`, then docker exec)
-    output = client.containers.run(image, ["sh", "-c", "echo ran; keytool -list 2>&1; echo exit $?"], remove=True)
-    lines = output.decode().splitlines()
+    command = client.containers.run(image, ["sh", "-c", "echo ran; keytool -list 2>&1; echo exit $?"], detach=True)
+    try:
+        command.wait(timeout=READY_TIMEOUT_S)
+        lines = command.logs().decode().splitlines()
+    finally:
+        command.remove(force=True, v=True)  # run(remove=True) would leave the image's anonymous volume
     assert lines[0] == "ran" and lines[-1] == "exit 2"  # the openssl keytool: one line for a form it does not do
     assert lines[1:-1] == ["keytool (Rockafka image, openssl-based): option -list is not supported"]
 
@@ -286,7 +291,7 @@ def test_the_aiolibs_variables_start_every_listener_the_fixture_asks_for(
         finally:
             admin.close()
     finally:
-        container.remove(force=True)
+        container.remove(force=True, v=True)
 
 
 def test_three_containers_become_one_cluster_through_etcd(client: docker.DockerClient, image: str) -> None:
@@ -300,7 +305,8 @@ def test_three_containers_become_one_cluster_through_etcd(client: docker.DockerC
         try:
             for node, bootstrap in enumerate(bootstraps, 1):
                 env = {"KAFKA_NODE_ID": str(node), "KAFKA_LISTENERS": f"PLAINTEXT://{bootstrap}",
-                       "KAFKA_ROCKAFKA_CLUSTER_ETCD_ENDPOINTS": etcd.endpoint}  # fmt: skip
+                       "KAFKA_ROCKAFKA_CLUSTER_ETCD_ENDPOINTS": etcd.endpoint,
+                       "KAFKA_LOG_SEGMENT_BYTES": str(TEST_SEGMENT_BYTES)}  # fmt: skip
                 containers.append(client.containers.run(image, detach=True, network_mode="host", environment=env))
             for container, bootstrap in zip(containers, bootstraps, strict=True):
                 deadline = time.monotonic() + READY_TIMEOUT_S
