@@ -4,8 +4,8 @@
 #
 # The image holds etcd and etcdctl from Debian's etcd-server and etcd-client packages (fetched with the host's
 # `apt-get download`, the suite of the base) and the two files of the C library they link, both taken from the
-# cached debootstrap base of image/build.sh (its step 1, shared: no second debootstrap): about 45 MB, where the
-# whole base with etcd would be about three times that, and each container of it is one more copy under vfs.
+# cached debootstrap base of image/build.sh (its step 1, shared: no second debootstrap): 40 MB, where the
+# whole base with etcd would be about four times that (170 MB), and each container of it is one more copy under vfs.
 # etcd reads its flags from ETCD_* variables (ETCD_LISTEN_CLIENT_URLS, ...) and etcdctl from ETCDCTL_*, so the
 # compose file sets both; the image runs as the user etcd (uid 1001) with its data in the volume /var/lib/etcd.
 # The image is kept when it carries the same source key (the base, the two packages, this script).
