@@ -50,7 +50,9 @@ for binary in $BINARIES; do
   # the libraries and the loader it names, at the paths it names them by (what ldd prints: the base has no ldd)
   libraries=$(chroot "$tree/base" /lib64/ld-linux-x86-64.so.2 --list "/packages$binary" | grep -o '/[^ ]*')
   for library in $libraries; do
-    [ -e "$root$library" ] || install -D -m 755 "$tree/base$(chroot "$tree/base" readlink -f "$library")" "$root$library"
+    if [ ! -e "$root$library" ]; then
+      install -D -m 755 "$tree/base$(chroot "$tree/base" readlink -f "$library")" "$root$library"
+    fi
   done
 done
 mkdir -p "$root/etc" "$root/tmp" "$root/var/lib/etcd"
@@ -60,14 +62,16 @@ printf 'root:x:0:0:root:/root:/nonexistent\netcd:x:%s:%s:etcd:/var/lib/etcd:/non
 printf 'root:x:0:\netcd:x:%s:\n' $ETCD_UID >"$root/etc/group"
 chown $ETCD_UID:$ETCD_UID "$root/var/lib/etcd"
 chmod 700 "$root/var/lib/etcd"
+health='--interval=2s --timeout=5s --start-period=10s --retries=3 CMD ["etcdctl", "endpoint", "health"]'
+labels="org.opencontainers.image.title=rockafka-etcd org.opencontainers.image.version=$VERSION"
 tar -C "$root" --numeric-owner -c . | docker import \
   --change "ENV ETCD_DATA_DIR=/var/lib/etcd ETCD_NAME=etcd ETCDCTL_ENDPOINTS=http://127.0.0.1:2379" \
   --change "USER $ETCD_UID:$ETCD_UID" \
   --change "VOLUME /var/lib/etcd" \
   --change "EXPOSE 2379 2380" \
-  --change 'HEALTHCHECK --interval=2s --timeout=5s --start-period=10s --retries=3 CMD ["etcdctl", "endpoint", "health"]' \
+  --change "HEALTHCHECK $health" \
   --change 'ENTRYPOINT ["/usr/bin/etcd"]' \
-  --change "LABEL org.opencontainers.image.title=rockafka-etcd org.opencontainers.image.version=$VERSION rockafka.etcd.source=$SOURCE_KEY" \
+  --change "LABEL $labels rockafka.etcd.source=$SOURCE_KEY" \
   - "$TAG" >/dev/null
 docker tag "$TAG" rockafka-etcd:latest
 docker image prune -f --filter label=rockafka.etcd.source >/dev/null # the image this tag replaced
