@@ -7,7 +7,7 @@ SPECS ?= ../shared/kafka-message-specs
 PYTEST_ARGS ?=
 PROPERTIES ?=
 
-.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image prometheus chromium quix-venv
+.PHONY: all venv install compile debug test test-pure lint gen-protocol check-generated serve bench clean compat-deps kcat etcd go-clients image image-etcd docker-compose prometheus chromium quix-venv
 
 all: compile
 
@@ -82,6 +82,17 @@ go-clients:
 image: install
 	PY=$(PY) image/with-engine.sh image/build.sh
 
+# rockafka-etcd:<etcd version> and :latest, the etcd of the compose cluster (image/compose): Debian's etcd on the C
+# library of the same cached base (image/build-etcd.sh).
+image-etcd:
+	image/with-engine.sh image/build-etcd.sh
+
+# Debian's docker-compose (1.29), which runs the compose cluster (image/compose) and its test in compat_tests/test_container.py.
+docker-compose:
+	@command -v docker-compose >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-compose >/dev/null; \
+	  else echo "NOTE: docker-compose is not installed and this is not root: apt-get install docker-compose, or the compose test fails"; fi; }
+
 # The Prometheus server that tests/facade/ops scrapes the broker with (Debian's package; the tests fail without it).
 # Debian's Chromium and its driver, for the web console's browser tests (compat_tests/test_console_browser.py).
 chromium:
@@ -123,7 +134,7 @@ compat-upstream: compile
 	  --workdir $(UPSTREAM_WORK) $(UPSTREAM_ARGS)
 endif
 
-test: compile compat-deps etcd
+test: compile compat-deps etcd docker-compose
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-pure: install

@@ -3,8 +3,9 @@
 :func:`engine` starts this checkout's own engine with ``image/dockerd.sh start`` unless one already answers
 at ``$DOCKER_HOST`` (then it is used and left running), and :meth:`Engine.close` stops only an engine it
 started, by the PID the script recorded. :func:`build_image` runs ``image/build.sh`` (``make image``),
-which reuses its cached Debian base. Where no engine can be started (not root, no ``dockerd``), the tests
-fail with the script's one-line reason: a run without the image is never green.
+which reuses its cached Debian base, and :func:`build_etcd_image` runs ``image/build-etcd.sh`` (``make
+image-etcd``, the compose cluster's etcd on the same base). Where no engine can be started (not root, no
+``dockerd``), the tests fail with the script's one-line reason: a run without the image is never green.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERD = ROOT / "image" / "dockerd.sh"
 BUILD = ROOT / "image" / "build.sh"
+BUILD_ETCD = ROOT / "image" / "build-etcd.sh"
 ENGINE_TIMEOUT_S = 120
 BUILD_TIMEOUT_S = 1800
 
@@ -63,10 +65,20 @@ def engine() -> Engine:
 
 def build_image(docker_host: str) -> str:
     """Build (or refresh) ``rockafka:latest`` with ``image/build.sh``; the tag built."""
+    _run_build(BUILD, "make image", docker_host)
+    return "rockafka:latest"
+
+
+def build_etcd_image(docker_host: str) -> str:
+    """Build (or refresh) ``rockafka-etcd:latest``, the compose cluster's etcd, with ``image/build-etcd.sh``."""
+    _run_build(BUILD_ETCD, "make image-etcd", docker_host)
+    return "rockafka-etcd:latest"
+
+
+def _run_build(script: Path, target: str, docker_host: str) -> None:
     env = {**os.environ, "DOCKER_HOST": docker_host, "PY": sys.executable}
-    built = subprocess.run([str(BUILD)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+    built = subprocess.run([str(script)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
     if built.returncode != 0:
         tail = "\n".join((built.stdout + built.stderr).strip().splitlines()[-15:])
-        raise EngineError(f"make image failed:\n{tail}")
+        raise EngineError(f"{target} failed:\n{tail}")
     sys.stderr.write(built.stdout)
-    return "rockafka:latest"

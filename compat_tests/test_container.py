@@ -8,6 +8,9 @@ are removed by the test that made them.
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -15,17 +18,18 @@ from typing import Any
 
 import docker
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 from docker.models.containers import Container
 from kafka import KafkaAdminClient
 
-from .brokerproc import free_port
+from .brokerproc import TEST_SEGMENT_BYTES, free_port
 from .clients.aiokafka_driver import AiokafkaDriver
 from .clients.confluent_driver import ConfluentDriver
 from .clients.driver import EARLIEST
 from .clients.kafka_python_driver import KafkaPythonDriver
 from .clients.records import Rec, unique_topic
 from .clients.scenarios import check_roundtrip
-from .container_engine import BUILD_TIMEOUT_S, Engine, build_image, engine
+from .container_engine import BUILD_TIMEOUT_S, ROOT, Engine, build_etcd_image, build_image, engine
 from .test_shutdown import DRAIN_BOUND_LINE, long_polling_consumer
 
 READY_TIMEOUT_S = 60.0
@@ -34,6 +38,8 @@ pytestmark = pytest.mark.timeout(BUILD_TIMEOUT_S + 300)
 DOCKER_STOP_GRACE_S = 10  # docker stop's default: SIGTERM, then SIGKILL (exit 137) after this
 # the vfs driver copies the whole image per container: creating one is slow on a busy machine
 DOCKER_API_TIMEOUT_S = 300
+COMPOSE_FILE = ROOT / "image" / "compose" / "docker-compose.yml"
+COMPOSE_TIMEOUT_S = 300  # `up` creates four containers, each a whole copy of its image under vfs
 
 
 ZOOKEEPER_FORM = ["--authorizer-properties", "zookeeper.connect=localhost:2181"]
@@ -75,7 +81,8 @@ class Broker:
         self.port = free_port()
         self.bootstrap = f"127.0.0.1:{self.port}"
         self._client, self._image, self._volume = client, image, volume
-        self.env = {"KAFKA_LISTENERS": f"PLAINTEXT://127.0.0.1:{self.port}", **env}
+        self.env = {"KAFKA_LISTENERS": f"PLAINTEXT://127.0.0.1:{self.port}",
+                    "KAFKA_LOG_SEGMENT_BYTES": str(TEST_SEGMENT_BYTES), **env}  # fmt: skip
         self.container: Container | None = None
 
     def start(self) -> Broker:
@@ -104,7 +111,7 @@ class Broker:
 
     def remove(self) -> None:
         if self.container is not None:
-            self.container.remove(force=True)
+            self.container.remove(force=True, v=True)  # v: its anonymous data volume (a named one stays)
             self.container = None
 
 
@@ -185,7 +192,7 @@ def test_a_bad_setting_exits_non_zero_with_one_clear_line(
         result = container.wait(timeout=READY_TIMEOUT_S)
         logs = container.logs().decode(errors="replace").strip().splitlines()
     finally:
-        container.remove(force=True)
+        container.remove(force=True, v=True)
     assert result["StatusCode"] == 2
     assert len(logs) == 1 and logs[0].startswith("rockafka serve:") and fragment in logs[0], logs
 
@@ -245,8 +252,12 @@ def test_kafka_tools_in_the_image_and_commands_run_as_given(client: docker.Docke
     finally:
         broker.remove()
     # a first argument that is a command runs as given (aiokafka's fixture: `sleep 300`, then docker exec)
-    output = client.containers.run(image, ["sh", "-c", "echo ran; keytool -list 2>&1; echo exit $?"], remove=True)
-    lines = output.decode().splitlines()
+    command = client.containers.run(image, ["sh", "-c", "echo ran; keytool -list 2>&1; echo exit $?"], detach=True)
+    try:
+        command.wait(timeout=READY_TIMEOUT_S)
+        lines = command.logs().decode().splitlines()
+    finally:
+        command.remove(force=True, v=True)  # run(remove=True) would leave the image's anonymous volume
     assert lines[0] == "ran" and lines[-1] == "exit 2"  # the openssl keytool: one line for a form it does not do
     assert lines[1:-1] == ["keytool (Rockafka image, openssl-based): option -list is not supported"]
 
@@ -285,7 +296,7 @@ def test_the_aiolibs_variables_start_every_listener_the_fixture_asks_for(
         finally:
             admin.close()
     finally:
-        container.remove(force=True)
+        container.remove(force=True, v=True)
 
 
 def test_three_containers_become_one_cluster_through_etcd(client: docker.DockerClient, image: str) -> None:
@@ -299,7 +310,8 @@ def test_three_containers_become_one_cluster_through_etcd(client: docker.DockerC
         try:
             for node, bootstrap in enumerate(bootstraps, 1):
                 env = {"KAFKA_NODE_ID": str(node), "KAFKA_LISTENERS": f"PLAINTEXT://{bootstrap}",
-                       "KAFKA_ROCKAFKA_CLUSTER_ETCD_ENDPOINTS": etcd.endpoint}  # fmt: skip
+                       "KAFKA_ROCKAFKA_CLUSTER_ETCD_ENDPOINTS": etcd.endpoint,
+                       "KAFKA_LOG_SEGMENT_BYTES": str(TEST_SEGMENT_BYTES)}  # fmt: skip
                 containers.append(client.containers.run(image, detach=True, network_mode="host", environment=env))
             for container, bootstrap in zip(containers, bootstraps, strict=True):
                 deadline = time.monotonic() + READY_TIMEOUT_S
@@ -327,3 +339,79 @@ def test_three_containers_become_one_cluster_through_etcd(client: docker.DockerC
         finally:
             for container in containers:
                 container.remove(force=True, v=True)
+
+
+def test_the_compose_file_runs_three_brokers_with_etcd(
+    docker_engine: Engine, client: docker.DockerClient, image: str
+) -> None:
+    """image/compose/docker-compose.yml under Debian's docker-compose, its ports moved to free ones: up waits for
+    etcd's health, the brokers turn healthy and register, a topic's three partitions get one leader each on the
+    three brokers (every broker says the same), records produced through one broker are read through another;
+    `down -v` leaves no container or volume of the project (the images stay: they are the build's cache)."""
+    compose = shutil.which("docker-compose")
+    assert compose, (
+        "the compose test needs docker-compose: make docker-compose (root), or apt-get install docker-compose"
+    )
+    build_etcd_image(docker_engine.docker_host)
+    ports = [free_port() for _ in range(5)]
+    bootstraps = [f"127.0.0.1:{port}" for port in ports[:3]]
+    project = f"rockafka-compose-{uuid.uuid4().hex[:8]}"
+    env = {**os.environ, "DOCKER_HOST": docker_engine.docker_host, "COMPOSE_PROJECT_NAME": project,
+           "ROCKAFKA_PORT_1": str(ports[0]), "ROCKAFKA_PORT_2": str(ports[1]), "ROCKAFKA_PORT_3": str(ports[2]),
+           "ROCKAFKA_ETCD_PORT": str(ports[3]), "ROCKAFKA_ETCD_PEER_PORT": str(ports[4]),
+           "ROCKAFKA_SEGMENT_BYTES": str(TEST_SEGMENT_BYTES), "ROCKAFKA_TAG": image.split(":")[1]}  # fmt: skip
+    of_project = {"label": f"com.docker.compose.project={project}"}
+
+    def run_compose(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [compose, "-f", str(COMPOSE_FILE), *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=COMPOSE_TIMEOUT_S)
+
+    try:
+        up = run_compose("up", "-d")
+        assert up.returncode == 0, up.stdout + up.stderr
+        _wait_until_every_container_is_healthy(client.containers.list(all=True, filters=of_project))
+        _check_the_cluster(bootstraps)
+    finally:
+        down = run_compose("down", "-v")
+    assert down.returncode == 0, down.stdout + down.stderr
+    assert client.containers.list(all=True, filters=of_project) == []
+    assert client.volumes.list(filters=of_project) == []
+
+
+def _wait_until_every_container_is_healthy(containers: list[Container]) -> None:
+    assert len(containers) == 4, [c.name for c in containers]  # etcd and three brokers
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    for container in containers:
+        container.reload()
+        while container.attrs["State"]["Health"]["Status"] != "healthy":
+            assert container.status == "running" and time.monotonic() < deadline, (
+                f"{container.name}: {container.attrs['State']}\n{container.logs().decode(errors='replace')}"
+            )
+            time.sleep(0.5)
+            container.reload()
+
+
+def _check_the_cluster(bootstraps: list[str]) -> None:
+    admins = [AdminClient({"bootstrap.servers": bootstrap}) for bootstrap in bootstraps]
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while len(admins[0].list_topics(timeout=10).brokers) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert sorted(admins[0].list_topics(timeout=10).brokers) == [1, 2, 3]
+    topic = unique_topic("compose")
+    admins[0].create_topics([NewTopic(topic, num_partitions=3)])[topic].result(timeout=30)
+    leaders: list[dict[int, int]] = []
+    for admin in admins:  # every broker names the same leader for each partition, once the groups have one
+        while time.monotonic() < deadline:
+            partitions = admin.list_topics(topic, timeout=10).topics[topic].partitions
+            leaders.append({number: p.leader for number, p in partitions.items()})
+            if len(partitions) == 3 and -1 not in leaders[-1].values():
+                break
+            leaders.pop()
+            time.sleep(0.2)
+    assert len(leaders) == 3 and leaders[0] == leaders[1] == leaders[2], leaders
+    assert sorted(leaders[0].values()) == [1, 2, 3]  # one partition on each broker
+    sent = [Rec(key=None, value=f"record-{i}".encode(), partition=i % 3) for i in range(6)]
+    driver = KafkaPythonDriver()
+    assert len(driver.produce(bootstraps[0], topic, sent, acks=-1)) == 6
+    got = [r for p in range(3) for r in driver.consume(bootstraps[1], topic, p, EARLIEST, 2)]
+    assert sorted(r.value for r in got) == sorted(r.value for r in sent)

@@ -14,6 +14,8 @@
 #      No `docker build`: under the vfs storage driver every build step copies the whole tree.
 # Steps 2-3 are skipped when rockafka:<version> carries the same source key (the base and every source file).
 # Needs root (debootstrap, chroot) and a Docker engine at $DOCKER_HOST (image/with-engine.sh gives one).
+# `image/build.sh --base-only` does step 1 alone (no engine needed) and prints the tarball's path last
+# (image/build-etcd.sh builds the etcd image from the same base).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -55,6 +57,10 @@ else
   say "base tarball cached: $BASE_TAR"
 fi
 # base-step-end
+if [ "${1:-}" = --base-only ]; then
+  echo "$BASE_TAR"
+  exit 0
+fi
 
 # the image's key: the base and every file that goes into the wheel or the image; an image with it is kept
 SOURCE_KEY=$( (echo "$KEY"; find rockafka facade store core_pyx \( -name '*.py' -o -name '*.pyx' -o -name '*.pxd' \) \
