@@ -48,12 +48,11 @@ from .internaltopics import (
     offset_key,
     offset_value,
 )
-from .offsets import OffsetStore
+from .offsets import Groups, OffsetStore, remove_offsets
 from .results import CommittedOffset, OffsetCommit, TopicPartition
 
 log = logging.getLogger("rockafka.store")
 
-Groups = dict[str, dict[TopicPartition, CommittedOffset]]
 Document = Mapping[str, Any]
 #: The side files of earlier versions that ``migrate_side_files`` reads once.
 LEGACY_OFFSET_FILES: Final = ("consumerOffsets.log", "consumerOffset.json", "consumerOffset.json.bak")
@@ -85,13 +84,7 @@ class CommittedOffsets:
             del self._groups[group]
 
     def _remove(self, group: str, keys: Iterable[TopicPartition]) -> None:
-        offsets = self._groups.get(group)
-        if offsets is None:
-            return
-        for key in keys:
-            offsets.pop(key, None)
-        if not offsets:
-            del self._groups[group]
+        remove_offsets(self._groups, group, keys)
 
     # --- changes ---
 

@@ -185,6 +185,17 @@ def _check_snapshot(document: Any) -> None:
                     raise ValueError(f"partition {partition}: not [offset, leader_epoch, metadata, timestamp]")
 
 
+def remove_offsets(groups: Groups, group: str, keys: Iterable[TopicPartition]) -> None:
+    """Drop ``keys`` from ``group``'s committed offsets in ``groups``, and the group once it has none left."""
+    offsets = groups.get(group)
+    if offsets is None:
+        return
+    for key in keys:
+        offsets.pop(key, None)
+    if not offsets:
+        del groups[group]
+
+
 class OffsetStore:
     def __init__(self, directory: Path, compact_bytes: int, quarantine: Quarantine | None = None) -> None:
         self._log_path = directory / "consumerOffsets.log"
@@ -242,13 +253,7 @@ class OffsetStore:
             self._remove(change.group, [TopicPartition(change.topic, change.partition)])
 
     def _remove(self, group: str, keys: Iterable[TopicPartition]) -> None:
-        offsets = self._groups.get(group)
-        if offsets is None:
-            return
-        for key in keys:
-            offsets.pop(key, None)
-        if not offsets:
-            del self._groups[group]
+        remove_offsets(self._groups, group, keys)
 
     def _drop_topic(self, topic: str) -> None:
         for group in list(self._groups):

@@ -149,6 +149,18 @@ def final_line(log: Path) -> str:
     return lines[-1].strip("= ") if lines else "(no pytest summary line)"
 
 
+def write_summary(base: Path, header: list[str], junit: Path) -> str:
+    """``<base>/summary.md``: the run's ``header`` lines, then a table per test file from ``junit`` (if pytest wrote
+    it) and the tests that did not pass; returns the text."""
+    body = ["(no junit XML: see pytest.log)"]
+    if junit.exists():
+        cases = summary.read_cases(junit)
+        body = [summary.markdown_table(summary.per_file(cases)), "", *summary.not_passed(cases)]
+    text = "\n".join(header + body) + "\n"
+    (base / "summary.md").write_text(text)
+    return text
+
+
 def run_aiokafka_in_docker(
     source: Path, workdir: Path, image: str, per_test_timeout_s: int, security_only: bool
 ) -> str:
@@ -180,13 +192,7 @@ def run_aiokafka_in_docker(
         f"- pytest: {final_line(log)}",
         "",
     ]
-    body = ["(no junit XML: see pytest.log)"]
-    if junit.exists():
-        cases = summary.read_cases(junit)
-        body = [summary.markdown_table(summary.per_file(cases)), "", *summary.not_passed(cases)]
-    text = "\n".join(header + body) + "\n"
-    (base / "summary.md").write_text(text)
-    return text
+    return write_summary(base, header, junit)
 
 
 def run_suite(
@@ -233,13 +239,7 @@ def run_suite(
         f"- pytest: {final_line(log)}",
         "",
     ]
-    body = ["(no junit XML: see pytest.log)"]
-    if junit.exists():
-        cases = summary.read_cases(junit)
-        body = [summary.markdown_table(summary.per_file(cases)), "", *summary.not_passed(cases)]
-    text = "\n".join(header + body) + "\n"
-    (base / "summary.md").write_text(text)
-    return text
+    return write_summary(base, header, junit)
 
 
 def main(argv: list[str] | None = None) -> int:
