@@ -56,7 +56,7 @@ def _write_log(directory: Path, batches: list[tuple[int, bytes]], segment_bytes:
     for number, (topic, batch) in enumerate(batches):
         count = struct.unpack_from(">i", batch, 23)[0] + 1
         stored.append(log.append(batch, topic_id=TOPICS[topic], partition=topic, base_offset=number * 100,
-                                 record_count=count, store_timestamp=1_700_000_000_000 + number * 700,
+                                 leader_epoch=0, record_count=count, store_timestamp=1_700_000_000_000 + number * 700,
                                  log_append_time=None))  # fmt: skip
     log.publish()
     log.close()
