@@ -2,9 +2,10 @@
 test mounts as root and always unmounts.
 
 Oracle: confluent-kafka produces until the broker answers KAFKA_STORAGE_ERROR; meanwhile Metadata,
-ListOffsets, Fetch and OffsetCommit work and every acknowledged record reads back; deleting a topic frees its
-CommitLog segments at the next retention pass and appends resume without a restart; a restart on the
-completely full file system exits with one line and a non-zero status (no traceback, no SIGBUS), one with
+ListOffsets and Fetch work and every acknowledged record reads back, while an OffsetCommit (a record of
+``__consumer_offsets`` in the CommitLog) is refused with the retriable COORDINATOR_NOT_AVAILABLE until appends
+resume; deleting a topic frees its CommitLog segments at the next retention pass and appends (and commits)
+resume without a restart; a restart on the completely full file system exits with one line and a non-zero status (no traceback, no SIGBUS), one with
 just enough room recovers every acknowledged record and refuses appends; the broker log holds one WARNING
 per change of state and no traceback.
 """
@@ -150,7 +151,9 @@ def test_a_full_disk_refuses_appends_only_and_recovers(mounted: tuple[Path, Brok
     assert {"keep", "bulk"} <= set(admin.list_topics(timeout=10).topics)
     assert _high_watermark(broker.bootstrap, "bulk") == max(bulk) + 1
     assert _read(broker.bootstrap, "bulk", max(bulk) + 1) == bulk
-    assert _commit_and_fetch(broker.bootstrap, "bulk", len(bulk)) == len(bulk)
+    with pytest.raises(KafkaException) as refused:  # a commit is a record of __consumer_offsets: it needs room
+        _commit_and_fetch(broker.bootstrap, "bulk", len(bulk))
+    assert refused.value.args[0].code() == KafkaError.COORDINATOR_NOT_AVAILABLE  # retriable, as Kafka's
 
     # deleting the topic frees its segments (the oldest) at the next retention pass: appends resume, no restart
     for future in admin.delete_topics(["bulk"]).values():
@@ -165,6 +168,7 @@ def test_a_full_disk_refuses_appends_only_and_recovers(mounted: tuple[Path, Brok
     assert len(more) == 299 and not errors
     keep.update(more)
     assert _read(broker.bootstrap, "keep", len(keep)) == keep
+    assert _commit_and_fetch(broker.bootstrap, "keep", len(keep)) == len(keep)  # commits resume with appends
 
     # restart on a completely full file system: one line and a non-zero exit, then recovery once there is room
     broker.kill()
