@@ -5,9 +5,9 @@ Oracle: confluent-kafka produces until the broker answers KAFKA_STORAGE_ERROR; m
 ListOffsets and Fetch work and every acknowledged record reads back, while an OffsetCommit (a record of
 ``__consumer_offsets`` in the CommitLog) is refused with the retriable COORDINATOR_NOT_AVAILABLE until appends
 resume; deleting a topic frees its CommitLog segments at the next retention pass and appends (and commits)
-resume without a restart; a restart on the completely full file system exits with one line and a non-zero status (no traceback, no SIGBUS), one with
-just enough room recovers every acknowledged record and refuses appends; the broker log holds one WARNING
-per change of state and no traceback.
+resume without a restart; a restart on the completely full file system exits with one line and a non-zero
+status (no traceback, no SIGBUS), one with just enough room recovers every acknowledged record and refuses
+appends; the broker log holds one WARNING per change of state and no traceback.
 """
 
 from __future__ import annotations
