@@ -88,7 +88,8 @@ class Writer:
 
     def append_internal(self, topic: str, partition: int, route: Route, batch: bytes) -> AppendResult:
         """One batch the broker writes itself (coordinator state, ``internaltopics.py``), taken from the free-space
-        reserve: while a full store refuses clients' appends, offset commits and group changes go on."""
+        reserve: while a full store refuses clients' appends, offset commits and group changes go on as long as the
+        current CommitLog segment has room; one that needs a new segment is refused like an append."""
         view = memoryview(batch)
         header = validate_batch(view)
         self._check_batches(view, (header,), route[2])
