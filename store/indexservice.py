@@ -67,6 +67,8 @@ class IndexService:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.durable_offset = 0
+        self._reached = 0
+        """Where the index thread has got to: every record published before it is indexed."""
         self._seeds: dict[bytes, int] = {}
         self.failure: BaseException | None = None
         """What stopped the index thread (set once, by that thread); None while it runs."""
@@ -132,19 +134,23 @@ class IndexService:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop following, fsync the files; everything indexed is then durable."""
+        """Stop following once everything published by now is indexed, fsync the files; the index is then
+        durable up to where the thread got (the published end, unless a failure or a full disk stopped it)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
         with self._lock:
             for index_file in self._files:
                 index_file.sync()
-        self.durable_offset = self._commitlog.published_offset
+        if self._thread is not None:
+            self.durable_offset = self._reached
 
     def _run(self) -> None:
         position = max(self.indexed_offset, self._commitlog.min_offset)
+        self._reached = position
         try:
             while not self._stop.is_set():
+                self._reached = position
                 try:
                     position, caught_up = self._follow(position)
                 except OSError as exc:  # a full disk: nothing was written past the reserve; try again later
@@ -154,6 +160,7 @@ class IndexService:
                     continue
                 if caught_up:
                     self._stop.wait(_PAUSE_SECONDS)
+            self._reached = self._catch_up(position)
         except BaseException as exc:  # an I/O failure: indexing stops; reads and appends go on
             self.failure = exc
             log.error(
@@ -161,6 +168,21 @@ class IndexService:
                 " rebuilds the index from the CommitLog",
                 exc,
             )
+
+    def _catch_up(self, position: int) -> int:
+        """Index what was published before the stop (appends have ended by then); a full disk ends it early."""
+        target = self._commitlog.published_offset
+        caught_up = position >= target
+        while not caught_up:
+            self._reached = position
+            try:
+                position, caught_up = self._follow(position)
+            except OSError as exc:
+                if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                    raise
+                return self._reached
+            caught_up = caught_up or position >= target
+        return position
 
     def _follow(self, position: int) -> tuple[int, bool]:
         """Index published records from ``position``: one kernel run over its segment, or the one record the

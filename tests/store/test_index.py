@@ -17,6 +17,7 @@ from rockafka.core_pyx.recordbatch import COMPRESSION_MASK, CONTROL_BIT
 from rockafka.store import MessageStore
 from rockafka.store.commitlog import StoredBatch
 from rockafka.store.indexfile import HEADER_SIZE, IndexFile, file_name, file_size, key_hash, topic_seed
+from rockafka.store.reader import StoreReader
 
 from .helpers import CODECS, append, build_batch, small_config
 from .txn_helpers import put, txn_batch
@@ -159,3 +160,14 @@ def test_blocks_are_reserved_ahead_of_the_puts_and_a_reopened_file_keeps_its_ent
     assert again.lookup(12, 0, 10_000) == [100]
     assert again.lookup(13, 0, 10_000) == [200]
     again.close()
+
+
+def test_a_close_right_after_appends_leaves_every_key_indexed_for_the_read_only_tools(tmp_path: Path) -> None:
+    root = tmp_path / "store"
+    with MessageStore.open(small_config(root)) as store:
+        store.topics.create("orders", 1, {"retention.ms": "-1"})
+        for number in range(200):
+            append(store, "orders", 0, build_batch([(b"k%d" % (number % 4), b"v%d" % number)]))
+    with StoreReader(root) as reader:  # no index thread: only what the close left on disk
+        found = {key: len(reader.query_by_key("orders", key)) for key in (b"k0", b"k1", b"k2", b"k3")}
+    assert found == {b"k0": 50, b"k1": 50, b"k2": 50, b"k3": 50}
