@@ -127,6 +127,11 @@ class IndexService:
                 return index_file.end_physical_offset
         return -1
 
+    @property
+    def reached_offset(self) -> int:
+        """The CommitLog offset the index thread has got to: every record published before it is indexed."""
+        return self._reached
+
     # --- the index thread ---
 
     def start(self) -> None:
@@ -150,9 +155,9 @@ class IndexService:
         self._reached = position
         try:
             while not self._stop.is_set():
-                self._reached = position
                 try:
                     position, caught_up = self._follow(position)
+                    self._reached = position
                 except OSError as exc:  # a full disk: nothing was written past the reserve; try again later
                     if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
                         raise
@@ -174,13 +179,13 @@ class IndexService:
         target = self._commitlog.published_offset
         caught_up = position >= target
         while not caught_up:
-            self._reached = position
             try:
                 position, caught_up = self._follow(position)
             except OSError as exc:
                 if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
                     raise
-                return self._reached
+                return position
+            self._reached = position
             caught_up = caught_up or position >= target
         return position
 

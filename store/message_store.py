@@ -269,7 +269,7 @@ class MessageStore:
         """The loop thread: the store's size, the index thread's progress and health (answers when offline too)."""
         commitlog, index = self._files.commitlog, self._files.index
         published = commitlog.published_offset
-        index_lag = 0 if index is None else max(0, published - max(index.indexed_offset, commitlog.min_offset))
+        index_lag = 0 if index is None else max(0, published - max(index.reached_offset, commitlog.min_offset))
         index_failure = None if index is None or index.failure is None else str(index.failure) or repr(index.failure)
         failure = self._health.failure if self._health.failed() else None
         flushes = self._flusher.times if self._flusher is not None else None

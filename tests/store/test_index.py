@@ -171,3 +171,16 @@ def test_a_close_right_after_appends_leaves_every_key_indexed_for_the_read_only_
     with StoreReader(root) as reader:  # no index thread: only what the close left on disk
         found = {key: len(reader.query_by_key("orders", key)) for key in (b"k0", b"k1", b"k2", b"k3")}
     assert found == {b"k0": 50, b"k1": 50, b"k2": 50, b"k3": 50}
+
+
+def test_the_index_lag_reaches_zero_once_the_thread_has_caught_up(tmp_path: Path) -> None:
+    with MessageStore.open(small_config(tmp_path / "store")) as store:
+        store.topics.create("orders", 1, {"retention.ms": "-1"})
+        for number in range(50):
+            append(store, "orders", 0, build_batch([(b"k%d" % number, b"v")]))
+        assert store.stats().commitlog_published_offset > 0
+        deadline = time.monotonic() + 30
+        while store.stats().index_lag_bytes > 0:
+            assert time.monotonic() < deadline, store.stats()
+            time.sleep(0.01)
+        assert len(store.keys.query("orders", b"k49", limit=10)) == 1
