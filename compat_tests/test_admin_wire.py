@@ -473,9 +473,9 @@ def test_delete_records_every_version(broker: BrokerProcess, client: RawClient, 
 # --- the internal topic ---
 
 
-def test_consumer_offsets_is_described_but_not_changed(client: RawClient) -> None:
-    """``__consumer_offsets`` belongs to the group coordinator: admin requests see it and cannot change it."""
-    internal = "__consumer_offsets"
+@pytest.mark.parametrize("internal", ["__consumer_offsets", "__transaction_state"])
+def test_an_internal_topic_is_described_but_not_changed(client: RawClient, internal: str) -> None:
+    """The internal topics belong to the coordinators: admin requests see them and cannot change them."""
     values = topic_values(client, internal)
     assert values["cleanup.policy"] == ("compact", 1)
     state = topic_state(client, internal)
@@ -516,3 +516,25 @@ def test_describe_cluster_every_version(broker: BrokerProcess, client: RawClient
         assert plain.endpoint_type == 1
         controllers = client.request(dc.DescribeClusterRequest(endpoint_type=2), version)
         assert (controllers.error_code, controllers.brokers) == (ErrorCode.UNSUPPORTED_ENDPOINT_TYPE, [])
+
+
+def test_transaction_state_is_listed_once_a_transactional_id_finds_its_coordinator(fresh_broker: BrokerProcess) -> None:
+    """Kafka creates ``__transaction_state`` at the first FindCoordinator for a transactional id and lists it in
+    Metadata from then on, as internal; librdkafka sees it after a transaction as on Kafka, and after a restart."""
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import AdminClient
+
+    def listed() -> dict[str, int]:
+        admin = AdminClient({"bootstrap.servers": fresh_broker.bootstrap})
+        topics = admin.list_topics(timeout=10).topics
+        return {name: len(topics[name].partitions) for name in ("__transaction_state",) if name in topics}
+
+    assert listed() == {}
+    producer = Producer({"bootstrap.servers": fresh_broker.bootstrap, "transactional.id": "listed"})
+    producer.init_transactions(30)
+    producer.begin_transaction()
+    producer.produce("listed", b"v")
+    producer.commit_transaction(30)
+    assert listed() == {"__transaction_state": 50}
+    fresh_broker.restart()
+    assert listed() == {"__transaction_state": 50}

@@ -24,6 +24,7 @@ from .config.broker import decode_properties, read_properties
 from .config.errors import ConfigError
 from .dynamic_configs import DynamicConfigs
 from .group import GroupService
+from .internal_topics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, InternalTopicListing
 from .ops.metrics import BrokerMetrics
 from .producers import ProducerService
 from .topology import LocalTopology, Topology
@@ -48,6 +49,8 @@ class Broker:
     metrics: BrokerMetrics | None = None
     """The traffic counters, when the HTTP listener exports them (``rockafka.http.listener``)."""
     groups: GroupService = field(init=False)
+    internal_topics: InternalTopicListing = field(init=False)
+    """The internal topics clients see (``__consumer_offsets``, ``__transaction_state``) once Kafka would list them."""
     producers: ProducerService = field(init=False)
     transactions: TransactionCoordinator = field(init=False)
     dynamic: DynamicConfigs = field(init=False)
@@ -59,8 +62,11 @@ class Broker:
         self.topology = LocalTopology(self.store)
         self.producers = ProducerService(self.config, self.store)
         self.transactions = TransactionCoordinator(self.config, self.store, self.producers)
-        self.groups = GroupService(
-            self.config, self.store, self.cluster_id, pending_transactional=self.transactions.pending_offsets
+        self.groups = GroupService(self.config, self.store, pending_transactional=self.transactions.pending_offsets)
+        self.internal_topics = InternalTopicListing(
+            self.cluster_id,
+            self.config.int("offsets.topic.num.partitions"),
+            {OFFSETS_TOPIC: self.groups.has_state, TRANSACTION_STATE_TOPIC: self.transactions.has_state},
         )
         self.dynamic = DynamicConfigs(self.config.static.data_dir)
         layered = self.dynamic.load(self.config)

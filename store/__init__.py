@@ -25,7 +25,7 @@ from .errors import (
     UnknownTopicIdError,
     UnknownTopicOrPartitionError,
 )
-from .internaltopics import INTERNAL_TOPICS, java_string_hash, key_partition
+from .internaltopics import INTERNAL_TOPICS, OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, java_string_hash, key_partition
 from .message_store import MessageStore
 from .results import (
     FLUSH_BUCKETS,
@@ -51,6 +51,8 @@ from .writer import AppendListener
 __all__ = [
     "FLUSH_BUCKETS",
     "INTERNAL_TOPICS",
+    "OFFSETS_TOPIC",
+    "TRANSACTION_STATE_TOPIC",
     "AbortedTransaction",
     "AppendListener",
     "AppendResult",

@@ -69,7 +69,7 @@ class ConsoleViews:
         """Every topic the viewer may DESCRIBE, internal ones included, by name."""
         broker = self._broker
         topics = {info.name: info for info in broker.store.topics.list()}
-        topics.update((info.name, info) for info in broker.groups.internal_topics())
+        topics.update((info.name, info) for info in broker.internal_topics.shown())
         return [
             info
             for name, info in sorted(topics.items())
@@ -110,7 +110,7 @@ class ConsoleViews:
 
     def topic_info(self, viewer: Viewer, name: str) -> TopicInfo:
         """The topic, if the viewer may DESCRIBE it (a topic it may not see is as unknown as a missing one)."""
-        info = self._broker.groups.internal_topic(name) or self._broker.topic_or_none(name)
+        info = self._broker.internal_topics.show(name) or self._broker.topic_or_none(name)
         if info is None or not self._access.allows(viewer, AclOperation.DESCRIBE, ResourceType.TOPIC, name):
             raise NotFoundError(f"no topic {name!r}")
         return info

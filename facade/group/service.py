@@ -25,13 +25,12 @@ import asyncio
 import contextlib
 import functools
 import logging
-import uuid
 from collections.abc import Callable, Sequence
 from typing import Final
 
 from rockafka.facade.config import BrokerConfig
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.store import MessageStore, TopicInfo
+from rockafka.store import MessageStore, StoreError
 
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
@@ -49,7 +48,6 @@ class GroupService:
         self,
         config: BrokerConfig,
         store: MessageStore,
-        cluster_id: str,
         *,
         pending_transactional: PendingTransactional = no_pending_transactional,
     ) -> None:
@@ -70,9 +68,6 @@ class GroupService:
         )
         self._retention_ms = config.int("offsets.retention.minutes") * 60_000
         self._retention_check_s = config.int("offsets.retention.check.interval.ms") / 1000
-        topic_id = uuid.uuid5(uuid.NAMESPACE_URL, f"rockafka:{cluster_id}/{OFFSETS_TOPIC}")
-        self._offsets_topic = TopicInfo(OFFSETS_TOPIC, topic_id, config.int("offsets.topic.num.partitions"), {})
-        self._offsets_topic_shown = False
         self._retention_task: asyncio.Task[None] | None = None
 
     # --- lifecycle ---
@@ -80,7 +75,6 @@ class GroupService:
     def start(self) -> None:
         """Load saved groups and start the retention pass (on the running event loop)."""
         self.coordinator.start()
-        self._offsets_topic_shown = bool(self._store.offsets.groups() or self.coordinator.groups)
         self._retention_task = asyncio.get_running_loop().create_task(self._retention_loop())
 
     def coordinate(self, partitions: frozenset[int]) -> None:
@@ -111,22 +105,14 @@ class GroupService:
             with contextlib.suppress(Exception):
                 self.offsets.expire(self._retention_ms)
 
-    # --- the internal topic ---
-
-    def internal_topics(self) -> tuple[TopicInfo, ...]:
-        """Internal topics to list in Metadata (all topics)."""
-        return (self._offsets_topic,) if self._offsets_topic_shown else ()
-
-    def internal_topic(self, name: str) -> TopicInfo | None:
-        """The internal topic ``name`` (shown from now on), or None if ``name`` is not one."""
-        if name != OFFSETS_TOPIC:
-            return None
-        self._offsets_topic_shown = True
-        return self._offsets_topic
-
-    def coordinator_found(self) -> None:
-        """FindCoordinator for a group: Kafka creates ``__consumer_offsets`` at this point."""
-        self._offsets_topic_shown = True
+    def has_state(self) -> bool:
+        """Whether any group or committed offset exists (``__consumer_offsets`` is then listed in Metadata)."""
+        if self.coordinator.groups:
+            return True
+        try:
+            return bool(self._store.offsets.groups())
+        except StoreError:  # an offline store: the listing does not change
+            return False
 
     # --- administration ---
 

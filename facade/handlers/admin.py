@@ -21,7 +21,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import StoreError, TopicInfo
 
 from ..errors import store_error_code
-from ..group import OFFSETS_TOPIC
+from ..internal_topics import INTERNAL_TOPICS
 from ..topology import BrokerAddress, ConfigUpdate
 from .context import ApiError, RequestContext
 
@@ -30,7 +30,7 @@ MAX_TOPIC_NAME: Final = 249
 MAX_PARTITIONS_PER_REQUEST: Final = 10_000
 TOO_MANY_PARTITIONS: Final = "Excessively large number of partitions per request."
 #: How Kafka configures its offsets topic (described for ``__consumer_offsets``).
-OFFSETS_TOPIC_CONFIGS: Final = MappingProxyType({"cleanup.policy": "compact", "compression.type": "producer"})
+INTERNAL_TOPIC_CONFIGS: Final = MappingProxyType({"cleanup.policy": "compact", "compression.type": "producer"})
 _LEGAL_TOPIC_NAME = re.compile(r"[a-zA-Z0-9._-]+")
 H = TypeVar("H", bound=Hashable)
 T = TypeVar("T")
@@ -127,10 +127,10 @@ def check_no_collision(ctx: RequestContext, name: str) -> None:
 
 
 def check_not_internal(name: str) -> None:
-    """The broker's internal topic cannot be changed, deleted or trimmed through the admin APIs; INVALID_REQUEST."""
-    if name == OFFSETS_TOPIC:
+    """The broker's internal topics cannot be changed, deleted or trimmed through the admin APIs; INVALID_REQUEST."""
+    if name in INTERNAL_TOPICS:
         raise ApiError(
-            ErrorCode.INVALID_REQUEST, f"{name} is internal to the broker (consumer offsets): it cannot be changed"
+            ErrorCode.INVALID_REQUEST, f"{name} is internal to the broker (coordinator state): it cannot be changed"
         )
 
 
@@ -175,12 +175,12 @@ def existing_topic(ctx: RequestContext, name: str, *, to_change: bool = False) -
     ``__consumer_offsets`` is the group coordinator's, not the store's: it is described (as the compacted
     topic Kafka keeps) but ``to_change`` it → INVALID_REQUEST.
     """
-    if name == OFFSETS_TOPIC:
+    if name in INTERNAL_TOPICS:
         if to_change:
             check_not_internal(name)
-        internal = ctx.broker.groups.internal_topic(name)
+        internal = ctx.broker.internal_topics.show(name)
         if internal is not None:
-            return TopicInfo(internal.name, internal.topic_id, internal.partitions, OFFSETS_TOPIC_CONFIGS)
+            return TopicInfo(internal.name, internal.topic_id, internal.partitions, INTERNAL_TOPIC_CONFIGS)
     info = ctx.broker.topic_or_none(name)
     if info is None:
         check_topic_name(name)

@@ -103,7 +103,7 @@ def _lookup(
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, name):
         denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
         return hot.MetadataResponseTopic(denied, None if by_id else name, topic_id)
-    info = ctx.broker.groups.internal_topic(name) or ctx.broker.topic_or_none(name)
+    info = ctx.broker.internal_topics.show(name) or ctx.broker.topic_or_none(name)
     if info is not None:
         return _describe(ctx, info, topic_ops)
     if not may_create:

@@ -30,11 +30,11 @@ from rockafka.facade.protocol.messages.find_coordinator import (
 )
 from rockafka.facade.security.acl import AclOperation, ResourceType
 
-from ..group import OFFSETS_TOPIC
+from ..internal_topics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC
 from ..topology import BrokerAddress
 from .admin import advertised_listener
 from .context import DENIED, RequestContext
-from .coordination import TRANSACTION_STATE_TOPIC, coordinator_of
+from .coordination import coordinator_of
 from .registry import register
 
 GROUP_KEY_TYPE = 0
@@ -69,12 +69,12 @@ def _find(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
     resource = ResourceType.GROUP if key_type == GROUP_KEY_TYPE else ResourceType.TRANSACTIONAL_ID
     if not ctx.authorize(AclOperation.DESCRIBE, resource, key):
         return _failed(key, DENIED[resource])
-    if key_type == GROUP_KEY_TYPE:
-        ctx.broker.groups.coordinator_found()
+    topic = OFFSETS_TOPIC if key_type == GROUP_KEY_TYPE else TRANSACTION_STATE_TOPIC
+    ctx.broker.internal_topics.show(topic)  # Kafka creates the internal topic here
     broker = ctx.broker
     listener = advertised_listener(ctx)
     own = BrokerAddress(broker.node_id, listener.host, listener.port)
-    found = coordinator_of(ctx, OFFSETS_TOPIC if key_type == GROUP_KEY_TYPE else TRANSACTION_STATE_TOPIC, key, own)
+    found = coordinator_of(ctx, topic, key, own)
     if found is None:
         return _failed(key, ErrorCode.COORDINATOR_NOT_AVAILABLE)
     return Coordinator(

@@ -40,7 +40,7 @@ from rockafka.facade.protocol.messages.create_topics import (
 )
 from rockafka.store import StoreError, TopicInfo
 
-from ..group import OFFSETS_TOPIC
+from ..internal_topics import INTERNAL_TOPICS
 from .admin import (
     MAX_PARTITIONS_PER_REQUEST,
     TOO_MANY_PARTITIONS,
@@ -98,7 +98,7 @@ def _create(
     broker = ctx.broker
     check_topic_name(topic.name)
     check_create_topic(ctx, topic.name)
-    if broker.topic_or_none(topic.name) is not None or topic.name == OFFSETS_TOPIC:
+    if broker.topic_or_none(topic.name) is not None or topic.name in INTERNAL_TOPICS:
         raise ApiError(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{topic.name}' already exists.")
     check_no_collision(ctx, topic.name)
     nulls = [config.name for config in topic.configs if config.value is None]

@@ -98,9 +98,9 @@ def _delete(ctx: RequestContext, name: str | None, topic_id: uuid.UUID) -> Topic
     if name is None:
         if topic_id == ZERO_UUID:
             raise ApiError(ErrorCode.INVALID_REQUEST, "Neither topic name nor id were specified.")
-        internal = [topic.name for topic in ctx.broker.groups.internal_topics() if topic.topic_id == topic_id]
+        internal = ctx.broker.internal_topics.by_id(topic_id)
         try:
-            name = internal[0] if internal else store.topics.name_of(topic_id)
+            name = internal.name if internal is not None else store.topics.name_of(topic_id)
         except UnknownTopicIdError:
             raise ApiError(ErrorCode.UNKNOWN_TOPIC_ID, f"Topic id {topic_id} does not exist.") from None
     ctx.check(AclOperation.DELETE, ResourceType.TOPIC, name)

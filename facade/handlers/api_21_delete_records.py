@@ -31,7 +31,7 @@ from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, TopicInfo
 
 from ..errors import store_error_code
-from ..group import OFFSETS_TOPIC
+from ..internal_topics import INTERNAL_TOPICS
 from .context import RequestContext
 from .registry import register
 
@@ -65,7 +65,7 @@ def _delete(ctx: RequestContext, topic: DeleteRecordsTopic) -> DeleteRecordsTopi
         return DeleteRecordsTopicResult(
             name=topic.name, partitions=[_failed(part.partition_index, denied) for part in topic.partitions]
         )
-    info = ctx.broker.groups.internal_topic(topic.name) or ctx.broker.topic_or_none(topic.name)
+    info = ctx.broker.internal_topics.show(topic.name) or ctx.broker.topic_or_none(topic.name)
     if info is None or not _deletable(ctx, info):
         code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if info is None else ErrorCode.POLICY_VIOLATION
         return DeleteRecordsTopicResult(
@@ -93,8 +93,8 @@ def _delete(ctx: RequestContext, topic: DeleteRecordsTopic) -> DeleteRecordsTopi
 
 def _deletable(ctx: RequestContext, info: TopicInfo) -> bool:
     """Kafka deletes records only from topics whose cleanup.policy includes ``delete`` (not its compacted
-    offsets topic)."""
-    if info.name == OFFSETS_TOPIC:
+    internal topics)."""
+    if info.name in INTERNAL_TOPICS:
         return False
     policy = info.configs.get("cleanup.policy") or format_value(ctx.broker.config.get("log.cleanup.policy")) or ""
     return "delete" in policy.split(",")

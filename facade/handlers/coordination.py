@@ -11,15 +11,11 @@ every broker and merge). On a single broker this broker coordinates everything a
 
 from __future__ import annotations
 
-from typing import Final
-
 from rockafka.facade.protocol.error_codes import ErrorCode
 
-from ..group import OFFSETS_TOPIC
+from ..internal_topics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC
 from ..topology import BrokerAddress
 from .context import ApiError, RequestContext
-
-TRANSACTION_STATE_TOPIC: Final = "__transaction_state"
 
 
 def coordinator_of(ctx: RequestContext, internal_topic: str, key: str, own: BrokerAddress) -> BrokerAddress | None:

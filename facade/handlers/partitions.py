@@ -4,22 +4,20 @@ topics a principal may see listed.
 The leader, leader epoch and replicas of each partition come from the broker's topology (``facade/topology.py``):
 on a single broker, every partition has one replica, on this broker, which leads it and is its whole ISR at
 epoch 0 (there is no other replica to fail over to); in a cluster, the leader of the partition's broker group.
-``__consumer_offsets`` is the one internal topic.
+``__consumer_offsets`` and ``__transaction_state`` are the internal topics.
 """
 
 from __future__ import annotations
 
-from typing import Final, TypedDict
+from typing import TypedDict
 
-from rockafka.facade.group import OFFSETS_TOPIC
+from rockafka.facade.internal_topics import INTERNAL_TOPICS
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import TopicInfo
 
 from .context import RequestContext
 from .replicas import all_topics
-
-INTERNAL_TOPICS: Final = frozenset({OFFSETS_TOPIC})
 
 
 class PartitionFields(TypedDict):

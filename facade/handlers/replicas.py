@@ -15,16 +15,16 @@ from .context import RequestContext
 
 
 def all_topics(ctx: RequestContext) -> tuple[TopicInfo, ...]:
-    """Every topic Metadata lists: the store's and ``__consumer_offsets`` once Kafka would have created it."""
-    return (*ctx.broker.store.topics.list(), *ctx.broker.groups.internal_topics())
+    """Every topic Metadata lists: the store's and the internal topics once Kafka would have created them."""
+    return (*ctx.broker.store.topics.list(), *ctx.broker.internal_topics.shown())
 
 
 def known_topic(ctx: RequestContext, name: str) -> TopicInfo | None:
-    """The topic ``name`` if it exists (the store's or the internal offsets topic once shown), else None."""
+    """The topic ``name`` if it exists (the store's or an internal topic once shown), else None."""
     info = ctx.broker.topic_or_none(name)
     if info is not None:
         return info
-    return next((topic for topic in ctx.broker.groups.internal_topics() if topic.name == name), None)
+    return next((topic for topic in ctx.broker.internal_topics.shown() if topic.name == name), None)
 
 
 def partition_exists(ctx: RequestContext, topic: str, partition: int) -> bool:

@@ -148,6 +148,10 @@ class TransactionCoordinator:
         completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
         return LoadReport(len(self._txns), completed, unreadable, self._abort_orphans())
 
+    def has_state(self) -> bool:
+        """Whether any transactional id is held here (``__transaction_state`` is then listed in Metadata)."""
+        return bool(self._txns)
+
     def _read(self, wanted: Callable[[str], bool]) -> tuple[list[str], int]:
         """Take the saved transactional ids that are ``wanted`` and not held yet; (the ids read, how many could not
         be read)."""

@@ -9,7 +9,6 @@ from typing import TypeVar
 
 from rockafka.facade.config import load_broker_config
 from rockafka.facade.group import (
-    OFFSETS_TOPIC,
     CommitRequest,
     GroupService,
     GroupState,
@@ -39,7 +38,7 @@ def run(root: Path, scenario: Callable[[GroupService], Awaitable[T]], *, flush: 
         store = open_store(root / "store", flush_mode=flush)
         store.topics.create("t", 2)
         store.topics.create("other", 1)
-        service = GroupService(config, store, "cluster-1")
+        service = GroupService(config, store)
         service.start()
         try:
             return await scenario(service)
@@ -192,16 +191,13 @@ def test_retention_expires_offsets_of_groups_left_empty_and_forgets_them(tmp_pat
     run(tmp_path, scenario)
 
 
-def test_the_offsets_topic_shows_once_groups_are_used(tmp_path: Path) -> None:
+def test_the_group_service_has_state_once_a_group_has_committed(tmp_path: Path) -> None:
     async def scenario(service: GroupService) -> None:
-        assert service.internal_topics() == ()
-        assert service.internal_topic("t") is None
-        service.coordinator_found()
-        (topic,) = service.internal_topics()
-        assert (topic.name, topic.partitions) == (OFFSETS_TOPIC, 3)
-        assert service.coordinator.groups == {} and GroupState.EMPTY.kafka_name == "Empty"
+        assert not service.has_state()
+        await service.offsets.commit(CommitRequest("simple", -1, "", None), [OffsetCommit("t", 0, 1)])
+        assert service.has_state()
 
-    run(tmp_path, scenario, **{"offsets.topic.num.partitions": "3"})
+    run(tmp_path, scenario)
 
 
 def test_coordination_moving_away_unloads_a_group_and_moving_back_serves_it_as_it_was(tmp_path: Path) -> None:
