@@ -12,6 +12,7 @@ settings only (other ``ROCKAFKA_*`` variables belong to other parts of the progr
 from __future__ import annotations
 
 import builtins
+import difflib
 import enum
 import logging
 import re
@@ -25,6 +26,7 @@ from typing import Final
 from .definitions import BROKER_CONFIGS, IGNORED_BROKER_SETTINGS, LISTENER_SCOPED, MECHANISM_SCOPED, ConfigDef, Value
 from .errors import ConfigError, InvalidConfigError, UnknownConfigError
 from .kafka_env import kafka_env_settings
+from .kafka_names import KAFKA_BROKER_SETTINGS
 from .values import parse_value
 
 log = logging.getLogger(__name__)
@@ -294,7 +296,11 @@ def load_broker_config(
             return
         definition = BROKER_CONFIGS.get(name) or listener_scoped_definition(name)
         if definition is None:
-            raise UnknownConfigError(name, origin)
+            if name in KAFKA_BROKER_SETTINGS:
+                log.warning("setting %s (%s) is a Kafka broker setting Rockafka does not implement; ignored", name,
+                            origin)  # fmt: skip
+                return
+            raise UnknownConfigError(name, origin, closest_setting(name))
         values[name] = parse_value(definition, text)
         sources[name] = ConfigSource.STATIC_BROKER_CONFIG
 
@@ -320,6 +326,13 @@ def load_broker_config(
     config = BrokerConfig(values, sources)
     _check_consistency(config)
     return config
+
+
+def closest_setting(name: str) -> str | None:
+    """The known broker setting (Rockafka's or Kafka's) a mistyped ``name`` most likely meant, if any is close."""
+    known = sorted(BROKER_CONFIGS.keys() | KAFKA_BROKER_SETTINGS)
+    found = difflib.get_close_matches(name, known, n=1, cutoff=0.8)
+    return found[0] if found else None
 
 
 def _check_text(name: str, text: str, origin: str) -> None:

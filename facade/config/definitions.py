@@ -6,8 +6,9 @@ settings, the broker setting that supplies the default (Kafka's "synonym"). The 
 DescribeConfigs handler and the documentation all read these tables.
 
 Kafka settings that have no meaning for a single-node broker (thread pools, replication, ZooKeeper)
-are accepted and listed in :data:`IGNORED_BROKER_SETTINGS`, so an existing ``server.properties``
-loads unchanged; anything else unknown is an error.
+are accepted and listed in :data:`IGNORED_BROKER_SETTINGS`; other Kafka settings Rockafka does not implement
+are accepted with a warning (``kafka_names.py``), so an existing ``server.properties`` loads unchanged;
+a name Kafka does not know either is an error.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ class ConfigError(Exception):
 
 
 class UnknownConfigError(ConfigError):
-    def __init__(self, name: str, source: str) -> None:
-        super().__init__(f"unknown setting '{name}' ({source})")
+    def __init__(self, name: str, source: str, suggestion: str | None = None) -> None:
+        hint = f"; did you mean '{suggestion}'?" if suggestion is not None else ""
+        super().__init__(f"unknown setting '{name}' ({source}){hint}")
         self.name = name
 
 

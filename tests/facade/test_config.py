@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -53,10 +54,24 @@ def test_kafka_settings_without_meaning_here_are_accepted() -> None:
     assert "num.network.threads" not in config.values
 
 
+def test_kafka_settings_rockafka_does_not_implement_load_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="rockafka.facade.config.broker")
+    overrides = ["auto.leader.rebalance.enable=true", "metric.reporters=", "inter.broker.protocol.version=3.9"]
+    config = load_broker_config(None, overrides)
+    assert not {"auto.leader.rebalance.enable", "metric.reporters"} & config.values.keys()
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warned) == 3 and all("Kafka broker setting Rockafka does not implement; ignored" in w for w in warned)
+
+
 @pytest.mark.parametrize(
     ("override", "error", "fragment"),
     [
-        ("num.partitons=2", UnknownConfigError, "unknown setting 'num.partitons'"),
+        (
+            "num.partitons=2",
+            UnknownConfigError,
+            "unknown setting 'num.partitons' (from --override); did you mean 'num.partitions'?",
+        ),
+        ("bootstrap.servers=x:9092", UnknownConfigError, "unknown setting 'bootstrap.servers' (from --override)"),
         ("num.partitions=zero", InvalidConfigError, "is not a valid int"),
         ("num.partitions=0", InvalidConfigError, "must be at least 1"),
         ("auto.create.topics.enable=yes", InvalidConfigError, "is not a valid boolean"),
