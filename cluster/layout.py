@@ -33,6 +33,10 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
                                "stored_key": "<base64>", "server_key": "<base64>"}, ...}``: one
                                user's SCRAM credentials, salted-hash material only (never a
                                password); written at the ``mod_revision`` read (or only if absent)
+``broker_default_configs``     ``{"configs": {"log.retention.ms": "3600000"}}``: the cluster-wide   none
+                               dynamic broker default (``kafka-configs --entity-type brokers
+                               --entity-default``), applied by every broker's watch under its own
+                               per-broker dynamic configs; written at the ``mod_revision`` read
 =============================  =================================================================  ==========
 
 The ``acls`` rows and ``users/<user>`` documents are the same JSON the single broker keeps in
@@ -63,6 +67,7 @@ GROUPS_DIR: Final = "groups/"
 TOPICS_DIR: Final = "topics/"
 ACLS_KEY: Final = "acls"
 USERS_DIR: Final = "users/"
+BROKER_DEFAULT_CONFIGS_KEY: Final = "broker_default_configs"
 NO_LEADER: Final = -1
 
 _NAME: Final = re.compile(r"[a-zA-Z0-9._-]{1,249}")
@@ -108,6 +113,9 @@ class KeyLayout:
 
     def user(self, name: str) -> bytes:
         return self.key(f"{USERS_DIR}{name}")
+
+    def broker_default_configs(self) -> bytes:
+        return self.key(BROKER_DEFAULT_CONFIGS_KEY)
 
     def relative(self, key: bytes) -> str | None:
         """The part of ``key`` after this cluster's prefix, or None for a key of another cluster."""
@@ -205,6 +213,17 @@ def decode_user(value: bytes) -> Mapping[str, Mapping[str, Any]]:
     if not all(isinstance(fields, dict) for fields in doc.values()):
         raise ValueError("a user's credentials are not objects")
     return MappingProxyType({str(mechanism): MappingProxyType(fields) for mechanism, fields in doc.items()})
+
+
+def encode_configs(configs: Mapping[str, str]) -> bytes:
+    return _dump({"configs": dict(configs)})
+
+
+def decode_configs(value: bytes) -> Mapping[str, str]:
+    configs = _load(value)["configs"]
+    if not isinstance(configs, dict):
+        raise ValueError("configs is not an object")
+    return MappingProxyType({str(name): str(text) for name, text in configs.items()})
 
 
 def _dump(doc: Mapping[str, Any]) -> bytes:
