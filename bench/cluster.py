@@ -7,7 +7,9 @@ In one run, on this machine, beside a single broker (issue 18, "How it is checke
   once through one ``rockafka serve`` and once through a 2-group cluster (``rockafka.testing.Cluster``, the
   topic spread over both groups), alternating for ``--rounds`` rounds on fresh brokers. Throughput is MB/s of
   record values over wall time; broker CPU is user+system seconds of the broker processes from
-  ``/proc/<pid>/stat`` over the phase, per GB of values. The target is the cluster's CPU per GB within 10% of
+  ``/proc/<pid>/stat`` over the phase, per GB of values; and the same less what the brokers use idle (their
+  timers: each process's idle rate, measured over ``IDLE_S`` just before, times the phase's wall time), since
+  the cluster runs two processes for the one broker's one. The target is the cluster's CPU per GB within 10% of
   the single broker's (the ratio is the figure; medians of the rounds).
 - **etcd requests on the data path**: each cluster broker's ``rockafka_etcd_requests_total`` (``/metrics``,
   cluster/etcd_requests.py) is read before and after the produce and consume phases; every kind but the
@@ -29,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition  # type: ignore[attr-defined]
 from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-defined]
@@ -44,6 +47,7 @@ from rockafka.testing import Broker, Cluster
 from rockafka.wire_client import WireClient
 
 RECORD_BYTES = 1024
+IDLE_S = 5.0
 WARM_UP_RECORDS = 1000
 GROUPS = 2
 WAIT_S = 120.0
@@ -53,10 +57,12 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 @dataclass(frozen=True, slots=True)
 class Phase:
-    """One produce or consume phase: wall seconds and broker CPU seconds."""
+    """One produce or consume phase: wall seconds, broker CPU seconds, and the CPU seconds the brokers would have
+    used idle meanwhile (their idle rate, measured just before, times the wall time)."""
 
     wall_s: float
     cpu_s: float
+    idle_cpu_s: float
 
 
 def cpu_seconds(pids: Sequence[int]) -> float:
@@ -69,10 +75,18 @@ def cpu_seconds(pids: Sequence[int]) -> float:
     return total / CLOCK_TICKS
 
 
-def measured(pids: Sequence[int], work: Callable[[], None]) -> Phase:
+def idle_rate(pids: Sequence[int]) -> float:
+    """CPU seconds per second the brokers use doing nothing (timers, flushes, lease keep-alives), over IDLE_S."""
+    cpu = cpu_seconds(pids)
+    time.sleep(IDLE_S)
+    return (cpu_seconds(pids) - cpu) / IDLE_S
+
+
+def measured(pids: Sequence[int], work: Callable[[], None], idle: float) -> Phase:
     cpu, started = cpu_seconds(pids), time.monotonic()
     work()
-    return Phase(time.monotonic() - started, cpu_seconds(pids) - cpu)
+    wall = time.monotonic() - started
+    return Phase(wall, cpu_seconds(pids) - cpu, idle * wall)
 
 
 def produce(bootstrap: str, topic: str, count: int) -> None:
@@ -128,9 +142,10 @@ def warm_up(bootstrap: str) -> None:
 
 
 def data_path(bootstrap: str, pids: Sequence[int], topic: str, partitions: int, count: int) -> tuple[Phase, Phase]:
+    idle = idle_rate(pids)
     return (
-        measured(pids, lambda: produce(bootstrap, topic, count)),
-        measured(pids, lambda: consume(bootstrap, topic, partitions, count)),
+        measured(pids, lambda: produce(bootstrap, topic, count), idle),
+        measured(pids, lambda: consume(bootstrap, topic, partitions, count), idle),
     )
 
 
@@ -234,21 +249,30 @@ def mb_s(phase: Phase, count: int) -> float:
     return count * RECORD_BYTES / 1e6 / phase.wall_s
 
 
+def busy_per_gb(phase: Phase, count: int) -> float:
+    return (phase.cpu_s - phase.idle_cpu_s) / (count * RECORD_BYTES / 1e9)
+
+
+#: The columns of the data path rows: how each is computed from one phase (produce, then consume).
+FIGURES: Final = (
+    (mb_s, mb_s),
+    (per_gb, per_gb),
+    (busy_per_gb, busy_per_gb),
+)
+
+
 def data_rows(rounds: list[tuple[str, Phase, Phase]], count: int) -> list[list[str]]:
-    rows = []
+    """Per configuration the medians of every figure, then the cluster's over the single broker's."""
+    medians: list[list[float]] = []
     for what in ("single broker", f"{GROUPS}-group cluster"):
         mine = [(p, c) for name, p, c in rounds if name == what]
-        rows.append(
-            [
-                what,
-                f"{statistics.median(mb_s(p, count) for p, _ in mine):.1f}",
-                f"{statistics.median(mb_s(c, count) for _, c in mine):.1f}",
-                f"{statistics.median(per_gb(p, count) for p, _ in mine):.1f}",
-                f"{statistics.median(per_gb(c, count) for _, c in mine):.1f}",
-            ]
-        )
-    ratio = [f"{float(c) / float(s):.2f}" for s, c in zip(rows[0][1:], rows[1][1:], strict=True)]
-    rows.append(["cluster / single", *ratio])
+        medians.append(
+            [statistics.median(figure(phase, count) for phase in (p if i == 0 else c for p, c in mine))
+             for pair in FIGURES for i, figure in enumerate(pair)]
+        )  # fmt: skip
+    names = ("single broker", f"{GROUPS}-group cluster")
+    rows = [[what, *(f"{value:.2f}" for value in values)] for what, values in zip(names, medians, strict=True)]
+    rows.append(["cluster / single", *(f"{c / s:.2f}" for s, c in zip(*medians, strict=True))])
     return rows
 
 
@@ -279,11 +303,19 @@ def main(argv: list[str]) -> int:
         ["metadata propagation, ms (p50 / p99 / max)",
          f"{1000 * percentile(spreads, 0.5):.1f} / {1000 * percentile(spreads, 0.99):.1f} / {1000 * max(spreads):.1f}",
          f"CreateTopics answered in {1000 * percentile(answers, 0.5):.1f} / {1000 * percentile(answers, 0.99):.1f} ms",
-         f"{len(spreads)} creations", ""],
+         f"{len(spreads)} creations", "", "", ""],
         ["etcd requests during produce and consume", f"{data_path_requests} {kinds or ''}".strip(),
-         f"lease keep-alives meanwhile: {keepalives}", f"{args.rounds} rounds, {GROUPS} brokers", ""],
+         f"lease keep-alives meanwhile: {keepalives}", f"{args.rounds} rounds, {GROUPS} brokers", "", "", ""],
     ]  # fmt: skip
-    header = ["", "produce MB/s", "consume MB/s", "produce broker CPU s/GB", "consume broker CPU s/GB"]
+    header = [
+        "",
+        "produce MB/s",
+        "consume MB/s",
+        "produce broker CPU s/GB",
+        "consume broker CPU s/GB",
+        "produce, less idle",
+        "consume, less idle",
+    ]
     note = (
         f"Medians of {args.rounds} rounds of {args.mib} MiB of 1 KiB records, {args.partitions} partitions, "
         f"confluent-kafka acks=1, on this machine ({os.cpu_count()} cores, shared), "
