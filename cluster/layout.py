@@ -11,8 +11,11 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
 ``cluster_id``                 the cluster id, plain text (22 characters of URL-safe base64, as     none
                                Kafka makes them); created once by the first broker (create == 0)
 ``brokers/<node id>``          ``{"node_id": 1, "group": "g1", "host": "127.0.0.1", "port": 9092}``  the broker's
-                               the broker's registration; its advertised PLAINTEXT-or-first         lease
-                               listener. Created only if absent (a live twin refuses to start)
+                               the broker's registration; its first advertised listener, and        lease
+                               ``"listeners": {"SSL": "127.0.0.1:9093", ...}`` every advertised
+                               listener by name (a client is told the other brokers' addresses on
+                               the listener it came in on). Created only if absent (a live twin
+                               refuses to start)
 ``controller``                 ``{"node_id": 1}``: the elected controller. The key's                the controller's
                                ``create_revision`` is the term: every controller write compares     lease
                                it, so a deposed controller's writes fail (fencing)
@@ -53,7 +56,7 @@ import json
 import re
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -131,6 +134,12 @@ class BrokerInfo:
     group: str
     host: str
     port: int
+    listeners: Mapping[str, tuple[str, int]] = field(default_factory=lambda: MappingProxyType({}))
+    """Every advertised listener by name: (host, port); empty in a registration older than this field."""
+
+    def address(self, listener: str) -> tuple[str, int]:
+        """Where clients of ``listener`` reach this broker (its first listener if it has none of that name)."""
+        return self.listeners.get(listener, (self.host, self.port))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,12 +166,21 @@ class TopicRecord:
 
 
 def encode_broker(info: BrokerInfo) -> bytes:
-    return _dump({"node_id": info.node_id, "group": info.group, "host": info.host, "port": info.port})
+    doc: dict[str, Any] = {"node_id": info.node_id, "group": info.group, "host": info.host, "port": info.port}
+    if info.listeners:
+        doc["listeners"] = {name: f"{host}:{port}" for name, (host, port) in info.listeners.items()}
+    return _dump(doc)
 
 
 def decode_broker(value: bytes) -> BrokerInfo:
     doc = _load(value)
-    return BrokerInfo(int(doc["node_id"]), str(doc["group"]), str(doc["host"]), int(doc["port"]))
+    listeners = {}
+    for name, address in dict(doc.get("listeners") or {}).items():
+        host, _, port = str(address).rpartition(":")
+        listeners[str(name)] = (host, int(port))
+    return BrokerInfo(
+        int(doc["node_id"]), str(doc["group"]), str(doc["host"]), int(doc["port"]), MappingProxyType(listeners)
+    )
 
 
 def encode_group(state: GroupState) -> bytes:

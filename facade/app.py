@@ -164,6 +164,9 @@ class BrokerApp:
             host=advertised.host,
             port=advertised.port or bound.get(advertised.name, 0),
             lease_ttl_s=-(-config.int("rockafka.cluster.lease.ttl.ms") // 1000),
+            listeners={
+                item.name: (item.host, item.port or bound.get(item.name, 0)) for item in config.advertised_listeners
+            },
         )
         try:
             member = ClusterMember(settings)
