@@ -10,7 +10,9 @@ In one run, on this machine, beside a single broker (issue 18, "How it is checke
   ``/proc/<pid>/stat`` over the phase, per GB of values; and the same less what the brokers use idle (their
   timers: each process's idle rate, measured over ``IDLE_S`` just before, times the phase's wall time), since
   the cluster runs two processes for the one broker's one. The target is the cluster's CPU per GB within 10% of
-  the single broker's (the ratio is the figure; medians of the rounds).
+  the single broker's (the ratio is the figure; medians of the rounds). Every broker, the single one too, has an
+  HTTP listener (the same request metering on both); its ``/metrics`` also give the Produce and Fetch requests
+  answered per GB (the cluster's brokers each answer requests carrying their own partitions only).
 - **etcd requests on the data path**: each cluster broker's ``rockafka_etcd_requests_total`` (``/metrics``,
   cluster/etcd_requests.py) is read before and after the produce and consume phases; every kind but the
   lease's keep-alive (a timer, every third of the TTL) must not move: the figure is their sum, target 0.
@@ -38,7 +40,7 @@ from confluent_kafka.admin import AdminClient, NewTopic  # type: ignore[attr-def
 
 from bench import write_table
 from compat_tests.brokerproc import free_port
-from compat_tests.test_cluster_etcd_requests import etcd_request_counts
+from compat_tests.test_cluster_etcd_requests import etcd_request_counts, metrics_text
 from rockafka.cluster.etcd_requests import KEEPALIVE
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.create_topics import CreatableTopic, CreateTopicsRequest, CreateTopicsResponse
@@ -63,6 +65,8 @@ class Phase:
     wall_s: float
     cpu_s: float
     idle_cpu_s: float
+    requests: int
+    """Produce (or Fetch) requests the brokers answered meanwhile, from their ``/metrics``."""
 
 
 def cpu_seconds(pids: Sequence[int]) -> float:
@@ -82,11 +86,23 @@ def idle_rate(pids: Sequence[int]) -> float:
     return (cpu_seconds(pids) - cpu) / IDLE_S
 
 
-def measured(pids: Sequence[int], work: Callable[[], None], idle: float) -> Phase:
+def answered(http_addresses: Sequence[str], request: str) -> int:
+    """How many ``request`` requests (every version) the brokers have answered, from their ``/metrics``."""
+    prefix = f'kafka_network_requestmetrics_requests_total{{request="{request}"'
+    return sum(
+        int(float(line.rsplit(" ", 1)[1]))
+        for address in http_addresses
+        for line in metrics_text(address).splitlines()
+        if line.startswith(prefix)
+    )
+
+
+def measured(pids: Sequence[int], http: Sequence[str], request: str, work: Callable[[], None], idle: float) -> Phase:
+    requests = answered(http, request)
     cpu, started = cpu_seconds(pids), time.monotonic()
     work()
-    wall = time.monotonic() - started
-    return Phase(wall, cpu_seconds(pids) - cpu, idle * wall)
+    wall, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu
+    return Phase(wall, cpu, idle * wall, answered(http, request) - requests)
 
 
 def produce(bootstrap: str, topic: str, count: int) -> None:
@@ -141,11 +157,13 @@ def warm_up(bootstrap: str) -> None:
     consume(bootstrap, "bench-warm-up", 1, WARM_UP_RECORDS)
 
 
-def data_path(bootstrap: str, pids: Sequence[int], topic: str, partitions: int, count: int) -> tuple[Phase, Phase]:
+def data_path(
+    bootstrap: str, pids: Sequence[int], http: Sequence[str], topic: str, partitions: int, count: int
+) -> tuple[Phase, Phase]:
     idle = idle_rate(pids)
     return (
-        measured(pids, lambda: produce(bootstrap, topic, count), idle),
-        measured(pids, lambda: consume(bootstrap, topic, partitions, count), idle),
+        measured(pids, http, "Produce", lambda: produce(bootstrap, topic, count), idle),
+        measured(pids, http, "Fetch", lambda: consume(bootstrap, topic, partitions, count), idle),
     )
 
 
@@ -216,11 +234,13 @@ def percentile(values: Sequence[float], fraction: float) -> float:
 
 
 def single_round(args: argparse.Namespace, count: int) -> tuple[Phase, Phase]:
-    with Broker(subprocess=True) as broker:
+    http = f"127.0.0.1:{free_port()}"  # as the cluster's brokers: the same request metering on both
+    with Broker(subprocess=True, settings={"rockafka.http.listener": http}) as broker:
         pid = broker._runner._process.pid  # type: ignore[union-attr]
+        metrics_text(http)
         warm_up(broker.bootstrap)
         new_topic(broker.bootstrap, "bench-single", args.partitions)
-        return data_path(broker.bootstrap, [pid], "bench-single", args.partitions, count)
+        return data_path(broker.bootstrap, [pid], [http], "bench-single", args.partitions, count)
 
 
 def cluster_round(args: argparse.Namespace, count: int, figures: dict[str, object]) -> tuple[Phase, Phase]:
@@ -232,8 +252,10 @@ def cluster_round(args: argparse.Namespace, count: int, figures: dict[str, objec
         pids = [broker._runner._process.pid for broker in cluster.brokers.values()]  # type: ignore[union-attr]
         warm_up(cluster.bootstrap)
         new_topic(cluster.bootstrap, "bench-cluster", args.partitions)
+        for address in http:
+            metrics_text(address)  # the HTTP listener opens just after the broker joins
         before = etcd_requests(http)
-        phases = data_path(cluster.bootstrap, pids, "bench-cluster", args.partitions, count)
+        phases = data_path(cluster.bootstrap, pids, http, "bench-cluster", args.partitions, count)
         counts = moved(before, etcd_requests(http))
         figures.setdefault("etcd", []).append(counts)  # type: ignore[union-attr]
         if "propagation" not in figures:
@@ -253,11 +275,16 @@ def busy_per_gb(phase: Phase, count: int) -> float:
     return (phase.cpu_s - phase.idle_cpu_s) / (count * RECORD_BYTES / 1e9)
 
 
+def requests_per_gb(phase: Phase, count: int) -> float:
+    return phase.requests / (count * RECORD_BYTES / 1e9)
+
+
 #: The columns of the data path rows: how each is computed from one phase (produce, then consume).
 FIGURES: Final = (
     (mb_s, mb_s),
     (per_gb, per_gb),
     (busy_per_gb, busy_per_gb),
+    (requests_per_gb, requests_per_gb),
 )
 
 
@@ -303,9 +330,9 @@ def main(argv: list[str]) -> int:
         ["metadata propagation, ms (p50 / p99 / max)",
          f"{1000 * percentile(spreads, 0.5):.1f} / {1000 * percentile(spreads, 0.99):.1f} / {1000 * max(spreads):.1f}",
          f"CreateTopics answered in {1000 * percentile(answers, 0.5):.1f} / {1000 * percentile(answers, 0.99):.1f} ms",
-         f"{len(spreads)} creations", "", "", ""],
+         f"{len(spreads)} creations"],
         ["etcd requests during produce and consume", f"{data_path_requests} {kinds or ''}".strip(),
-         f"lease keep-alives meanwhile: {keepalives}", f"{args.rounds} rounds, {GROUPS} brokers", "", "", ""],
+         f"lease keep-alives meanwhile: {keepalives}", f"{args.rounds} rounds, {GROUPS} brokers"],
     ]  # fmt: skip
     header = [
         "",
@@ -315,7 +342,10 @@ def main(argv: list[str]) -> int:
         "consume broker CPU s/GB",
         "produce, less idle",
         "consume, less idle",
+        "Produce requests/GB",
+        "Fetch requests/GB",
     ]
+    rows = [row + [""] * (len(header) - len(row)) for row in rows]
     note = (
         f"Medians of {args.rounds} rounds of {args.mib} MiB of 1 KiB records, {args.partitions} partitions, "
         f"confluent-kafka acks=1, on this machine ({os.cpu_count()} cores, shared), "
