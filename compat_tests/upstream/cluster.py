@@ -25,7 +25,7 @@ from . import security
 from .suites import Suite
 
 CLUSTER_NAME = "upstream"
-#: Kafka's default session-style lease: a broker that stops answering leaves the cluster after this.
+#: rockafka.cluster.lease.ttl.ms's default: a broker that stops answering leaves the cluster after this.
 LEASE_TTL_MS = "6000"
 READY_TIMEOUT_S = 60.0
 
@@ -102,7 +102,14 @@ class SuiteBrokers:
                 raise security.SecuritySetupError(f"rockafka users add {user}: {done.stderr.strip()}")
 
     def stop(self) -> None:
+        """Every broker (SIGTERM, then SIGKILL past its bound), then etcd; the first broker's failure is raised."""
+        failures: list[RuntimeError] = []
         for broker in self.brokers:
-            broker.stop()
+            try:
+                broker.stop()
+            except RuntimeError as exc:
+                failures.append(exc)
         if self.etcd is not None:
             self.etcd.close()
+        if failures:
+            raise failures[0]
