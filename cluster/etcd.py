@@ -23,6 +23,7 @@ import aetcd
 import aetcd.exceptions
 
 from .errors import ClusterError, EtcdUnavailableError
+from .etcd_requests import ETCD_REQUESTS, KEEPALIVE
 
 #: How long one etcd request may take before the broker calls etcd unreachable.
 REQUEST_TIMEOUT_S: Final = 5
@@ -92,18 +93,20 @@ class Etcd:
             await old.close()
 
     async def get(self, key: bytes) -> Entry | None:
-        found = await self._call(lambda: self._client.get(key))
+        found = await self._call("get", lambda: self._client.get(key))
         return None if found is None else _entry(found)
 
     async def get_prefix(self, prefix: bytes) -> tuple[list[Entry], int]:
         """Every key under ``prefix`` and the revision they were read at."""
-        found = await self._call(lambda: self._client.get_prefix(prefix))
+        found = await self._call("get_prefix", lambda: self._client.get_prefix(prefix))
         return [_entry(item) for item in found], int(found.header.revision)
 
     async def transaction(
         self, compare: list[Any], success: list[Any], failure: list[Any] | None = None
     ) -> tuple[bool, list[Any]]:
-        succeeded, responses = await self._call(lambda: self._client.transaction(compare, success, failure or []))
+        succeeded, responses = await self._call(
+            "txn", lambda: self._client.transaction(compare, success, failure or [])
+        )
         return bool(succeeded), list(responses)
 
     async def swap(self, compare: list[Any], success: list[Any]) -> int | None:
@@ -114,21 +117,21 @@ class Etcd:
         return max((int(getattr(r, str(r.WhichOneof("response"))).header.revision) for r in responses), default=0)
 
     async def grant_lease(self, ttl_s: int) -> int:
-        lease = await self._call(lambda: self._client.lease(ttl_s))
+        lease = await self._call("lease_grant", lambda: self._client.lease(ttl_s))
         return int(lease.id)
 
     async def keep_alive(self, lease_id: int) -> int:
         """Refresh ``lease_id``; its remaining TTL (0 or less: the lease is gone)."""
-        reply = await self._call(lambda: self._client.refresh_lease(lease_id))
+        reply = await self._call(KEEPALIVE, lambda: self._client.refresh_lease(lease_id))
         return int(reply.TTL) if reply is not None else 0
 
     async def revoke_lease(self, lease_id: int) -> None:
-        await self._call(lambda: self._client.revoke_lease(lease_id))
+        await self._call("lease_revoke", lambda: self._client.revoke_lease(lease_id))
 
     async def watch_prefix(self, prefix: bytes, start_revision: int) -> AsyncIterator[Change]:
         """Every change under ``prefix`` from ``start_revision`` on, in order, until cancelled or etcd is lost
         (:class:`EtcdUnavailableError`: the caller reads again and watches anew)."""
-        watch = await self._call(lambda: self._client.watch_prefix(prefix, start_revision=start_revision))
+        watch = await self._call("watch", lambda: self._client.watch_prefix(prefix, start_revision=start_revision))
         try:
             async for event in watch:
                 deleted = event.kind == "DELETE"
@@ -139,8 +142,10 @@ class Etcd:
         finally:
             await asyncio.shield(watch.cancel())
 
-    async def _call(self, request: Callable[[], Awaitable[Any]]) -> Any:
-        """Run ``request`` (made on the current client), connecting again first if the last request lost etcd."""
+    async def _call(self, kind: str, request: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``request`` (made on the current client), connecting again first if the last request lost etcd;
+        counted under ``kind`` in :data:`~.etcd_requests.ETCD_REQUESTS`."""
+        ETCD_REQUESTS[kind] += 1
         if self._stale:
             await self._reconnect()
         try:
@@ -155,6 +160,7 @@ async def _first_answering(endpoints: Sequence[str]) -> tuple[Any, str]:
     for endpoint in endpoints:
         host, port = parse_endpoint(endpoint)
         client = aetcd.Client(host=host, port=port, timeout=REQUEST_TIMEOUT_S)
+        ETCD_REQUESTS["connect"] += 1
         try:
             await asyncio.wait_for(client.get(b"/rockafka"), REQUEST_TIMEOUT_S)
         except (aetcd.exceptions.ClientError, TimeoutError, OSError):

@@ -11,8 +11,11 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
 ``cluster_id``                 the cluster id, plain text (22 characters of URL-safe base64, as     none
                                Kafka makes them); created once by the first broker (create == 0)
 ``brokers/<node id>``          ``{"node_id": 1, "group": "g1", "host": "127.0.0.1", "port": 9092}``  the broker's
-                               the broker's registration; its advertised PLAINTEXT-or-first         lease
-                               listener. Created only if absent (a live twin refuses to start)
+                               the broker's registration; its first advertised listener, and        lease
+                               ``"listeners": {"SSL": "127.0.0.1:9093", ...}`` every advertised
+                               listener by name (a client is told the other brokers' addresses on
+                               the listener it came in on). Created only if absent (a live twin
+                               refuses to start)
 ``controller``                 ``{"node_id": 1}``: the elected controller. The key's                the controller's
                                ``create_revision`` is the term: every controller write compares     lease
                                it, so a deposed controller's writes fail (fencing)
@@ -33,6 +36,10 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
                                "stored_key": "<base64>", "server_key": "<base64>"}, ...}``: one
                                user's SCRAM credentials, salted-hash material only (never a
                                password); written at the ``mod_revision`` read (or only if absent)
+``broker_default_configs``     ``{"configs": {"log.retention.ms": "3600000"}}``: the cluster-wide   none
+                               dynamic broker default (``kafka-configs --entity-type brokers
+                               --entity-default``), applied by every broker's watch under its own
+                               per-broker dynamic configs; written at the ``mod_revision`` read
 =============================  =================================================================  ==========
 
 The ``acls`` rows and ``users/<user>`` documents are the same JSON the single broker keeps in
@@ -49,7 +56,7 @@ import json
 import re
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -63,6 +70,7 @@ GROUPS_DIR: Final = "groups/"
 TOPICS_DIR: Final = "topics/"
 ACLS_KEY: Final = "acls"
 USERS_DIR: Final = "users/"
+BROKER_DEFAULT_CONFIGS_KEY: Final = "broker_default_configs"
 NO_LEADER: Final = -1
 
 _NAME: Final = re.compile(r"[a-zA-Z0-9._-]{1,249}")
@@ -109,6 +117,9 @@ class KeyLayout:
     def user(self, name: str) -> bytes:
         return self.key(f"{USERS_DIR}{name}")
 
+    def broker_default_configs(self) -> bytes:
+        return self.key(BROKER_DEFAULT_CONFIGS_KEY)
+
     def relative(self, key: bytes) -> str | None:
         """The part of ``key`` after this cluster's prefix, or None for a key of another cluster."""
         prefix = self.prefix
@@ -123,6 +134,12 @@ class BrokerInfo:
     group: str
     host: str
     port: int
+    listeners: Mapping[str, tuple[str, int]] = field(default_factory=lambda: MappingProxyType({}))
+    """Every advertised listener by name: (host, port); empty in a registration older than this field."""
+
+    def address(self, listener: str) -> tuple[str, int]:
+        """Where clients of ``listener`` reach this broker (its first listener if it has none of that name)."""
+        return self.listeners.get(listener, (self.host, self.port))
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,12 +166,21 @@ class TopicRecord:
 
 
 def encode_broker(info: BrokerInfo) -> bytes:
-    return _dump({"node_id": info.node_id, "group": info.group, "host": info.host, "port": info.port})
+    doc: dict[str, Any] = {"node_id": info.node_id, "group": info.group, "host": info.host, "port": info.port}
+    if info.listeners:
+        doc["listeners"] = {name: f"{host}:{port}" for name, (host, port) in info.listeners.items()}
+    return _dump(doc)
 
 
 def decode_broker(value: bytes) -> BrokerInfo:
     doc = _load(value)
-    return BrokerInfo(int(doc["node_id"]), str(doc["group"]), str(doc["host"]), int(doc["port"]))
+    listeners = {}
+    for name, address in dict(doc.get("listeners") or {}).items():
+        host, _, port = str(address).rpartition(":")
+        listeners[str(name)] = (host, int(port))
+    return BrokerInfo(
+        int(doc["node_id"]), str(doc["group"]), str(doc["host"]), int(doc["port"]), MappingProxyType(listeners)
+    )
 
 
 def encode_group(state: GroupState) -> bytes:
@@ -205,6 +231,17 @@ def decode_user(value: bytes) -> Mapping[str, Mapping[str, Any]]:
     if not all(isinstance(fields, dict) for fields in doc.values()):
         raise ValueError("a user's credentials are not objects")
     return MappingProxyType({str(mechanism): MappingProxyType(fields) for mechanism, fields in doc.items()})
+
+
+def encode_configs(configs: Mapping[str, str]) -> bytes:
+    return _dump({"configs": dict(configs)})
+
+
+def decode_configs(value: bytes) -> Mapping[str, str]:
+    configs = _load(value)["configs"]
+    if not isinstance(configs, dict):
+        raise ValueError("configs is not an object")
+    return MappingProxyType({str(name): str(text) for name, text in configs.items()})
 
 
 def _dump(doc: Mapping[str, Any]) -> bytes:

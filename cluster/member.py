@@ -21,8 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from .controller import Controller
 from .errors import ClusterError, NotControllerError
@@ -46,6 +47,12 @@ class MemberSettings:
     host: str
     port: int
     lease_ttl_s: int
+    #: every advertised listener by name, (host, port): registered so brokers answer on the client's listener
+    listeners: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+
+    def registration(self) -> BrokerInfo:
+        listeners = MappingProxyType(dict(self.listeners))
+        return BrokerInfo(self.node_id, self.group, self.host, self.port, listeners)
 
 
 class ClusterMember:
@@ -77,7 +84,7 @@ class ClusterMember:
             self.metadata = ClusterMetadata(etcd, self.layout)
             self.cluster_id = await self.metadata.ensure_cluster_id(proposed_cluster_id)
             self._lease_id = await etcd.grant_lease(settings.lease_ttl_s)
-            info = BrokerInfo(settings.node_id, settings.group, settings.host, settings.port)
+            info = settings.registration()
             await self.metadata.register(info, self._lease_id)
             self.view = ClusterView(etcd, self.layout)
             self.view.add_listener(lambda _old, _new: self._woken.set())
@@ -141,7 +148,7 @@ class ClusterMember:
         self.controller.term = None  # the controller key went with the old lease
         try:
             self._lease_id = await self._etcd.grant_lease(settings.lease_ttl_s)
-            info = BrokerInfo(settings.node_id, settings.group, settings.host, settings.port)
+            info = settings.registration()
             await self.metadata.register(info, self._lease_id)
         except ClusterError as exc:
             log.error("node %d cannot register again: %s", settings.node_id, exc)

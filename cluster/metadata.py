@@ -11,7 +11,8 @@
 - :meth:`ClusterMetadata.seed_security`: the first broker to join a cluster that never held ACLs writes
   its own (and its SCRAM users) only if the ``acls`` key is absent, so a later broker's stale files never
   bring back what was deleted.
-- :meth:`ClusterMetadata.alter_topic_configs`, ``update_acls``, ``update_users``: read the keys, compute
+- :meth:`ClusterMetadata.alter_topic_configs`, ``alter_broker_default_configs``, ``update_acls``,
+  ``update_users``: read the keys, compute
   the new values from them, write them in one transaction that compares each key's ``mod_revision`` (or
   that it is still absent); a lost race reads again, up to ``CAS_ATTEMPTS`` times, then
   :class:`ConcurrentChangeError` (one line, naming what changed).
@@ -35,10 +36,12 @@ from .layout import (
     TopicRecord,
     decode_acls,
     decode_broker,
+    decode_configs,
     decode_topic,
     decode_user,
     encode_acls,
     encode_broker,
+    encode_configs,
     encode_topic,
     encode_user,
 )
@@ -156,6 +159,19 @@ class ClusterMetadata:
 
         revision = await self._read_modify_write([key], change, f"the configs of topic {name}")
         return altered[0], revision
+
+    async def alter_broker_default_configs(self, update: Callable[[Mapping[str, str]], Mapping[str, str]]) -> int:
+        """Make the cluster-wide dynamic broker default ``update(current)`` (``update`` may raise to refuse it); the
+        revision written at (0: nothing changed)."""
+        key = self.layout.broker_default_configs()
+
+        def change(found: Mapping[bytes, Entry | None]) -> dict[bytes, bytes | None]:
+            entry = found[key]
+            current = {} if entry is None else dict(decode_configs(entry.value))
+            wanted = dict(update(current))
+            return {} if wanted == current else {key: encode_configs(wanted)}
+
+        return await self._read_modify_write([key], change, "the cluster-wide broker default configs")
 
     async def update_acls(self, update: Callable[[AclRows], Sequence[Mapping[str, str]] | None]) -> int:
         """Replace the cluster's ACL rows with ``update(current rows)``; the revision written at, or 0 when

@@ -23,6 +23,7 @@ from typing import Any, Final, TypeVar
 
 from .layout import (
     ACLS_KEY,
+    BROKER_DEFAULT_CONFIGS_KEY,
     BROKERS_DIR,
     CLUSTER_ID_KEY,
     CONTROLLER_KEY,
@@ -36,6 +37,7 @@ from .layout import (
     TopicRecord,
     decode_acls,
     decode_broker,
+    decode_configs,
     decode_controller,
     decode_group,
     decode_topic,
@@ -70,6 +72,8 @@ class ClusterSnapshot:
     topics: Mapping[str, TopicRecord] = field(default_factory=lambda: MappingProxyType({}))
     acls: tuple[Mapping[str, str], ...] = ()
     users: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=lambda: MappingProxyType({}))
+    broker_default_configs: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    """The cluster-wide dynamic broker default (``broker_default_configs``; empty when the key is absent)."""
     damaged: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def leader_of(self, topic: str, partition: int) -> PartitionLeader | None:
@@ -130,6 +134,7 @@ class _Builder:
         self.topics: dict[str, TopicRecord] = {}
         self.acls: tuple[Mapping[str, str], ...] = ()
         self.users: dict[str, Mapping[str, Mapping[str, Any]]] = {}
+        self.broker_default_configs: Mapping[str, str] = _EMPTY
         self.damaged: dict[str, str] = {}
 
     @classmethod
@@ -142,6 +147,7 @@ class _Builder:
         builder.topics = dict(snapshot.topics)
         builder.acls = snapshot.acls
         builder.users = dict(snapshot.users)
+        builder.broker_default_configs = snapshot.broker_default_configs
         builder.damaged = dict(snapshot.damaged)
         return builder
 
@@ -173,6 +179,8 @@ class _Builder:
         elif relative.startswith(USERS_DIR):
             name = relative[len(USERS_DIR) :]
             _put_or_drop(self.users, name, None if value is None else decode_user(value))
+        elif relative == BROKER_DEFAULT_CONFIGS_KEY:
+            self.broker_default_configs = _EMPTY if value is None else decode_configs(value)
 
     def build(self, revision: int) -> ClusterSnapshot:
         return ClusterSnapshot(
@@ -184,6 +192,7 @@ class _Builder:
             topics=MappingProxyType(self.topics),
             acls=self.acls,
             users=MappingProxyType(self.users),
+            broker_default_configs=self.broker_default_configs,
             damaged=MappingProxyType(self.damaged) if self.damaged else _EMPTY,
         )
 

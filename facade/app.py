@@ -144,6 +144,7 @@ class BrokerApp:
         try:
             from rockafka.cluster.member import ClusterMember, MemberSettings  # loads the etcd client: only here
 
+            from .cluster_broker_default import ClusterBrokerDefault
             from .cluster_topology import ClusterTopology
         except ImportError as exc:
             await self._abandon_start(broker)
@@ -163,6 +164,9 @@ class BrokerApp:
             host=advertised.host,
             port=advertised.port or bound.get(advertised.name, 0),
             lease_ttl_s=-(-config.int("rockafka.cluster.lease.ttl.ms") // 1000),
+            listeners={
+                item.name: (item.host, item.port or bound.get(item.name, 0)) for item in config.advertised_listeners
+            },
         )
         try:
             member = ClusterMember(settings)
@@ -177,6 +181,7 @@ class BrokerApp:
             "__transaction_state": broker.transactions.coordinate,
         }
         broker.topology = ClusterTopology(member, broker.store, coordinate)
+        broker.dynamic.cluster_default = ClusterBrokerDefault(member, broker)
         await self._share_security(member, security)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 

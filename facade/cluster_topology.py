@@ -81,7 +81,7 @@ class ClusterTopology:
 
     def brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
         others = [
-            BrokerAddress(node, info.host, info.port)
+            BrokerAddress(node, *info.address(own.listener), own.listener)
             for node, info in sorted(self.snapshot.brokers.items())
             if node != own.node_id
         ]
@@ -124,7 +124,7 @@ class ClusterTopology:
         if leader.leader == own.node_id:
             return own
         info = snapshot.brokers.get(leader.leader)
-        return None if info is None else BrokerAddress(info.node_id, info.host, info.port)
+        return None if info is None else BrokerAddress(info.node_id, *info.address(own.listener), own.listener)
 
     async def create_topic(
         self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()

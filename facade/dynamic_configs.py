@@ -12,6 +12,9 @@ reads the file and layers it over its static settings: this broker's over the de
 (``BrokerConfig.with_dynamic``). A name the file holds that is no longer dynamic, or a value that no longer
 parses, is left out with a WARNING (the file stays as it is until the next change). A file that neither it nor
 its ``.bak`` can be read stops the broker with one line naming it (``CorruptStoreError``).
+
+In a cluster the default layer is etcd's, not the file's (``cluster_broker_default.py``): ``cluster_default`` is
+set when the broker joins, and :meth:`DynamicConfigs.apply_default` layers etcd's value as it changes.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from rockafka.store import CorruptStoreError
 from rockafka.store.jsonfile import read_json, write_json
 
 from .config import BrokerConfig, ConfigError, Value, format_value
 from .config.dynamic import check_dynamic
+
+if TYPE_CHECKING:
+    from .cluster_broker_default import ClusterBrokerDefault
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +46,8 @@ class DynamicConfigs:
     def __init__(self, data_dir: Path) -> None:
         self.path = data_dir / DYNAMIC_CONFIGS_FILE
         self._texts: dict[str, dict[str, str]] = {layer: {} for layer in _LAYERS}
+        self.cluster_default: ClusterBrokerDefault | None = None
+        """In a cluster: where the default layer lives (etcd); None on a single broker (this file)."""
 
     def load(self, config: BrokerConfig) -> BrokerConfig:
         """``config`` under the layers the file holds (``config`` itself when there is no file)."""
@@ -48,16 +56,14 @@ class DynamicConfigs:
             return config
         parsed: dict[str, dict[str, Value]] = {}
         for layer in _LAYERS:
-            kept = self._texts[layer] = {}
-            parsed[layer] = {}
-            for name, text in document[layer].items():
-                try:
-                    parsed[layer].update(check_dynamic({name: text}))
-                except ConfigError as exc:
-                    log.warning("%s: %s=%s left out (%s)", self.path, name, text, exc)
-                    continue
-                kept[name] = text
+            parsed[layer], self._texts[layer] = _usable(str(self.path), document[layer])
         return config.with_dynamic(parsed["default"], parsed["broker"])
+
+    def apply_default(self, config: BrokerConfig, texts: Mapping[str, str]) -> BrokerConfig:
+        """``config`` with ``texts`` (the cluster's, from etcd) as its default layer; the file is not written."""
+        parsed, self._texts["default"] = _usable("the cluster-wide broker default in etcd", texts)
+        log.info("dynamic broker configs (cluster-wide default, from etcd) now %s", self._texts["default"] or "none")
+        return config.with_dynamic(parsed, config.dynamic_broker)
 
     def texts(self, per_broker: bool) -> dict[str, str]:
         """One layer's settings as text: this broker's (``per_broker``) or the cluster-wide default."""
@@ -80,6 +86,20 @@ class DynamicConfigs:
         default = config.dynamic_default if per_broker else parsed
         broker = parsed if per_broker else config.dynamic_broker
         return config.with_dynamic(default, broker)
+
+
+def _usable(where: str, texts: Mapping[str, str]) -> tuple[dict[str, Value], dict[str, str]]:
+    """The settings of ``texts`` that are dynamic and parse, parsed and as text; the others left out with a WARNING."""
+    parsed: dict[str, Value] = {}
+    kept: dict[str, str] = {}
+    for name, text in texts.items():
+        try:
+            parsed.update(check_dynamic({name: text}))
+        except ConfigError as exc:
+            log.warning("%s: %s=%s left out (%s)", where, name, text, exc)
+            continue
+        kept[name] = text
+    return parsed, kept
 
 
 def _shown(per_broker: bool) -> str:

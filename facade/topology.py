@@ -51,6 +51,8 @@ class BrokerAddress:
     node_id: int
     host: str
     port: int
+    #: the listener's name the address is for (a cluster tells a client the other brokers' on its listener)
+    listener: str = ""
 
 
 @dataclass(frozen=True, slots=True)

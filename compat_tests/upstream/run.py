@@ -14,7 +14,9 @@ own fixture would give Kafka (:mod:`.suites`, :mod:`.security`), applies the ext
 runs pytest with a per-test timeout under an overall bound, and
 writes ``junit.xml``, ``pytest.log``, ``broker.log`` and ``summary.md`` into ``<workdir>/<suite>``,
 plus ``<workdir>/summary.md`` for the whole run. ``--security-only`` runs only the TLS and SASL
-tests. Run it with the project's venv (it starts the broker and the ``rockafka`` CLI with it).
+tests. ``--cluster N`` runs each suite against a cluster of N broker groups instead (a local etcd and N
+brokers, :mod:`.cluster`), in ``<workdir>/<suite>-clusterN``, summed up in ``<workdir>/summary-clusterN.md``.
+Run it with the project's venv (it starts the broker and the ``rockafka`` CLI with it).
 """
 
 from __future__ import annotations
@@ -30,10 +32,8 @@ import sys
 import time
 from pathlib import Path
 
-from rockafka.testing import TEST_SETTINGS
-
-from ..brokerproc import BrokerProcess
 from . import security, summary
+from .cluster import SuiteBrokers
 from .suites import AIOKAFKA, KAFKA_PYTHON, SUITES, Suite, broker_settings, pytest_args
 
 HERE = Path(__file__).resolve().parent
@@ -196,9 +196,15 @@ def run_aiokafka_in_docker(
 
 
 def run_suite(
-    suite: Suite, source: Path, workdir: Path, per_test_timeout_s: int, kafka_version: str | None, security_only: bool
+    suite: Suite,
+    source: Path,
+    workdir: Path,
+    per_test_timeout_s: int,
+    kafka_version: str | None,
+    security_only: bool,
+    cluster_groups: int = 0,
 ) -> str:
-    base = workdir / suite.name
+    base = workdir / (suite.name if not cluster_groups else f"{suite.name}-cluster{cluster_groups}")
     scratch = base / "src"
     copy_sources(source, suite, scratch)
     python = ensure_venv(workdir, suite)
@@ -207,32 +213,37 @@ def run_suite(
     else:
         append_overrides(scratch / "test" / "integration" / "conftest.py", "kafka_python_overrides.py")
     certs = security.prepare_certificates(suite, scratch)
-    shutil.rmtree(base / "broker", ignore_errors=True)
+    for stale in ("broker", *(f"broker-{index}" for index in range(cluster_groups)), "etcd"):
+        shutil.rmtree(base / stale, ignore_errors=True)
     junit, log = base / "junit.xml", base / "pytest.log"
     junit.unlink(missing_ok=True)
-    port = free_port()
-    ports = {name: free_port() for name, _ in suite.listeners}
-    settings = broker_settings(suite, BROKER_HOST, port, ports, certs)
-    broker = BrokerProcess(base / "broker", settings={**TEST_SETTINGS, **settings}, port=port)
-    security.add_scram_users(suite, broker.data_dir, base)
+    brokers = SuiteBrokers(
+        suite,
+        base,
+        cluster_groups,
+        lambda _node, port, ports: broker_settings(suite, BROKER_HOST, port, ports, certs),
+        free_port,
+    )
     admin = security.admin_config(suite, base / "admin.properties")
-    secure = security.environment(suite, BROKER_HOST, ports, certs, admin)
+    secure = security.environment(suite, BROKER_HOST, brokers.ports[0], certs, admin)
     started, started_at = time.monotonic(), datetime.datetime.now(datetime.UTC)
-    broker.start()
     try:
+        brokers.start()
         version = kafka_version or suite.kafka_version or INFER
-        env = suite_env(suite, python, broker.bootstrap, scratch, version, secure)
+        env = suite_env(suite, python, brokers.first.bootstrap, scratch, version, secure)
         args = pytest_args(suite, junit, per_test_timeout_s, security_only)
         ended = run_pytest(python, args, scratch, env, log, suite.overall_timeout_s)
     finally:
-        broker.stop()
+        brokers.stop()
     elapsed = time.monotonic() - started
+    settings = brokers.settings[0]
     shown = {key: value for key, value in settings.items() if "jaas" not in key and "password" not in key}
     header = [
-        f"## {suite.name}",
+        f"## {suite.name}" + (f" against a {cluster_groups}-group cluster" if cluster_groups else ""),
         "",
         f"- started: {started_at:%Y-%m-%d %H:%M} UTC; {elapsed:.0f} s; pytest {ended}",
         f"- requirements: {' '.join(suite.requirements)}",
+        f"- brokers: {brokers.describe()}",
         f"- broker settings: {', '.join(f'{k}={v}' for k, v in shown.items())}",
         f"- selection: {'TLS and SASL tests only (--security-only)' if security_only else 'every broker test'}",
         f"- KAFKA_VERSION: {env.get('KAFKA_VERSION', '-')}; per-test timeout {per_test_timeout_s} s",
@@ -255,6 +266,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--security-only", action="store_true", help="run only the TLS and SASL tests")
     parser.add_argument(
+        "--cluster",
+        type=int,
+        default=0,
+        metavar="N",
+        help="run against a cluster of N broker groups (a local etcd and N brokers) instead of one broker",
+    )
+    parser.add_argument(
         "--aiokafka-docker",
         metavar="IMAGE",
         help="run aiokafka's suite through its own docker fixture with this image (e.g. rockafka:aiokafka_2.8.1)",
@@ -265,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     missing = [suite.name for suite in chosen if sources[suite.name] is None]
     if missing:
         parser.error(f"no source checkout given for {', '.join(missing)}")
+    if not 0 <= options.cluster <= 16:
+        parser.error("--cluster must be between 1 and 16 (0: one broker)")
+    if options.cluster and options.aiokafka_docker:
+        parser.error("--cluster and --aiokafka-docker exclude each other (the docker fixture starts its own broker)")
     workdir = options.workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     texts = []
@@ -277,10 +299,20 @@ def main(argv: list[str] | None = None) -> int:
             print(text, flush=True)
             texts.append(text)
             continue
-        text = run_suite(suite, source, workdir, options.per_test_timeout, options.kafka_version, options.security_only)
+        text = run_suite(
+            suite,
+            source,
+            workdir,
+            options.per_test_timeout,
+            options.kafka_version,
+            options.security_only,
+            options.cluster,
+        )
         print(text, flush=True)
         texts.append(text)
-    (workdir / "summary.md").write_text("# Upstream suites against Rockafka\n\n" + "\n".join(texts))
+    target = f"a {options.cluster}-group Rockafka cluster" if options.cluster else "Rockafka"
+    name = f"summary-cluster{options.cluster}.md" if options.cluster else "summary.md"
+    (workdir / name).write_text(f"# Upstream suites against {target}\n\n" + "\n".join(texts))
     return 0
 
 

@@ -20,6 +20,7 @@ from rockafka.facade.config.topic import TopicConfigEntry
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import StoreError, TopicInfo
 
+from ..dynamic_configs import DynamicConfigs
 from ..errors import store_error_code
 from ..internal_topics import INTERNAL_TOPICS
 from ..topology import BrokerAddress, ConfigUpdate
@@ -260,26 +261,38 @@ def check_config_entries(names: Sequence[str], nulls: Sequence[str]) -> None:
 
 def alter_broker_configs(
     ctx: RequestContext, resource_name: str, update: Callable[[dict[str, str]], dict[str, str]], validate_only: bool
-) -> None:
+) -> Awaitable[None] | None:
     """Make ``update(current)`` a broker resource's whole set of dynamic configs: this broker's own (named by its
     id) or the cluster-wide default (""). A static setting → INVALID_REQUEST ("Cannot update these configs
     dynamically", Kafka's answer); an unknown name or a bad value → INVALID_CONFIG. The change is written to the
-    data directory, then takes effect at once (``Broker.reconfigure``); ``validate_only`` changes nothing."""
+    data directory, then takes effect at once (``Broker.reconfigure``); ``validate_only`` changes nothing. In a
+    cluster the default is etcd's: then an awaitable, done once this broker applies the change."""
     check_broker_resource(ctx, resource_name)
     per_broker = resource_name != ""
     dynamic = ctx.broker.dynamic
-    wanted = update(dynamic.texts(per_broker))
+    shared = None if per_broker or validate_only else dynamic.cluster_default
+    if shared is not None:
+        return shared.alter(lambda current: _checked_broker_configs(dynamic, update(current)))
+    wanted = _checked_broker_configs(dynamic, update(dynamic.texts(per_broker)))
+    if validate_only:
+        return None
+    try:
+        ctx.broker.reconfigure(dynamic.replace(ctx.broker.config, per_broker, wanted))
+    except OSError as exc:
+        raise ApiError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write {dynamic.path}: {exc.strerror or exc}") from None
+    return None
+
+
+def _checked_broker_configs(dynamic: DynamicConfigs, wanted: dict[str, str]) -> dict[str, str]:
+    """``wanted`` if it is a valid set of dynamic broker configs, else INVALID_REQUEST (a static setting) or
+    INVALID_CONFIG (an unknown name, a bad value)."""
     try:
         dynamic.check(wanted)
-        if validate_only:
-            return
-        ctx.broker.reconfigure(dynamic.replace(ctx.broker.config, per_broker, wanted))
     except StaticConfigError as exc:
         raise ApiError(ErrorCode.INVALID_REQUEST, str(exc)) from None
     except ConfigError as exc:
         raise ApiError(ErrorCode.INVALID_CONFIG, str(exc)) from None
-    except OSError as exc:
-        raise ApiError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write {dynamic.path}: {exc.strerror or exc}") from None
+    return wanted
 
 
 def unsupported_resource(resource_type: int) -> ApiError:

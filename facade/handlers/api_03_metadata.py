@@ -71,7 +71,7 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
             ctx.api_version < 4 or request.allow_auto_topic_creation
         )
         topics = [_lookup(ctx, item.name, item.topic_id, may_create, topic_ops) for item in request.topics or []]
-    own = BrokerAddress(broker.node_id, listener.host, listener.port)
+    own = BrokerAddress(broker.node_id, listener.host, listener.port, listener.name)
     return MetadataResponse(
         brokers=[hot.MetadataResponseBroker(b.node_id, b.host, b.port) for b in broker.topology.brokers(own)],
         topics=topics,

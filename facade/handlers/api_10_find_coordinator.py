@@ -73,7 +73,7 @@ def _find(ctx: RequestContext, key: str, key_type: int) -> Coordinator:
     ctx.broker.internal_topics.show(topic)  # Kafka creates the internal topic here
     broker = ctx.broker
     listener = advertised_listener(ctx)
-    own = BrokerAddress(broker.node_id, listener.host, listener.port)
+    own = BrokerAddress(broker.node_id, listener.host, listener.port, listener.name)
     found = coordinator_of(ctx, topic, key, own)
     if found is None:
         return _failed(key, ErrorCode.COORDINATOR_NOT_AVAILABLE)

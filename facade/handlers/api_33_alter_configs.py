@@ -96,7 +96,11 @@ def _alter(
         return result
     elif resource.resource_type == ConfigResourceType.BROKER:
         wanted = {config.name: config.value or "" for config in resource.configs}
-        alter_broker_configs(ctx, resource.resource_name, lambda _current: wanted, validate_only)
+        pending = alter_broker_configs(ctx, resource.resource_name, lambda _current: wanted, validate_only)
+        if pending is not None:
+            result = _response(resource, ErrorCode.NONE, None)
+            changes.add_other(pending, settle_config_change(result))
+            return result
     elif resource.resource_type == ConfigResourceType.BROKER_LOGGER:
         raise ApiError(
             ErrorCode.INVALID_REQUEST,

@@ -132,7 +132,11 @@ def _alter(
                 _apply(current, config, _broker_definition(config.name), ctx.broker.config.values.get(config.name))
             return current
 
-        alter_broker_configs(ctx, resource.resource_name, update_broker, validate_only)
+        pending = alter_broker_configs(ctx, resource.resource_name, update_broker, validate_only)
+        if pending is not None:
+            result = _response(resource, ErrorCode.NONE, None)
+            changes.add_other(pending, settle_config_change(result))
+            return result
     elif kind == ConfigResourceType.BROKER_LOGGER:
         if not resource.resource_name:
             raise ApiError(ErrorCode.INVALID_REQUEST, "Broker id must not be empty")

@@ -54,7 +54,9 @@ def handle(ctx: RequestContext, request: DescribeClusterRequest) -> DescribeClus
         controller_id=broker.topology.controller_id(broker.node_id),
         brokers=[
             DescribeClusterBroker(broker_id=item.node_id, host=item.host, port=item.port, rack=None)
-            for item in broker.topology.brokers(BrokerAddress(broker.node_id, listener.host, listener.port))
+            for item in broker.topology.brokers(
+                BrokerAddress(broker.node_id, listener.host, listener.port, listener.name)
+            )
         ],
         cluster_authorized_operations=operations(
             ctx, request.include_cluster_authorized_operations, ResourceType.CLUSTER

@@ -5,12 +5,13 @@ the :class:`TopicInfo`; in a cluster it returns an awaitable that finishes once 
 this broker's store mirrors it. A handler hands each outcome to :meth:`TopicChanges.add` with a function
 that fills that topic's result (from the new ``TopicInfo``, or from the ``ApiError`` it failed with), then
 returns :meth:`TopicChanges.answer`: the response itself when nothing is pending, else an awaitable of it.
+A change of other cluster metadata (the cluster-wide broker default configs) joins with :meth:`TopicChanges.add_other`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from rockafka.store import TopicInfo
 
@@ -24,13 +25,22 @@ class TopicChanges:
     """The topic changes of one admin request still being taken by the cluster's metadata."""
 
     def __init__(self) -> None:
-        self._pending: list[tuple[Awaitable[TopicInfo], Settle]] = []
+        self._pending: list[tuple[Awaitable[Any], Callable[[Any], None]]] = []
 
     def add(self, outcome: TopicInfo | Awaitable[TopicInfo], settle: Settle) -> None:
         if isinstance(outcome, TopicInfo):
             settle(outcome)
         else:
             self._pending.append((outcome, settle))
+
+    def add_other(self, outcome: Awaitable[None], failed: Callable[[ApiError], None]) -> None:
+        """A change that is not a topic's: ``failed`` is called only if it ends in an ``ApiError``."""
+
+        def settle(done: object) -> None:
+            if isinstance(done, ApiError):
+                failed(done)
+
+        self._pending.append((outcome, settle))
 
     def answer(self, response: R) -> R | Awaitable[R]:
         return self._settled(response) if self._pending else response

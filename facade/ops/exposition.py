@@ -23,6 +23,7 @@ from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from rockafka.cluster.etcd_requests import etcd_requests
 from rockafka.core_pyx import FALLBACKS
 from rockafka.store import FLUSH_BUCKETS, MessageStore, StoreError, StoreStats
 
@@ -61,6 +62,8 @@ class Snapshot:
     ready: bool = False
     conversions: ConversionMeter = field(default_factory=ConversionMeter)
     """Message-format conversion so far (old clients' Produce v0-2 and Fetch v0-3), copied from the process's meter."""
+    etcd_requests: dict[str, int] = field(default_factory=dict)
+    """Requests this process sent to etcd, by kind (none for a single broker)."""
 
 
 async def take_snapshot(
@@ -74,6 +77,7 @@ async def take_snapshot(
         snapshot.requests[(key >> 16, key & 0xFFFF)] = (times.count, times.seconds, list(times.buckets))
     snapshot.errors = dict(metrics.errors)
     snapshot.conversions = dataclasses.replace(CONVERSIONS)
+    snapshot.etcd_requests = etcd_requests()
     for connection in connections:
         where = (connection.listener_name, connection.security_protocol)
         snapshot.connections[where] = snapshot.connections.get(where, 0) + 1
@@ -118,6 +122,7 @@ class _SnapshotCollector(Collector):
         yield from _group_metrics(self._snapshot)
         yield from _store_metrics(self._snapshot)
         yield from _conversion_metrics(self._snapshot.conversions)
+        yield _etcd_metric(self._snapshot.etcd_requests)
 
 
 _TOPIC_COUNTERS = (
@@ -283,3 +288,14 @@ def _conversion_metrics(meter: ConversionMeter) -> Iterator[Metric]:
     seconds.add_metric(["up"], meter.up_ns / 1e9)
     seconds.add_metric(["down"], meter.down_ns / 1e9)
     yield seconds
+
+
+def _etcd_metric(requests: dict[str, int]) -> Metric:
+    family = CounterMetricFamily(
+        "rockafka_etcd_requests",
+        "Requests sent to etcd by this process, by kind (cluster/etcd_requests.py)",
+        labels=["kind"],
+    )
+    for kind, count in sorted(requests.items()):
+        family.add_metric([kind], count)
+    return family

@@ -6,8 +6,10 @@ import uuid
 
 from rockafka.cluster import NO_LEADER, BrokerInfo, GroupState, KeyLayout, TopicRecord, snapshot_from_keys
 from rockafka.cluster.layout import (
+    decode_broker,
     encode_acls,
     encode_broker,
+    encode_configs,
     encode_controller,
     encode_group,
     encode_topic,
@@ -97,3 +99,18 @@ def test_acl_rows_and_users_are_kept_as_etcd_holds_them_and_a_damaged_one_is_nam
     assert damaged.acls == snapshot.acls and set(damaged.users) == {"a"}
     gone = damaged.with_change(LAYOUT, LAYOUT.user("a"), None, 12)
     assert "a" not in gone.users and snapshot.users == {"a": user}
+
+
+def test_a_registration_keeps_every_listener_and_answers_the_first_for_an_unknown_one() -> None:
+    info = BrokerInfo(3, "g3", "127.0.0.1", 9003, {"PLAINTEXT": ("127.0.0.1", 9003), "SSL": ("broker3", 9443)})
+    read = decode_broker(encode_broker(info))
+    assert read == info
+    assert (read.address("SSL"), read.address("SASL_SSL")) == (("broker3", 9443), ("127.0.0.1", 9003))
+    assert decode_broker(encode_broker(BrokerInfo(4, "g4", "h", 1))).address("SSL") == ("h", 1)
+
+
+def test_the_cluster_wide_broker_default_follows_its_key() -> None:
+    key = LAYOUT.broker_default_configs()
+    snapshot = snapshot_from_keys(LAYOUT, [(key, encode_configs({"log.retention.ms": "1000"}))], 5)
+    assert dict(snapshot.broker_default_configs) == {"log.retention.ms": "1000"}
+    assert dict(snapshot.with_change(LAYOUT, key, None, 6).broker_default_configs) == {}

@@ -1,0 +1,115 @@
+"""The brokers an upstream suite runs against: one Rockafka, or (``--cluster N``) a cluster of N broker groups.
+
+:class:`SuiteBrokers` starts, for a cluster, a local etcd (:class:`rockafka.testing.LocalEtcd`) and N
+``rockafka serve`` processes (:class:`compat_tests.brokerproc.BrokerProcess`), node ids ``0..N-1`` (aiokafka's
+test_sender addresses node 0, the suite's fixture broker), groups ``group-0..``, each with the suite's settings
+and listeners on its own free ports. The suite is pointed at broker 0 (its PLAINTEXT address and its other
+listeners), as it is at the single broker; the cluster spreads the suite's topics over every group. It returns
+once every broker is registered, leads its group and a controller is elected. SCRAM users the suite needs
+before its tests are added with ``rockafka users add``: offline into the data directory for one broker, online
+(AlterUserScramCredentials, kept in etcd) for a cluster. Every process is stopped by its PID.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+from rockafka.cluster.readiness import wait_until_serving
+from rockafka.testing import TEST_SETTINGS, LocalEtcd
+
+from ..brokerproc import BrokerProcess
+from . import security
+from .suites import Suite
+
+CLUSTER_NAME = "upstream"
+#: rockafka.cluster.lease.ttl.ms's default: a broker that stops answering leaves the cluster after this.
+LEASE_TTL_MS = "6000"
+READY_TIMEOUT_S = 60.0
+
+#: ``(node id, PLAINTEXT port, {listener name: port}) -> broker settings``
+Settings = Callable[[int, int, dict[str, int]], dict[str, str]]
+
+
+class SuiteBrokers:
+    """One broker (``groups=0``) or a cluster of ``groups`` one-broker groups, under ``base``."""
+
+    def __init__(self, suite: Suite, base: Path, groups: int, settings: Settings, free_port: Callable[[], int]) -> None:
+        self.suite = suite
+        self.base = base
+        self.etcd = LocalEtcd(base / "etcd") if groups else None
+        self.brokers: list[BrokerProcess] = []
+        self.ports: list[dict[str, int]] = []
+        self.settings: list[dict[str, str]] = []
+        for index in range(max(groups, 1)):
+            port = free_port()
+            ports = {name: free_port() for name, _ in suite.listeners}
+            own = settings(index, port, ports)
+            if groups:
+                own |= {"node.id": str(index), "rockafka.cluster.group": f"group-{index}"}
+            workdir = base / "broker" if not groups else base / f"broker-{index}"
+            self.brokers.append(BrokerProcess(workdir, settings={**TEST_SETTINGS, **own}, port=port))
+            self.ports.append(ports)
+            self.settings.append(own)
+
+    @property
+    def first(self) -> BrokerProcess:
+        return self.brokers[0]
+
+    @property
+    def log_paths(self) -> list[Path]:
+        return [broker.log_path for broker in self.brokers]
+
+    def describe(self) -> str:
+        if self.etcd is None:
+            return "one broker"
+        return (
+            f"a cluster of {len(self.brokers)} broker groups (etcd {self.etcd.endpoint}), the suite pointed at node 0"
+        )
+
+    def start(self) -> None:
+        if self.etcd is None:
+            security.add_scram_users(self.suite, self.first.data_dir, self.base)
+            self.first.start()
+            return
+        self.etcd.start()
+        cluster = {
+            "rockafka.cluster.etcd.endpoints": self.etcd.endpoint,
+            "rockafka.cluster.name": CLUSTER_NAME,
+            "rockafka.cluster.lease.ttl.ms": LEASE_TTL_MS,
+        }
+        for broker in self.brokers:
+            broker.settings.update(cluster)
+            broker.start()
+        nodes = list(range(len(self.brokers)))
+        asyncio.run(wait_until_serving(self.etcd.endpoint, CLUSTER_NAME, nodes, READY_TIMEOUT_S))
+        self._add_scram_users_online()
+
+    def _add_scram_users_online(self) -> None:
+        for user, password in self.suite.scram_users:
+            done = subprocess.run(
+                [*security.rockafka_cli(), "users", "add", user, "--bootstrap-server", self.first.bootstrap],
+                input=password + "\n",
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+                cwd=self.base,
+            )
+            if done.returncode != 0:
+                raise security.SecuritySetupError(f"rockafka users add {user}: {done.stderr.strip()}")
+
+    def stop(self) -> None:
+        """Every broker (SIGTERM, then SIGKILL past its bound), then etcd; the first broker's failure is raised."""
+        failures: list[RuntimeError] = []
+        for broker in self.brokers:
+            try:
+                broker.stop()
+            except RuntimeError as exc:
+                failures.append(exc)
+        if self.etcd is not None:
+            self.etcd.close()
+        if failures:
+            raise failures[0]
