@@ -45,6 +45,7 @@ from rockafka.facade.protocol.messages.consumer_protocol_subscription import Con
 from rockafka.facade.protocol.primitives import Reader
 from rockafka.store import MessageStore, OffsetCommit, StoreError, TopicPartition, UnknownTopicOrPartitionError
 
+from .consumer_protocol import ConsumerGroupCoordinator
 from .coordinator import GroupCoordinator
 from .group import ClassicGroup
 from .model import NO_GENERATION, UNKNOWN_MEMBER_ID, CommitRequest, FetchedOffset
@@ -75,6 +76,7 @@ class OffsetManager:
         internal_topics: frozenset[str],
         metadata_max_bytes: int = DEFAULT_OFFSET_METADATA_MAX_BYTES,
         pending_transactional: PendingTransactional = no_pending_transactional,
+        consumer_groups: ConsumerGroupCoordinator | None = None,
     ) -> None:
         self._coordinator = coordinator
         self._metadata_max_bytes = metadata_max_bytes
@@ -83,6 +85,7 @@ class OffsetManager:
         #: Commits accepted but not yet durable, per group (require_stable answers UNSTABLE_OFFSET_COMMIT).
         self._in_flight: dict[str, Counter[TopicPartition]] = {}
         self._pending_transactional = pending_transactional
+        self._consumer_groups = consumer_groups
 
     # --- OffsetCommit ---
 
@@ -142,6 +145,12 @@ class OffsetManager:
         coordinator = self._coordinator
         if not coordinator.active:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        if self._consumer_groups is not None:
+            verdict = self._consumer_groups.check_commit(
+                request.group_id, request.member_id, request.generation_id, request.group_not_found_error
+            )
+            if verdict is not None:
+                return verdict
         group = coordinator.groups.get(request.group_id)
         simple = request.generation_id < 0
         if group is None:
@@ -267,6 +276,8 @@ class OffsetManager:
             for group_id, group in self._coordinator.groups.items()
             if group.members or now - group.state_timestamp_ms < retention_ms
         }
+        if self._consumer_groups is not None:
+            keep.update(group_id for group_id, group in self._consumer_groups.groups.items() if group.members)
         expired = self._store.offsets.expire(now - retention_ms, keep)
         with_offsets = set(self._store.offsets.groups())
         for group in list(self._coordinator.groups.values()):

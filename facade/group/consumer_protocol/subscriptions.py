@@ -1,0 +1,87 @@
+"""What a consumer group subscribes to, and its target assignment.
+
+A member subscribes by topic names, by a regular expression, or both (``SubscribedTopicNames``,
+``SubscribedTopicRegex`` of ConsumerGroupHeartbeat v1). The broker evaluates the regex against every topic
+it holds (internal topics excepted) on each heartbeat, so a topic created later is picked up by the
+next heartbeat after it exists. The regex must match a whole topic name, as Kafka's RE2/J ``matches()``.
+Dialect: Python's ``re`` (RE2's syntax is nearly a subset of it: classes, repetition, alternation, anchors and
+groups behave alike; RE2's ``\\C`` and Unicode class names like ``\\pN`` are not accepted, and back-references
+and look-arounds, which RE2 refuses, are accepted here). A regex that does not compile is refused with
+INVALID_REGULAR_EXPRESSION.
+
+The group's subscribed topics (name -> id and partition count) are recomputed on every heartbeat; a
+change (a topic created, deleted or grown) bumps the group epoch and a new target assignment is computed
+at once with the group's assignor: the one most members ask for (``ServerAssignor``), else the first of
+``group.consumer.assignors``.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from rockafka.store import TopicInfo
+
+from .assignors import ASSIGNORS
+from .model import ConsumerGroup, ConsumerMember
+
+
+class InvalidRegexError(ValueError):
+    """A subscription regex that does not compile."""
+
+
+class Subscriptions:
+    def __init__(self, assignors: Sequence[str]) -> None:
+        self.assignors = tuple(assignors)
+        self._compiled: dict[str, re.Pattern[str]] = {}
+
+    def compile(self, regex: str) -> re.Pattern[str]:
+        pattern = self._compiled.get(regex)
+        if pattern is None:
+            try:
+                pattern = re.compile(regex)
+            except re.error as exc:
+                raise InvalidRegexError(f"invalid regular expression {regex!r}: {exc}") from None
+            if len(self._compiled) > 1024:
+                self._compiled.clear()
+            self._compiled[regex] = pattern
+        return pattern
+
+    def topics_of(self, member: ConsumerMember, topics: Iterable[str]) -> set[str]:
+        """The names among ``topics`` that ``member`` subscribes to."""
+        names = set(member.subscribed_topic_names)
+        regex = member.subscribed_topic_regex
+        pattern = self.compile(regex) if regex else None
+        return {name for name in topics if name in names or (pattern is not None and pattern.fullmatch(name))}
+
+    def refresh(self, group: ConsumerGroup, existing: Sequence[TopicInfo]) -> bool:
+        """Recompute the group's subscribed topics from the store's; True if they changed."""
+        by_name = {topic.name: topic for topic in existing}
+        wanted: set[str] = set()
+        for member in group.members.values():
+            wanted |= self.topics_of(member, by_name)
+        seen = {name: (by_name[name].topic_id, by_name[name].partitions) for name in sorted(wanted)}
+        if seen == group.topics:
+            return False
+        group.topics = seen
+        return True
+
+    def assign(self, group: ConsumerGroup) -> None:
+        """A new target assignment at the group epoch."""
+        subscriptions = {
+            member_id: frozenset(group.topics[name][0] for name in self.topics_of(member, group.topics))
+            for member_id, member in group.members.items()
+        }
+        counts: dict[uuid.UUID, int] = dict(group.topics.values())
+        group.assignor = self.choose_assignor(group)
+        current = {member_id: member.assigned for member_id, member in group.members.items()}
+        group.target = ASSIGNORS[group.assignor](subscriptions, counts, current)
+        group.assignment_epoch = group.group_epoch
+
+    def choose_assignor(self, group: ConsumerGroup) -> str:
+        asked = Counter(m.server_assignor for m in group.members.values() if m.server_assignor)
+        if asked:
+            return max(sorted(asked), key=lambda name: asked[name])
+        return self.assignors[0]
