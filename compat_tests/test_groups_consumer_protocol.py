@@ -23,6 +23,8 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.consumer_group_describe import ConsumerGroupDescribeRequest
 from rockafka.facade.protocol.messages.consumer_group_heartbeat import ConsumerGroupHeartbeatRequest
+from rockafka.facade.protocol.messages.describe_groups import DescribeGroupsRequest
+from rockafka.facade.protocol.messages.list_groups import ListGroupsRequest
 from rockafka.facade.protocol.messages.offset_commit import (
     OffsetCommitRequest,
     OffsetCommitRequestPartition,
@@ -277,6 +279,10 @@ def test_raw_heartbeats_are_fenced_and_refused_with_kafkas_errors(kip848_broker:
         assert (described.error_code, [m.member_id for m in described.members]) == (0, [v0.member_id])
         assert described.group_epoch == 3 and described.assignor_name == "uniform"
         assert missing.error_code == ErrorCode.GROUP_ID_NOT_FOUND
+        listed = client.request(ListGroupsRequest(types_filter=["consumer"]), 5).groups
+        assert (group, "consumer", "consumer") in {(g.group_id, g.protocol_type, g.group_type) for g in listed}
+        (classic_view,) = client.request(DescribeGroupsRequest(groups=[group]), 5).groups
+        assert (classic_view.error_code, classic_view.group_state) == (ErrorCode.GROUP_ID_NOT_FOUND, "Dead")
 
 
 def _commit(client: RawClient, group: str, member: str, epoch: int) -> int:

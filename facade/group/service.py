@@ -7,9 +7,9 @@ Handlers reach it as ``ctx.broker.groups``:
 - ``consumer`` (``consumer_protocol/``): KIP-848 consumer groups (ConsumerGroupHeartbeat, ConsumerGroupDescribe);
 - here: DescribeGroups, ListGroups, DeleteGroups, and the internal topic.
 
-ListGroups lists both kinds with their type (``classic``, ``consumer``); DescribeGroups answers
-GROUP_ID_NOT_FOUND for a consumer group (state Dead), as Kafka 4 does: clients describe those with
-ConsumerGroupDescribe. A group id is held by one kind at a time.
+ListGroups lists both kinds with their type (``classic``, ``consumer``); ``describe_group`` describes a consumer
+group with the error GROUP_ID_NOT_FOUND, which DescribeGroups answers (state Dead, no members), as Kafka 4
+does: clients describe those with ConsumerGroupDescribe. A group id is held by one kind at a time.
 
 Groups known only by their committed offsets (simple commits, or a group whose members all left before
 its metadata was kept) are listed and described as Empty with protocol type "", as Kafka shows them.
@@ -38,7 +38,7 @@ from rockafka.facade.config import BrokerConfig
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, TopicInfo
 
-from .consumer_protocol import ClassicGroups, ConsumerGroupCoordinator, assignor_name
+from .consumer_protocol import ClassicGroups, ConsumerGroup, ConsumerGroupCoordinator, assignor_name
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
 from .offsets import OffsetManager, PendingTransactional, no_pending_transactional
@@ -171,8 +171,9 @@ class GroupService:
     def describe_group(self, group_id: str) -> GroupDescription:
         if not self.coordinator.active:
             return GroupDescription(group_id, ErrorCode.COORDINATOR_NOT_AVAILABLE, "", "", "", ())
-        if group_id in self.consumer.groups:
-            return GroupDescription(group_id, ErrorCode.GROUP_ID_NOT_FOUND, GroupState.DEAD.kafka_name, "", "", ())
+        consumer_group = self.consumer.groups.get(group_id)
+        if consumer_group is not None:
+            return _consumer_group_description(consumer_group)
         group = self.coordinator.groups.get(group_id)
         if group is None:
             state = GroupState.EMPTY if self._store.offsets.fetch(group_id) else GroupState.DEAD
@@ -238,6 +239,18 @@ class GroupService:
         self._store.group_metadata.delete(group_id)
         log.info("group %s deleted", group_id)
         return ErrorCode.NONE
+
+
+def _consumer_group_description(group: ConsumerGroup) -> GroupDescription:
+    """A consumer group as the console shows it: its state and members (no classic metadata or assignment bytes).
+    The error is DescribeGroups' answer for it (GROUP_ID_NOT_FOUND: not a classic group)."""
+    members = tuple(
+        DescribedMember(m.member_id, m.instance_id, m.client_id, m.client_host, b"", b"")
+        for m in group.members.values()
+    )
+    return GroupDescription(
+        group.group_id, ErrorCode.GROUP_ID_NOT_FOUND, group.state.value, CONSUMER_PROTOCOL, group.assignor, members
+    )
 
 
 def _in_partition(partition_of: Callable[[str], int], partition: int, group_id: str) -> bool:

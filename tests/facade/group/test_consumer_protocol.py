@@ -213,7 +213,8 @@ def test_listed_with_its_type_and_kept_apart_from_classic_groups(tmp_path: Path)
             "g", "consumer", "Stable", "consumer",
         )  # fmt: skip
         assert service.list_groups(types_filter=["classic"]) == []
-        assert service.describe_group("g").error is ErrorCode.GROUP_ID_NOT_FOUND
+        described = service.describe_group("g")
+        assert (described.error, described.state, len(described.members)) == (ErrorCode.GROUP_ID_NOT_FOUND, "Stable", 1)
         join = JoinRequest("g", "", None, "c", "/h", 10_000, 10_000, "consumer", (("range", b""),), False)
         assert (await service.coordinator.join(join)).error is ErrorCode.INCONSISTENT_GROUP_PROTOCOL
         assert service.delete_groups(["g"]) == [("g", ErrorCode.NON_EMPTY_GROUP)]
