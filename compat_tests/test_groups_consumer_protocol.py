@@ -13,6 +13,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -294,3 +295,24 @@ def _commit(client: RawClient, group: str, member: str, epoch: int) -> int:
     )
     (topic,) = client.request(request, 9).topics
     return int(topic.partitions[0].error_code)
+
+
+@pytest.mark.parametrize("crash", [False, True], ids=["clean-restart", "kill-9"])
+def test_a_member_carries_on_through_a_broker_restart_without_a_new_assignment(tmp_path: Path, crash: bool) -> None:
+    broker = BrokerProcess(tmp_path / "broker", settings=dict(SETTINGS)).start()
+    try:
+        topic = "restarted"
+        create_topic(broker, topic, 3)
+        produce(broker, topic, 3, 30)
+        ledger = Ledger()
+        member = Member("m", consumer_config(broker, "restart-group"), [topic], ledger).start()
+        wait_until(lambda: len(member.consumed) == 30 and len(ledger.owned_by("m")) == 3, "m consumes", [member])
+        assignments = member.assignments
+        broker.restart(crash=crash)
+        produce(broker, topic, 3, 30)
+        wait_until(lambda: len(member.consumed) >= 60, "m consumes after the restart", [member])
+        member.close()
+        assert member.assignments == assignments, "the member was given its partitions again"
+        assert len(member.consumed) == len(set(member.consumed)) == 60
+    finally:
+        broker.kill()
