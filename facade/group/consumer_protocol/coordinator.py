@@ -13,7 +13,7 @@ Every request is a heartbeat (``heartbeat``); its member epoch says what it is:
   assignment, when an answer was lost), else FENCED_MEMBER_EPOCH; an unknown member id gets UNKNOWN_MEMBER_ID;
   a static member's id not the instance's current one gets FENCED_INSTANCE_ID. The client rejoins on these.
 
-On each heartbeat, a changed subscription or assignor, or changed subscribed topics (``subscriptions.py``),
+On a heartbeat, a changed subscription or assignor, or changed subscribed topics (``subscriptions.py``),
 bumps the group epoch; a group epoch past the assignment epoch computes a new target assignment at once;
 then the member reconciles towards its target (``reconciliation.py``: revoke before assign). The answer
 carries the member's partitions when they changed, and in full for a full request (a join, or one with
@@ -34,7 +34,6 @@ import concurrent.futures
 import logging
 import uuid
 from collections.abc import Callable
-from typing import Any
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
@@ -42,6 +41,7 @@ from rockafka.store import MessageStore, StoreError
 from .model import (
     LEAVE_EPOCH,
     STATIC_LEAVE_EPOCH,
+    Assignment,
     ConsumerGroup,
     ConsumerMember,
     MemberState,
@@ -87,7 +87,6 @@ class ConsumerGroupCoordinator:
         self._classic = classic
         self._clock_ms = clock_ms
         self.groups: dict[str, ConsumerGroup] = {}
-        self._saved: dict[str, dict[str, Any]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- lifecycle ---
@@ -113,7 +112,6 @@ class ConsumerGroupCoordinator:
                 log.error("consumer group %r is not loaded: %s", group_id, exc)
                 continue
             self.groups[group_id] = group
-            self._saved[group_id] = dict(document)
             for member in group.members.values():
                 self._arm_session(group, member)
             loaded += 1
@@ -125,7 +123,6 @@ class ConsumerGroupCoordinator:
             for member in group.members.values():
                 member.cancel_timers()
             del self.groups[group.group_id]
-            self._saved.pop(group.group_id, None)
         return len(leaving)
 
     def shutdown(self) -> None:
@@ -141,18 +138,20 @@ class ConsumerGroupCoordinator:
         try:
             self._check_request(request)
             group = self._group_for(request)
+            before = _fingerprint(group, request)
             if request.member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH):
                 result = self._leave(group, request)
             else:
                 result = self._beat(group, request)
         except HeartbeatRefused as exc:
             return HeartbeatResult(exc.error, exc.message), None
+        if _fingerprint(group, request) == before:
+            return result, None
         try:
-            durable = self._save_if_changed(group)
+            return result, self._save(group)
         except StoreError as exc:
             log.error("consumer group %s could not be saved: %s", group.group_id, exc)
             return HeartbeatResult(ErrorCode.COORDINATOR_NOT_AVAILABLE, "the group could not be saved"), None
-        return result, durable
 
     def _check_request(self, request: HeartbeatRequest) -> None:
         invalid = ErrorCode.INVALID_REQUEST
@@ -205,7 +204,10 @@ class ConsumerGroupCoordinator:
             member, changed = self._known_member(group, request), False
         before = member.assigned
         changed |= self._update_subscription(member, request)
-        changed |= self.subscriptions.refresh(group, self._store.topics.list())
+        now = self._running_loop.time()
+        if changed or now - group.topics_checked_at >= self.heartbeat_interval_ms / 1000:
+            group.topics_checked_at = now
+            changed |= self.subscriptions.refresh(group, self._store.topics.list())
         if changed:
             self._bump(group)  # once, whatever changed
         if group.assignment_epoch < group.group_epoch:
@@ -309,7 +311,7 @@ class ConsumerGroupCoordinator:
             member.rack_id = request.rack_id
         return before != (member.subscribed_topic_names, member.subscribed_topic_regex, member.server_assignor)
 
-    def _reconcile(self, group: ConsumerGroup, member: ConsumerMember, reported: Any) -> None:
+    def _reconcile(self, group: ConsumerGroup, member: ConsumerMember, reported: Assignment | None) -> None:
         step = reconcile(
             member,
             group.assignment_epoch,
@@ -382,19 +384,14 @@ class ConsumerGroupCoordinator:
         log.info("group %s: member %s removed: %s", group.group_id, member.member_id, why)
         self._remove(group, member)
         try:
-            self._save_if_changed(group)
+            self._save(group)
         except StoreError as exc:
             log.error("consumer group %s could not be saved: %s", group.group_id, exc)
 
     # --- saving ---
 
-    def _save_if_changed(self, group: ConsumerGroup) -> concurrent.futures.Future[None] | None:
-        document = group_document(group)
-        if self._saved.get(group.group_id) == document:
-            return None
-        durable = self._store.group_metadata.save(group.group_id, document)
-        self._saved[group.group_id] = document
-        return durable
+    def _save(self, group: ConsumerGroup) -> concurrent.futures.Future[None] | None:
+        return self._store.group_metadata.save(group.group_id, group_document(group))
 
     def delete(self, group_id: str) -> ErrorCode:
         """DeleteGroups of a consumer group: NON_EMPTY_GROUP while it has members."""
@@ -405,7 +402,6 @@ class ConsumerGroupCoordinator:
             return ErrorCode.NON_EMPTY_GROUP
         group.dead = True
         del self.groups[group_id]
-        self._saved.pop(group_id, None)
         self._store.group_metadata.delete(group_id)
         return ErrorCode.NONE
 
@@ -446,3 +442,20 @@ class ConsumerGroupCoordinator:
 
 def _unknown_member(group_id: str, member_id: str) -> HeartbeatRefused:
     return HeartbeatRefused(ErrorCode.UNKNOWN_MEMBER_ID, f"Member {member_id} is not in group {group_id}.")
+
+
+def _fingerprint(group: ConsumerGroup, request: HeartbeatRequest) -> tuple[object, ...]:
+    """What a heartbeat can change of the group's document: the group's epochs and size, and the member's fields
+    (a heartbeat changes no other member). Compared before and after, it tells whether to save the group, which
+    costs as much as the member's own partitions rather than the whole group's."""
+    member = group.members.get(request.member_id)
+    if member is None and request.instance_id is not None:
+        member = group.static_member(request.instance_id)
+    fields = None
+    if member is not None:
+        fields = (
+            member.member_id, member.instance_id, member.rack_id, member.rebalance_timeout_ms,
+            member.subscribed_topic_names, member.subscribed_topic_regex, member.server_assignor,
+            member.member_epoch, member.previous_member_epoch, member.state, member.assigned, member.revoking,
+        )  # fmt: skip
+    return group.group_epoch, group.assignment_epoch, len(group.members), fields

@@ -100,6 +100,8 @@ class ConsumerGroup:
     topics: dict[str, tuple[uuid.UUID, int]] = field(default_factory=dict)
     #: partition -> the member owning it (assigned or revoking).
     owners: dict[tuple[uuid.UUID, int], str] = field(default_factory=dict)
+    #: When ``topics`` was last compared with the store's topics (event loop time, seconds).
+    topics_checked_at: float = float("-inf")
     dead: bool = False
 
     @property

@@ -2,17 +2,18 @@
 
 A member subscribes by topic names, by a regular expression, or both (``SubscribedTopicNames``,
 ``SubscribedTopicRegex`` of ConsumerGroupHeartbeat v1). The broker evaluates the regex against every topic
-it holds (internal topics excepted) on each heartbeat, so a topic created later is picked up by the
-next heartbeat after it exists. The regex must match a whole topic name, as Kafka's RE2/J ``matches()``.
+it holds (internal topics excepted), so a topic created later is picked up within a heartbeat interval or
+two of its creation. The regex must match a whole topic name, as Kafka's RE2/J ``matches()``.
 Dialect: Python's ``re`` (RE2's syntax is nearly a subset of it: classes, repetition, alternation, anchors and
 groups behave alike; RE2's ``\\C`` and Unicode class names like ``\\pN`` are not accepted, and back-references
 and look-arounds, which RE2 refuses, are accepted here). A regex that does not compile is refused with
 INVALID_REGULAR_EXPRESSION.
 
-The group's subscribed topics (name -> id and partition count) are recomputed on every heartbeat; a
-change (a topic created, deleted or grown) bumps the group epoch and a new target assignment is computed
-at once with the group's assignor: the one most members ask for (``ServerAssignor``), else the first of
-``group.consumer.assignors``.
+The group's subscribed topics (name -> id and partition count) are recomputed on a heartbeat that changes
+the membership or a subscription, and otherwise at most once a heartbeat interval per group (so the cost
+does not grow with members times topics); a change (a topic created, deleted or grown) bumps the group
+epoch, and a new target assignment is computed at once with the group's assignor: the one most members ask
+for (``ServerAssignor``), else the first of ``group.consumer.assignors``.
 """
 
 from __future__ import annotations
