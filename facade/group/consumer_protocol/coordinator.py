@@ -19,7 +19,10 @@ then the member reconciles towards its target (``reconciliation.py``: revoke bef
 carries the member's partitions when they changed, and in full for a full request (a join, or one with
 every field set). A member that must revoke partitions and does not within its rebalance timeout is removed,
 as is one that sends no heartbeat within ``group.consumer.session.timeout.ms``;
-``group.consumer.heartbeat.interval.ms`` is the interval members are told to keep.
+``group.consumer.heartbeat.interval.ms`` is the interval members are told to keep, except that a member
+waiting for partitions others are revoking is told a tenth of it (at least 50 ms) until it has them: the
+protocol lets the broker set the interval on every answer, and this keeps a moved partition idle for about
+one revocation rather than up to a whole interval (Kafka tells every member the configured interval).
 
 A group id held by a classic group with members is refused with GROUP_ID_NOT_FOUND (the online upgrade of a
 live classic group is not implemented); an Empty classic group is converted (its offsets stay). The group is
@@ -53,6 +56,9 @@ from .requests import HeartbeatRefused, HeartbeatRequest, HeartbeatResult
 from .subscriptions import InvalidRegexError, Subscriptions
 
 log = logging.getLogger(__name__)
+
+#: The shortest heartbeat interval a member waiting for released partitions is told.
+UNRELEASED_INTERVAL_MIN_MS = 50
 
 #: Kafka's code for a subscription regex that does not compile (4.0).
 INVALID_REGULAR_EXPRESSION = ErrorCode.INVALID_REGULAR_EXPRESSION
@@ -220,9 +226,16 @@ class ConsumerGroupCoordinator:
             ErrorCode.NONE,
             member_id=member.member_id,
             member_epoch=member.member_epoch,
-            heartbeat_interval_ms=self.heartbeat_interval_ms,
+            heartbeat_interval_ms=self._interval_for(member),
             assignment=member.assigned if full or member.assigned != before else None,
         )
+
+    def _interval_for(self, member: ConsumerMember) -> int:
+        """The heartbeat interval to tell ``member``: a tenth (at least 50 ms) while it waits for partitions other
+        members are revoking, so it takes them soon after they are released; the configured one otherwise."""
+        if member.state is MemberState.UNRELEASED_PARTITIONS:
+            return min(self.heartbeat_interval_ms, max(UNRELEASED_INTERVAL_MIN_MS, self.heartbeat_interval_ms // 10))
+        return self.heartbeat_interval_ms
 
     def _join(self, group: ConsumerGroup, request: HeartbeatRequest) -> tuple[ConsumerMember, bool]:
         """The member joining, and whether it is new to the group (a static member taking its place is not)."""
