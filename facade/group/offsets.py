@@ -253,6 +253,8 @@ class OffsetManager:
             if group.protocol_type != CONSUMER_PROTOCOL_TYPE:
                 return ErrorCode.NON_EMPTY_GROUP, {}
             subscribed = subscribed_topics(group)
+        elif self._consumer_groups is not None:
+            subscribed = self._consumer_groups.subscribed_topics(group_id)
         errors: dict[TopicPartition, ErrorCode] = {}
         for key in partitions:
             if not self._topic_exists(key.topic):
@@ -284,6 +286,8 @@ class OffsetManager:
             if group.state is GroupState.EMPTY and group.has_no_members and group.group_id not in with_offsets:
                 log.info("group %s is empty and has no offsets left: removed", group.group_id)
                 self._coordinator.remove_group(group)
+        if self._consumer_groups is not None:
+            self._consumer_groups.forget_empty(lambda group_id: group_id not in with_offsets)
         if expired:
             log.info("offsets retention expired %d offsets", expired)
         return expired

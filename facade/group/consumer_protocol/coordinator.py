@@ -442,6 +442,19 @@ class ConsumerGroupCoordinator:
             return ErrorCode.STALE_MEMBER_EPOCH
         return ErrorCode.NONE
 
+    def subscribed_topics(self, group_id: str) -> set[str]:
+        """The topics the members of consumer group ``group_id`` subscribe to (none without members or group);
+        OffsetDelete keeps their offsets (GROUP_SUBSCRIBED_TO_TOPIC)."""
+        group = self.groups.get(group_id)
+        return set(group.topics) if group is not None and group.members else set()
+
+    def forget_empty(self, unused: Callable[[str], bool]) -> None:
+        """Delete the groups without members that ``unused`` says nothing refers to (offsets retention)."""
+        for group_id, group in list(self.groups.items()):
+            if not group.members and unused(group_id):
+                log.info("consumer group %s is empty and has no offsets left: removed", group_id)
+                self.delete(group_id)
+
     def check_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
         """OffsetFetch v9's verdict: a member asking must be in the group at its current epoch."""
         group = self.groups.get(group_id)

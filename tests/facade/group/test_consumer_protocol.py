@@ -14,7 +14,7 @@ from rockafka.facade.group import CommitRequest, GroupService, JoinRequest
 from rockafka.facade.group.consumer_protocol import Assignment, HeartbeatRequest, HeartbeatResult
 from rockafka.facade.group.consumer_protocol.assignors import range_assignor, uniform
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.store import MessageStore, OffsetCommit
+from rockafka.store import MessageStore, OffsetCommit, TopicPartition
 
 from .helpers import open_store
 
@@ -245,3 +245,22 @@ def test_a_restarted_broker_serves_the_group_as_it_was(tmp_path: Path) -> None:
 
     b_partitions = run(tmp_path, first)
     run(tmp_path, second)
+
+
+def test_offsets_of_subscribed_topics_are_kept_and_an_empty_group_without_offsets_is_forgotten(
+    tmp_path: Path,
+) -> None:
+    async def scenario(service: GroupService, store: MessageStore) -> None:
+        store.topics.create("u", 1)
+        beat(service, "a", 0)
+        commits = [OffsetCommit("t", 0, 5, None, ""), OffsetCommit("u", 0, 7, None, "")]
+        await service.offsets.commit(CommitRequest("g", 1, "a", None, True), commits)
+        t0, u0 = TopicPartition("t", 0), TopicPartition("u", 0)
+        assert service.offsets.delete("g", [t0, u0]) == (
+            ErrorCode.NONE, {t0: ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC, u0: ErrorCode.NONE},
+        )  # fmt: skip
+        beat(service, "a", -1)
+        service.offsets.expire(0)  # every offset of a group without members is past a retention of 0
+        assert "g" not in service.consumer.groups
+
+    run(tmp_path, scenario)
