@@ -264,3 +264,15 @@ def test_offsets_of_subscribed_topics_are_kept_and_an_empty_group_without_offset
         assert "g" not in service.consumer.groups
 
     run(tmp_path, scenario)
+
+
+def test_the_assignor_most_members_ask_for_is_used(tmp_path: Path) -> None:
+    async def scenario(service: GroupService, store: MessageStore) -> None:
+        beat(service, "a", 0)
+        assert service.consumer.groups["g"].assignor == "uniform"  # the first of group.consumer.assignors
+        beat(service, "b", 0, server_assignor="range")
+        group = service.consumer.groups["g"]
+        assert group.assignor == "range"
+        assert [partitions(group.target[m]) for m in ("a", "b")] == [{0, 1}, {2, 3}]
+
+    run(tmp_path, scenario)
