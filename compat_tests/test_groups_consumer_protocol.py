@@ -20,6 +20,7 @@ import pytest
 from confluent_kafka import Consumer, ConsumerGroupType, KafkaException, Producer
 from confluent_kafka import TopicPartition as ConfluentPartition
 from confluent_kafka.admin import AdminClient, NewTopic
+from kafka import KafkaConsumer
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.consumer_group_describe import ConsumerGroupDescribeRequest
@@ -316,3 +317,32 @@ def test_a_member_carries_on_through_a_broker_restart_without_a_new_assignment(t
         assert len(member.consumed) == len(set(member.consumed)) == 60
     finally:
         broker.kill()
+
+
+def test_an_empty_classic_group_is_taken_over_with_its_offsets_and_a_live_one_is_refused(
+    kip848_broker: BrokerProcess,
+) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    topic, group = f"upgrade-{suffix}", f"upgrade-group-{suffix}"
+    create_topic(kip848_broker, topic, 2)
+    produce(kip848_broker, topic, 2, 10)
+    classic = KafkaConsumer(
+        topic, bootstrap_servers=kip848_broker.bootstrap, group_id=group, auto_offset_reset="earliest",
+        enable_auto_commit=False, session_timeout_ms=6000,
+    )  # fmt: skip
+    read = 0
+    deadline = time.monotonic() + WAIT_S
+    while read < 10 and time.monotonic() < deadline:
+        read += sum(len(records) for records in classic.poll(timeout_ms=200).values())
+    assert read == 10
+    classic.commit()
+    with RawClient(kip848_broker.bootstrap) as client:  # a consumer-protocol member while the classic one is in
+        refused = heartbeat(client, group, "m-1", 0, subscribed_topic_names=[topic])
+        assert refused.error_code == ErrorCode.GROUP_ID_NOT_FOUND and refused.error_message
+    classic.close()  # leaves: the classic group is empty now
+    produce(kip848_broker, topic, 2, 10)
+    member = Member("new", consumer_config(kip848_broker, group), [topic], Ledger()).start()
+    wait_until(lambda: len(member.consumed) >= 10, "the new member consumes what came after the commits", [member])
+    time.sleep(1.0)  # nothing more arrives
+    member.close()
+    assert len(member.consumed) == 10 and all(offset >= 5 for _, _, offset in member.consumed)
