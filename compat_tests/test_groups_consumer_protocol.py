@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, ConsumerGroupType, KafkaException, Producer
+from confluent_kafka import Consumer, ConsumerGroupType, KafkaError, KafkaException, Producer
 from confluent_kafka import TopicPartition as ConfluentPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from kafka import KafkaConsumer
@@ -104,9 +104,13 @@ class Member:
             self.ledger.assigned(self.name, partitions)
 
         def on_revoke(c: Consumer, partitions: list[ConfluentPartition]) -> None:
+            self._commit(c)  # what was consumed is committed before the partitions go
             self.ledger.revoked(self.name, partitions)
 
-        consumer.subscribe(self.topics, on_assign=on_assign, on_revoke=on_revoke, on_lost=on_revoke)
+        def on_lost(c: Consumer, partitions: list[ConfluentPartition]) -> None:
+            self.ledger.revoked(self.name, partitions)
+
+        consumer.subscribe(self.topics, on_assign=on_assign, on_revoke=on_revoke, on_lost=on_lost)
         try:
             while not self.stop.is_set():
                 batch = consumer.consume(num_messages=100, timeout=0.2)
@@ -122,7 +126,8 @@ class Member:
         try:
             consumer.commit(asynchronous=False)
         except KafkaException as exc:
-            self.errors.append(f"commit: {exc}")
+            if exc.args[0].code() != KafkaError._NO_OFFSET:  # nothing consumed since the last commit
+                self.errors.append(f"commit: {exc}")
 
     def close(self) -> None:
         self.stop.set()
@@ -202,7 +207,10 @@ def test_members_come_and_go_with_no_partition_owned_twice_and_every_record_cons
     c.close()
     consumed = [record for m in (a, b, c) for record in m.consumed]
     assert ledger.violations == []
-    assert len(consumed) == len(set(consumed)) == 1800, "a record was consumed twice"
+    assert len(set(consumed)) == 1800
+    failed_commits = [error for m in (a, b, c) for error in m.errors if error.startswith("commit")]
+    # at-least-once: a record may come twice only after a commit failed (the next owner starts from the last one)
+    assert len(consumed) == 1800 or failed_commits, "a record was consumed twice though every commit succeeded"
 
 
 def test_a_static_member_comes_back_to_its_partitions_without_moving_the_others(kip848_broker: BrokerProcess) -> None:
