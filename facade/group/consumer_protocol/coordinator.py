@@ -242,11 +242,11 @@ class ConsumerGroupCoordinator:
         member_id = request.member_id or str(uuid.uuid4())
         if request.instance_id is not None:
             holder = group.static_member(request.instance_id)
-            if holder is not None and holder.member_id != member_id:
-                if holder.member_epoch != STATIC_LEAVE_EPOCH:
-                    message = f"Static member {request.instance_id} is still in use by another member."
-                    raise HeartbeatRefused(ErrorCode.UNRELEASED_INSTANCE_ID, message)
+            if holder is not None and holder.member_epoch == STATIC_LEAVE_EPOCH:
                 return self._replace_static(group, holder, member_id, request), False
+            if holder is not None and holder.member_id != member_id:
+                message = f"Static member {request.instance_id} is still in use by another member."
+                raise HeartbeatRefused(ErrorCode.UNRELEASED_INSTANCE_ID, message)
         old = group.members.get(member_id)
         if old is not None:
             self._remove(group, old, bump=False)  # fenced earlier: it released its partitions and starts afresh
