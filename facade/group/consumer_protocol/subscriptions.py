@@ -4,10 +4,9 @@ A member subscribes by topic names, by a regular expression, or both (``Subscrib
 ``SubscribedTopicRegex`` of ConsumerGroupHeartbeat v1). The broker evaluates the regex against every topic
 it holds (internal topics excepted), so a topic created later is picked up within a heartbeat interval or
 two of its creation. The regex must match a whole topic name, as Kafka's RE2/J ``matches()``.
-Dialect: Python's ``re`` (RE2's syntax is nearly a subset of it: classes, repetition, alternation, anchors and
-groups behave alike; RE2's ``\\C`` and Unicode class names like ``\\pN`` are not accepted, and back-references
-and look-arounds, which RE2 refuses, are accepted here). A regex that does not compile is refused with
-INVALID_REGULAR_EXPRESSION.
+Dialect: RE2 (the ``google-re2`` bindings), Kafka's own through RE2/J: no back-references or look-arounds, and
+matching takes time linear in the name whatever the pattern, so no regex a client sends can stall the event
+loop. A regex that does not compile is refused with INVALID_REGULAR_EXPRESSION.
 
 The group's subscribed topics (name -> id and partition count) are recomputed on a heartbeat that changes
 the membership or a subscription, and otherwise at most once a heartbeat interval per group (so the cost
@@ -18,10 +17,12 @@ for (``ServerAssignor``), else the first of ``group.consumer.assignors``.
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
+
+import re2
 
 from rockafka.store import TopicInfo
 
@@ -36,15 +37,19 @@ class InvalidRegexError(ValueError):
 class Subscriptions:
     def __init__(self, assignors: Sequence[str]) -> None:
         self.assignors = tuple(assignors)
-        self._compiled: dict[str, re.Pattern[str]] = {}
+        self._compiled: dict[str, Any] = {}
+        self._options = re2.Options()
+        self._options.log_errors = False  # a refused regex is the client's error, answered, not the broker's log
 
-    def compile(self, regex: str) -> re.Pattern[str]:
+    def compile(self, regex: str) -> Any:
+        """The compiled RE2 pattern (``fullmatch`` like ``re``'s)."""
         pattern = self._compiled.get(regex)
         if pattern is None:
             try:
-                pattern = re.compile(regex)
-            except re.error as exc:
-                raise InvalidRegexError(f"invalid regular expression {regex!r}: {exc}") from None
+                pattern = re2.compile(regex, self._options)
+            except re2.error as exc:
+                reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(exc.args[0], bytes) else exc
+                raise InvalidRegexError(f"invalid regular expression {regex!r}: {reason}") from None
             if len(self._compiled) > 1024:
                 self._compiled.clear()
             self._compiled[regex] = pattern

@@ -132,6 +132,8 @@ def test_fencing_and_refused_heartbeats(tmp_path: Path) -> None:
         assert beat(service, "b", 0, server_assignor="sticky").error is ErrorCode.UNSUPPORTED_ASSIGNOR
         refused = beat(service, "b", 0, subscribed_topic_regex="t(")
         assert refused.error is ErrorCode.INVALID_REGULAR_EXPRESSION and refused.message
+        backreference = beat(service, "b", 0, subscribed_topic_regex=r"(t)\1")  # RE2, as Kafka's RE2/J: none
+        assert backreference.error is ErrorCode.INVALID_REGULAR_EXPRESSION
         assert beat(service, "", 1).error is ErrorCode.INVALID_REQUEST
         assert beat(service, "b", 0, owned=None).error is ErrorCode.INVALID_REQUEST
         assert beat(service, "a", 1).error is ErrorCode.NONE
