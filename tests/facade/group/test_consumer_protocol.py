@@ -282,3 +282,19 @@ def test_the_assignor_most_members_ask_for_is_used(tmp_path: Path) -> None:
         assert [partitions(group.target[m]) for m in ("a", "b")] == [{0, 1}, {2, 3}]
 
     run(tmp_path, scenario)
+
+
+def test_coordination_moving_away_and_back_unloads_and_reloads_a_consumer_group(tmp_path: Path) -> None:
+    async def scenario(service: GroupService, store: MessageStore) -> None:
+        state = store.group_partitions
+        every = frozenset(range(state.count))
+        joined = beat(service, "a", 0)
+        service.coordinate(every - {state.partition_of("g")})
+        assert "g" not in service.consumer.groups
+        assert service.list_groups() == []
+        service.coordinate(every)
+        group = service.consumer.groups["g"]
+        assert (group.group_epoch, partitions(group.members["a"].assigned)) == (1, partitions(joined))
+        assert beat(service, "a", 1).error is ErrorCode.NONE
+
+    run(tmp_path, scenario, **{"offsets.topic.num.partitions": "10"})
