@@ -1,6 +1,8 @@
 """Committed offsets through the coordinator: OffsetCommit, OffsetFetch, OffsetDelete, and offsets retention.
 
-Offsets live in the store's offset store (``store/offsets.py``); this module adds Kafka's group rules:
+Offsets live in the store's offset store (``store/offsets.py``); this module adds Kafka's group rules (for a
+KIP-848 consumer group, its coordinator judges commits by member epoch, ``ConsumerGroupCoordinator.check_commit``;
+OffsetDelete keeps the topics its members subscribe to; retention keeps the offsets of one with members):
 
 - **OffsetCommit**: a topic the broker does not have gets UNKNOWN_TOPIC_OR_PARTITION (before any group
   check, as Kafka's request handler does). Then the group: an unknown group accepts a *simple* commit
