@@ -22,10 +22,17 @@ from confluent_kafka import TopicPartition as ConfluentPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from kafka import KafkaConsumer
 
+from rockafka.facade.config import ConfigSource
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.consumer_group_describe import ConsumerGroupDescribeRequest
 from rockafka.facade.protocol.messages.consumer_group_heartbeat import ConsumerGroupHeartbeatRequest
+from rockafka.facade.protocol.messages.describe_configs import DescribeConfigsRequest, DescribeConfigsResource
 from rockafka.facade.protocol.messages.describe_groups import DescribeGroupsRequest
+from rockafka.facade.protocol.messages.incremental_alter_configs import (
+    AlterableConfig,
+    AlterConfigsResource,
+    IncrementalAlterConfigsRequest,
+)
 from rockafka.facade.protocol.messages.list_groups import ListGroupsRequest
 from rockafka.facade.protocol.messages.offset_commit import (
     OffsetCommitRequest,
@@ -38,6 +45,7 @@ from .clients.wire import RawClient
 
 SETTINGS = {"group.consumer.heartbeat.interval.ms": "500", "group.consumer.session.timeout.ms": "6000"}
 WAIT_S = 60.0
+GROUP_RESOURCE = 32  # Kafka's config resource type of a group
 
 
 @pytest.fixture(scope="module")
@@ -354,3 +362,44 @@ def test_an_empty_classic_group_is_taken_over_with_its_offsets_and_a_live_one_is
     time.sleep(1.0)  # nothing more arrives
     member.close()
     assert len(member.consumed) == 10 and all(offset >= 5 for _, _, offset in member.consumed)
+
+
+def alter_group_configs(client: RawClient, group: str, **values: str | None) -> Any:
+    configs = [
+        AlterableConfig(name=name.replace("_", "."), config_operation=1 if value is None else 0, value=value)
+        for name, value in values.items()
+    ]
+    request = IncrementalAlterConfigsRequest(
+        resources=[AlterConfigsResource(resource_type=GROUP_RESOURCE, resource_name=group, configs=configs)]
+    )
+    (answer,) = client.request(request, 1).responses
+    return answer
+
+
+def described_group_configs(client: RawClient, group: str) -> dict[str, tuple[str | None, int]]:
+    request = DescribeConfigsRequest(
+        resources=[DescribeConfigsResource(resource_type=GROUP_RESOURCE, resource_name=group, configuration_keys=None)]
+    )
+    (result,) = client.request(request, 4).results
+    assert result.error_code == 0, result.error_message
+    return {entry.name: (entry.value, entry.config_source) for entry in result.configs}
+
+
+def test_group_configs_are_described_altered_and_used_by_the_group(kip848_broker: BrokerProcess) -> None:
+    group = f"configured-{uuid.uuid4().hex[:6]}"
+    create_topic(kip848_broker, group, 1)
+    with RawClient(kip848_broker.bootstrap) as client:
+        assert described_group_configs(client, group) == {
+            "consumer.heartbeat.interval.ms": ("500", ConfigSource.STATIC_BROKER_CONFIG),
+            "consumer.session.timeout.ms": ("6000", ConfigSource.STATIC_BROKER_CONFIG),
+        }
+        assert alter_group_configs(client, group, consumer_heartbeat_interval_ms="1200").error_code == 0
+        described = described_group_configs(client, group)
+        assert described["consumer.heartbeat.interval.ms"] == ("1200", ConfigSource.GROUP_CONFIG)
+        assert heartbeat(client, group, "m-1", 0).heartbeat_interval_ms == 1200
+        too_long = alter_group_configs(client, group, consumer_heartbeat_interval_ms="7000")
+        assert too_long.error_code == ErrorCode.INVALID_CONFIG and "less than" in too_long.error_message
+        unknown = alter_group_configs(client, group, consumer_max_size="3")
+        assert unknown.error_code == ErrorCode.INVALID_CONFIG
+        assert alter_group_configs(client, group, consumer_heartbeat_interval_ms=None).error_code == 0
+        assert heartbeat(client, group, "m-1", 1).heartbeat_interval_ms == 500

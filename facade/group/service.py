@@ -38,7 +38,7 @@ from rockafka.facade.config import BrokerConfig
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, TopicInfo
 
-from .consumer_protocol import ClassicGroups, ConsumerGroup, ConsumerGroupCoordinator, assignor_name
+from .consumer_protocol import ClassicGroups, ConsumerGroup, ConsumerGroupCoordinator, GroupConfigs, assignor_name
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
 from .offsets import OffsetManager, PendingTransactional, no_pending_transactional
@@ -73,8 +73,7 @@ class GroupService:
         assignors = config.get("group.consumer.assignors")
         self.consumer = ConsumerGroupCoordinator(
             store,
-            session_timeout_ms=config.int("group.consumer.session.timeout.ms"),
-            heartbeat_interval_ms=config.int("group.consumer.heartbeat.interval.ms"),
+            configs=GroupConfigs(config.data_dir, lambda: config),
             assignors=tuple(dict.fromkeys(assignor_name(a) for a in assignors)) if isinstance(assignors, list) else (),
             max_size=config.int("group.consumer.max.size"),
             classic=ClassicGroups(self._classic_has_members, self._drop_empty_classic),

@@ -6,6 +6,7 @@ ConsumerGroupDescribe handlers translate wire versions into its typed calls (``r
 """
 
 from .assignors import ASSIGNORS, assignor_name
+from .configs import GroupConfigs
 from .coordinator import ClassicGroups, ConsumerGroupCoordinator
 from .model import Assignment, ConsumerGroup, ConsumerGroupState, ConsumerMember, MemberState
 from .requests import HeartbeatRequest, HeartbeatResult
@@ -18,6 +19,7 @@ __all__ = [
     "ConsumerGroupCoordinator",
     "ConsumerGroupState",
     "ConsumerMember",
+    "GroupConfigs",
     "HeartbeatRequest",
     "HeartbeatResult",
     "MemberState",

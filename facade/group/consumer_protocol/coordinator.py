@@ -19,7 +19,8 @@ then the member reconciles towards its target (``reconciliation.py``: revoke bef
 carries the member's partitions when they changed, and in full for a full request (a join, or one with
 every field set). A member that must revoke partitions and does not within its rebalance timeout is removed,
 as is one that sends no heartbeat within ``group.consumer.session.timeout.ms``;
-``group.consumer.heartbeat.interval.ms`` is the interval members are told to keep, except that a member
+``group.consumer.heartbeat.interval.ms`` is the interval members are told to keep (a group's own
+``consumer.session.timeout.ms`` and ``consumer.heartbeat.interval.ms`` group configs first), except that a member
 waiting for partitions others are revoking is told a tenth of it (at least 50 ms) until it has them: the
 protocol lets the broker set the interval on every answer, and this keeps a moved partition idle for about
 one revocation rather than up to a whole interval (Kafka tells every member the configured interval).
@@ -38,9 +39,11 @@ import logging
 import uuid
 from collections.abc import Callable
 
+from rockafka.facade.config.group import HEARTBEAT_INTERVAL, SESSION_TIMEOUT
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
+from .configs import GroupConfigs
 from .model import (
     LEAVE_EPOCH,
     STATIC_LEAVE_EPOCH,
@@ -78,16 +81,15 @@ class ConsumerGroupCoordinator:
         self,
         store: MessageStore,
         *,
-        session_timeout_ms: int,
-        heartbeat_interval_ms: int,
+        configs: GroupConfigs,
         assignors: tuple[str, ...],
         max_size: int,
         classic: ClassicGroups,
         clock_ms: Callable[[], int],
     ) -> None:
         self._store = store
-        self.session_timeout_ms = session_timeout_ms
-        self.heartbeat_interval_ms = heartbeat_interval_ms
+        #: Each group's session timeout and heartbeat interval: its group configs, else the broker's settings.
+        self.configs = configs
         self.subscriptions = Subscriptions(assignors)
         self._max_size = max_size
         self._classic = classic
@@ -211,7 +213,7 @@ class ConsumerGroupCoordinator:
         before = member.assigned
         changed |= self._update_subscription(member, request)
         now = self._running_loop.time()
-        if changed or now - group.topics_checked_at >= self.heartbeat_interval_ms / 1000:
+        if changed or now - group.topics_checked_at >= self.configs.value(group.group_id, HEARTBEAT_INTERVAL) / 1000:
             group.topics_checked_at = now
             changed |= self.subscriptions.refresh(group, self._store.topics.list())
         if changed:
@@ -226,16 +228,17 @@ class ConsumerGroupCoordinator:
             ErrorCode.NONE,
             member_id=member.member_id,
             member_epoch=member.member_epoch,
-            heartbeat_interval_ms=self._interval_for(member),
+            heartbeat_interval_ms=self._interval_for(group, member),
             assignment=member.assigned if full or member.assigned != before else None,
         )
 
-    def _interval_for(self, member: ConsumerMember) -> int:
+    def _interval_for(self, group: ConsumerGroup, member: ConsumerMember) -> int:
         """The heartbeat interval to tell ``member``: a tenth (at least 50 ms) while it waits for partitions other
         members are revoking, so it takes them soon after they are released; the configured one otherwise."""
+        interval = self.configs.value(group.group_id, HEARTBEAT_INTERVAL)
         if member.state is MemberState.UNRELEASED_PARTITIONS:
-            return min(self.heartbeat_interval_ms, max(UNRELEASED_INTERVAL_MIN_MS, self.heartbeat_interval_ms // 10))
-        return self.heartbeat_interval_ms
+            return min(interval, max(UNRELEASED_INTERVAL_MIN_MS, interval // 10))
+        return interval
 
     def _join(self, group: ConsumerGroup, request: HeartbeatRequest) -> tuple[ConsumerMember, bool]:
         """The member joining, and whether it is new to the group (a static member taking its place is not)."""
@@ -382,7 +385,7 @@ class ConsumerGroupCoordinator:
     def _arm_session(self, group: ConsumerGroup, member: ConsumerMember) -> None:
         if member.session_timer is not None:
             member.session_timer.cancel()
-        timeout_s = self.session_timeout_ms / 1000
+        timeout_s = self.configs.value(group.group_id, SESSION_TIMEOUT) / 1000
         member.session_timer = self._running_loop.call_later(timeout_s, self._session_expired, group, member)
 
     def _session_expired(self, group: ConsumerGroup, member: ConsumerMember) -> None:
