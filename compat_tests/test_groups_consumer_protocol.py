@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer, ConsumerGroupType, KafkaError, KafkaException, Producer
 from confluent_kafka import TopicPartition as ConfluentPartition
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, NewTopic, ResourceType
 from kafka import KafkaConsumer
 
 from rockafka.facade.config import ConfigSource
@@ -403,3 +403,17 @@ def test_group_configs_are_described_altered_and_used_by_the_group(kip848_broker
         assert unknown.error_code == ErrorCode.INVALID_CONFIG
         assert alter_group_configs(client, group, consumer_heartbeat_interval_ms=None).error_code == 0
         assert heartbeat(client, group, "m-1", 1).heartbeat_interval_ms == 500
+
+
+def test_confluent_admin_alters_and_describes_a_groups_configs(kip848_broker: BrokerProcess) -> None:
+    group = f"admin-configured-{uuid.uuid4().hex[:6]}"
+    admin = AdminClient({"bootstrap.servers": kip848_broker.bootstrap})
+    entry = ConfigEntry("consumer.session.timeout.ms", "50000", incremental_operation=AlterConfigOpType.SET)
+    altered = ConfigResource(ResourceType.GROUP, group, incremental_configs=[entry])
+    admin.incremental_alter_configs([altered])[altered].result(timeout=30)
+    described = ConfigResource(ResourceType.GROUP, group)
+    configs = admin.describe_configs([described])[described].result(timeout=30)
+    assert {name: (c.value, c.source) for name, c in configs.items()} == {
+        "consumer.session.timeout.ms": ("50000", ConfigSource.GROUP_CONFIG),
+        "consumer.heartbeat.interval.ms": ("500", ConfigSource.STATIC_BROKER_CONFIG),
+    }
