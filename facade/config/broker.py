@@ -47,6 +47,8 @@ class ConfigSource(enum.IntEnum):
     DYNAMIC_DEFAULT_BROKER_CONFIG = 3
     STATIC_BROKER_CONFIG = 4
     DEFAULT_CONFIG = 5
+    #: A group config resource's own value (KIP-848; Kafka numbers client-metrics configs 7).
+    GROUP_CONFIG = 8
 
 
 @dataclass(frozen=True, slots=True)

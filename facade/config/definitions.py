@@ -121,6 +121,13 @@ def _check_http_listener(value: Value) -> str | None:
     return None
 
 
+#: ``group.consumer.assignors``: the server-side assignors of KIP-848 groups, by short or Kafka class name.
+CONSUMER_GROUP_ASSIGNORS = (
+    "uniform",
+    "range",
+    "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+    "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
+)
 COMPRESSION_TYPES = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 
 AUTHORIZER_CLASSES: Final = (
@@ -229,6 +236,10 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("group.max.session.timeout.ms", INT, 1800000),
     ConfigDef("group.initial.rebalance.delay.ms", INT, 3000, NON_NEGATIVE),
     ConfigDef("group.max.size", INT, INT_MAX, at_least(1)),
+    ConfigDef("group.consumer.session.timeout.ms", INT, 45000, at_least(1)),
+    ConfigDef("group.consumer.heartbeat.interval.ms", INT, 5000, at_least(1)),
+    ConfigDef("group.consumer.assignors", LIST, ["uniform", "range"], one_of(*CONSUMER_GROUP_ASSIGNORS)),
+    ConfigDef("group.consumer.max.size", INT, INT_MAX, at_least(1)),
     ConfigDef("offset.metadata.max.bytes", INT, 4096, NON_NEGATIVE),
     ConfigDef("transactional.id.expiration.ms", INT, 604800000, at_least(1)),
     ConfigDef("transaction.max.timeout.ms", INT, 900000, at_least(1)),
@@ -363,6 +374,12 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "group.max.session.timeout.ms": "longest session timeout a group member may ask for",
     "group.initial.rebalance.delay.ms": "wait for more members before the first rebalance of an empty group",
     "group.max.size": "most members in one group",
+    "group.consumer.session.timeout.ms": "consumer-protocol (KIP-848) groups: a member without a heartbeat for this "
+    "long is removed",
+    "group.consumer.heartbeat.interval.ms": "consumer-protocol groups: the heartbeat interval members are told to keep",
+    "group.consumer.assignors": "consumer-protocol groups: the server-side assignors, the first the default "
+    "(uniform, range; Kafka's class names are accepted)",
+    "group.consumer.max.size": "most members in one consumer-protocol group",
     "offset.metadata.max.bytes": "longest metadata string an offset commit may carry (OFFSET_METADATA_TOO_LARGE above)",
     "transactional.id.expiration.ms": "idle time after which a transactional id is forgotten",
     "transaction.max.timeout.ms": "longest transaction timeout a producer may ask for",

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 
+from .consumer_protocol.persistence import is_consumer_group_document
 from .group import ClassicGroup, Member
 from .model import (
     UNKNOWN_MEMBER_ID,
@@ -74,7 +75,7 @@ class GroupCoordinator(Rebalancer):
         """Serve the saved groups whose ids are ``wanted`` (this broker became their coordinator); how many."""
         loaded = 0
         for group_id, document in sorted(self.store.group_metadata.documents().items()):
-            if group_id in self.groups or not wanted(group_id):
+            if group_id in self.groups or not wanted(group_id) or is_consumer_group_document(document):
                 continue
             try:
                 group = load_group(group_id, document)
@@ -147,6 +148,8 @@ class GroupCoordinator(Rebalancer):
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
         if not request.group_id:
             return ErrorCode.INVALID_GROUP_ID
+        if request.group_id in self.consumer_group_ids:
+            return ErrorCode.INCONSISTENT_GROUP_PROTOCOL  # a consumer-protocol group: no classic members join it
         if not self.min_session_timeout_ms <= request.session_timeout_ms <= self.max_session_timeout_ms:
             return ErrorCode.INVALID_SESSION_TIMEOUT
         return ErrorCode.NONE

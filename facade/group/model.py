@@ -99,7 +99,8 @@ class CommitRequest:
     generation_id: int
     member_id: str
     group_instance_id: str | None
-    #: OffsetCommit v9+ answers GROUP_ID_NOT_FOUND (not ILLEGAL_GENERATION) for an unknown group.
+    #: OffsetCommit v9+ answers GROUP_ID_NOT_FOUND (not ILLEGAL_GENERATION) for an unknown group, and carries a
+    #: member epoch as its generation for a KIP-848 consumer group (``consumer_protocol``).
     group_not_found_error: bool = False
 
 

@@ -1,6 +1,8 @@
 """Committed offsets through the coordinator: OffsetCommit, OffsetFetch, OffsetDelete, and offsets retention.
 
-Offsets live in the store's offset store (``store/offsets.py``); this module adds Kafka's group rules:
+Offsets live in the store's offset store (``store/offsets.py``); this module adds Kafka's group rules (for a
+KIP-848 consumer group, its coordinator judges commits by member epoch, ``ConsumerGroupCoordinator.check_commit``;
+OffsetDelete keeps the topics its members subscribe to; retention keeps the offsets of one with members):
 
 - **OffsetCommit**: a topic the broker does not have gets UNKNOWN_TOPIC_OR_PARTITION (before any group
   check, as Kafka's request handler does). Then the group: an unknown group accepts a *simple* commit
@@ -45,6 +47,7 @@ from rockafka.facade.protocol.messages.consumer_protocol_subscription import Con
 from rockafka.facade.protocol.primitives import Reader
 from rockafka.store import MessageStore, OffsetCommit, StoreError, TopicPartition, UnknownTopicOrPartitionError
 
+from .consumer_protocol import ConsumerGroupCoordinator
 from .coordinator import GroupCoordinator
 from .group import ClassicGroup
 from .model import NO_GENERATION, UNKNOWN_MEMBER_ID, CommitRequest, FetchedOffset
@@ -75,6 +78,7 @@ class OffsetManager:
         internal_topics: frozenset[str],
         metadata_max_bytes: int = DEFAULT_OFFSET_METADATA_MAX_BYTES,
         pending_transactional: PendingTransactional = no_pending_transactional,
+        consumer_groups: ConsumerGroupCoordinator | None = None,
     ) -> None:
         self._coordinator = coordinator
         self._metadata_max_bytes = metadata_max_bytes
@@ -83,6 +87,7 @@ class OffsetManager:
         #: Commits accepted but not yet durable, per group (require_stable answers UNSTABLE_OFFSET_COMMIT).
         self._in_flight: dict[str, Counter[TopicPartition]] = {}
         self._pending_transactional = pending_transactional
+        self._consumer_groups = consumer_groups
 
     # --- OffsetCommit ---
 
@@ -142,6 +147,12 @@ class OffsetManager:
         coordinator = self._coordinator
         if not coordinator.active:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        if self._consumer_groups is not None:
+            verdict = self._consumer_groups.check_commit(
+                request.group_id, request.member_id, request.generation_id, request.group_not_found_error
+            )
+            if verdict is not None:
+                return verdict
         group = coordinator.groups.get(request.group_id)
         simple = request.generation_id < 0
         if group is None:
@@ -244,6 +255,8 @@ class OffsetManager:
             if group.protocol_type != CONSUMER_PROTOCOL_TYPE:
                 return ErrorCode.NON_EMPTY_GROUP, {}
             subscribed = subscribed_topics(group)
+        elif self._consumer_groups is not None:
+            subscribed = self._consumer_groups.subscribed_topics(group_id)
         errors: dict[TopicPartition, ErrorCode] = {}
         for key in partitions:
             if not self._topic_exists(key.topic):
@@ -267,12 +280,16 @@ class OffsetManager:
             for group_id, group in self._coordinator.groups.items()
             if group.members or now - group.state_timestamp_ms < retention_ms
         }
+        if self._consumer_groups is not None:
+            keep.update(group_id for group_id, group in self._consumer_groups.groups.items() if group.members)
         expired = self._store.offsets.expire(now - retention_ms, keep)
         with_offsets = set(self._store.offsets.groups())
         for group in list(self._coordinator.groups.values()):
             if group.state is GroupState.EMPTY and group.has_no_members and group.group_id not in with_offsets:
                 log.info("group %s is empty and has no offsets left: removed", group.group_id)
                 self._coordinator.remove_group(group)
+        if self._consumer_groups is not None:
+            self._consumer_groups.forget_empty(lambda group_id: group_id not in with_offsets)
         if expired:
             log.info("offsets retention expired %d offsets", expired)
         return expired

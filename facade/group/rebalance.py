@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
@@ -52,6 +52,8 @@ class Rebalancer:
         self.max_group_size = max_group_size
         self.clock_ms = clock_ms
         self.groups: dict[str, ClassicGroup] = {}
+        #: Group ids held by KIP-848 consumer groups (``consumer_protocol``): JoinGroup for one is refused.
+        self.consumer_group_ids: Container[str] = frozenset()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property

@@ -4,7 +4,12 @@ Handlers reach it as ``ctx.broker.groups``:
 
 - ``coordinator`` (``coordinator.py``): JoinGroup, SyncGroup, Heartbeat, LeaveGroup;
 - ``offsets`` (``offsets.py``): OffsetCommit, OffsetFetch, OffsetDelete, offsets retention;
+- ``consumer`` (``consumer_protocol/``): KIP-848 consumer groups (ConsumerGroupHeartbeat, ConsumerGroupDescribe);
 - here: DescribeGroups, ListGroups, DeleteGroups, and the internal topic.
+
+ListGroups lists both kinds with their type (``classic``, ``consumer``); ``describe_group`` describes a consumer
+group with the error GROUP_ID_NOT_FOUND, which DescribeGroups answers (state Dead, no members), as Kafka 4
+does: clients describe those with ConsumerGroupDescribe. A group id is held by one kind at a time.
 
 Groups known only by their committed offsets (simple commits, or a group whose members all left before
 its metadata was kept) are listed and described as Empty with protocol type "", as Kafka shows them.
@@ -32,6 +37,7 @@ from rockafka.facade.config import BrokerConfig
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
+from .consumer_protocol import ClassicGroups, ConsumerGroup, ConsumerGroupCoordinator, GroupConfigs, assignor_name
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
 from .offsets import OffsetManager, PendingTransactional, no_pending_transactional
@@ -41,6 +47,9 @@ log = logging.getLogger(__name__)
 
 OFFSETS_TOPIC: Final = "__consumer_offsets"
 GROUP_TYPE: Final = "classic"
+CONSUMER_GROUP_TYPE: Final = "consumer"
+#: The protocol type ListGroups shows for a consumer group (Kafka's).
+CONSUMER_PROTOCOL: Final = "consumer"
 
 
 class GroupService:
@@ -59,12 +68,23 @@ class GroupService:
             initial_rebalance_delay_ms=config.int("group.initial.rebalance.delay.ms"),
             max_group_size=config.int("group.max.size"),
         )
+        assignors = config.get("group.consumer.assignors")
+        self.consumer = ConsumerGroupCoordinator(
+            store,
+            configs=GroupConfigs(config.data_dir, lambda: config),
+            assignors=tuple(dict.fromkeys(assignor_name(a) for a in assignors)) if isinstance(assignors, list) else (),
+            max_size=config.int("group.consumer.max.size"),
+            classic=ClassicGroups(self._classic_has_members, self._drop_empty_classic),
+            clock_ms=self.coordinator.clock_ms,
+        )
+        self.coordinator.consumer_group_ids = self.consumer.groups
         self.offsets = OffsetManager(
             self.coordinator,
             store,
             internal_topics=frozenset({OFFSETS_TOPIC}),
             metadata_max_bytes=config.int("offset.metadata.max.bytes"),
             pending_transactional=pending_transactional,
+            consumer_groups=self.consumer,
         )
         self._retention_ms = config.int("offsets.retention.minutes") * 60_000
         self._retention_check_s = config.int("offsets.retention.check.interval.ms") / 1000
@@ -75,6 +95,7 @@ class GroupService:
     def start(self) -> None:
         """Load saved groups and start the retention pass (on the running event loop)."""
         self.coordinator.start()
+        self.consumer.start()
         self._retention_task = asyncio.get_running_loop().create_task(self._retention_loop())
 
     def coordinate(self, partitions: frozenset[int]) -> None:
@@ -83,18 +104,21 @@ class GroupService:
         offsets forgotten in memory; a partition taken up is replayed from the store, then its groups served."""
         state = self._store.group_partitions
         for partition in sorted(state.loaded - partitions):
-            unloaded = self.coordinator.unload(functools.partial(_in_partition, state.partition_of, partition))
+            wanted = functools.partial(_in_partition, state.partition_of, partition)
+            unloaded = self.coordinator.unload(wanted) + self.consumer.unload(wanted)
             state.unload(partition)
             log.info("%s-%d is led elsewhere now: %d groups unloaded", OFFSETS_TOPIC, partition, unloaded)
         for partition in sorted(partitions - state.loaded):
             records = state.load(partition)
-            loaded = self.coordinator.load(functools.partial(_in_partition, state.partition_of, partition))
+            wanted = functools.partial(_in_partition, state.partition_of, partition)
+            loaded = self.coordinator.load(wanted) + self.consumer.load(wanted)
             log.info("%s-%d is led here now: %d records replayed, %d groups loaded", OFFSETS_TOPIC, partition,
                      records, loaded)  # fmt: skip
 
     def shutdown(self) -> None:
         """Answer waiting members NOT_COORDINATOR, stop timers and the retention pass."""
         self.coordinator.shutdown()
+        self.consumer.shutdown()
         if self._retention_task is not None:
             self._retention_task.cancel()
             self._retention_task = None
@@ -105,9 +129,20 @@ class GroupService:
             with contextlib.suppress(Exception):
                 self.offsets.expire(self._retention_ms)
 
+    # --- a group id both protocols could hold ---
+
+    def _classic_has_members(self, group_id: str) -> bool | None:
+        group = self.coordinator.groups.get(group_id)
+        return None if group is None else not group.has_no_members
+
+    def _drop_empty_classic(self, group_id: str) -> None:
+        group = self.coordinator.groups.get(group_id)
+        if group is not None and group.has_no_members:
+            self.coordinator.remove_group(group)
+
     def has_state(self) -> bool:
         """Whether any group or committed offset exists (``__consumer_offsets`` is then listed in Metadata)."""
-        if self.coordinator.groups:
+        if self.coordinator.groups or self.consumer.groups:
             return True
         try:
             return bool(self._store.offsets.groups())
@@ -119,6 +154,9 @@ class GroupService:
     def describe_group(self, group_id: str) -> GroupDescription:
         if not self.coordinator.active:
             return GroupDescription(group_id, ErrorCode.COORDINATOR_NOT_AVAILABLE, "", "", "", ())
+        consumer_group = self.consumer.groups.get(group_id)
+        if consumer_group is not None:
+            return _consumer_group_description(consumer_group)
         group = self.coordinator.groups.get(group_id)
         if group is None:
             state = GroupState.EMPTY if self._store.offsets.fetch(group_id) else GroupState.DEAD
@@ -146,6 +184,10 @@ class GroupService:
             group_id: GroupListing(group_id, group.protocol_type or "", group.state.kafka_name, GROUP_TYPE)
             for group_id, group in self.coordinator.groups.items()
         }
+        for group_id, consumer_group in self.consumer.groups.items():
+            listings[group_id] = GroupListing(
+                group_id, CONSUMER_PROTOCOL, consumer_group.state.value, CONSUMER_GROUP_TYPE
+            )
         for group_id in self._store.offsets.groups():
             listings.setdefault(group_id, GroupListing(group_id, "", GroupState.EMPTY.kafka_name, GROUP_TYPE))
         states = {state.casefold() for state in states_filter}
@@ -164,6 +206,11 @@ class GroupService:
     def _delete_one(self, group_id: str, has_offsets: bool) -> ErrorCode:
         if not self.coordinator.active:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        if group_id in self.consumer.groups:
+            error = self.consumer.delete(group_id)
+            if error is ErrorCode.NONE:
+                self._store.offsets.delete_group(group_id)
+            return error
         group = self.coordinator.groups.get(group_id)
         if group is None and not has_offsets:
             return ErrorCode.GROUP_ID_NOT_FOUND
@@ -175,6 +222,18 @@ class GroupService:
         self._store.group_metadata.delete(group_id)
         log.info("group %s deleted", group_id)
         return ErrorCode.NONE
+
+
+def _consumer_group_description(group: ConsumerGroup) -> GroupDescription:
+    """A consumer group as the console shows it: its state and members (no classic metadata or assignment bytes).
+    The error is DescribeGroups' answer for it (GROUP_ID_NOT_FOUND: not a classic group)."""
+    members = tuple(
+        DescribedMember(m.member_id, m.instance_id, m.client_id, m.client_host, b"", b"")
+        for m in group.members.values()
+    )
+    return GroupDescription(
+        group.group_id, ErrorCode.GROUP_ID_NOT_FOUND, group.state.value, CONSUMER_PROTOCOL, group.assignor, members
+    )
 
 
 def _in_partition(partition_of: Callable[[str], int], partition: int, group_id: str) -> bool:

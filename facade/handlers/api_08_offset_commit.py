@@ -5,8 +5,9 @@ members); v1+ carry them, checked against the group (``facade/group/offsets.py``
 commit timestamp and v2-4's retention time are read and not used (the broker's clock and
 ``offsets.retention.minutes`` apply, as for every later version); v6+ carry the leader epoch, kept and
 returned by OffsetFetch; v7+ carry ``group.instance.id``; v8 is the first flexible version; v9 answers
-GROUP_ID_NOT_FOUND instead of ILLEGAL_GENERATION for a group that does not exist. A null metadata
-string is stored as "".
+GROUP_ID_NOT_FOUND instead of ILLEGAL_GENERATION for a group that does not exist, and its generation is a
+member epoch for a KIP-848 consumer group: a member must commit at its current epoch (STALE_MEMBER_EPOCH),
+with v9+ (UNSUPPORTED_VERSION below). A null metadata string is stored as "".
 
 Authorization: READ on the group (GROUP_AUTHORIZATION_FAILED for the whole request), READ on each topic
 (TOPIC_AUTHORIZATION_FAILED for its partitions, which are not committed).

@@ -4,7 +4,9 @@ Version notes: v0-1 name the partitions and carry errors per partition only; v2+
 list (every committed partition) and add a top-level error; v5+ answer the leader epoch; v6 is the
 first flexible version; v7+ carry ``require_stable`` (a partition whose commit is not yet durable
 answers UNSTABLE_OFFSET_COMMIT, which clients retry); v8+ ask for several groups at once (``groups``)
-and answer each; v9's member id and epoch belong to KIP-848 groups and are not checked for classic ones.
+and answer each; v9's member id and epoch belong to KIP-848 groups: a member of a consumer group must ask at
+its current epoch (STALE_MEMBER_EPOCH; UNKNOWN_MEMBER_ID for a member not in it); they are not checked for
+classic groups, nor when no member is named (admin tools).
 
 Authorization: DESCRIBE on the group (GROUP_AUTHORIZATION_FAILED), DESCRIBE on each topic: a topic the
 principal may not describe is left out of an every-topic answer, TOPIC_AUTHORIZATION_FAILED when asked for.
@@ -58,6 +60,10 @@ def handle(ctx: RequestContext, request: OffsetFetchRequest) -> OffsetFetchRespo
             if not coordinates_group(ctx, group.group_id):
                 elsewhere = ErrorCode.NOT_COORDINATOR
                 groups.append(OffsetFetchResponseGroup(group_id=group.group_id, error_code=elsewhere))
+                continue
+            stale = ctx.broker.groups.consumer.check_fetch(group.group_id, group.member_id, group.member_epoch)
+            if stale is not ErrorCode.NONE:
+                groups.append(OffsetFetchResponseGroup(group_id=group.group_id, error_code=stale))
                 continue
             error, fetched = offsets.fetch(group.group_id, _partitions(group.topics), request.require_stable)
             fetched = _authorized(ctx, fetched, group.topics is None)

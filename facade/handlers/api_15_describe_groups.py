@@ -3,8 +3,9 @@
 Version notes: v3+ may ask for the authorized operations (the principal's, from its ACLs);
 v4+ answer the members' ``group.instance.id``; v5 is the first flexible version. Members' subscription
 and assignment bytes are given while the group is Stable, empty otherwise, as Kafka does; a group that
-does not exist is answered as Dead with no error. In a cluster, a group this broker does not coordinate is
-answered NOT_COORDINATOR (``coordination.py``).
+does not exist is answered as Dead with no error; a KIP-848 consumer group as Dead with GROUP_ID_NOT_FOUND
+(Kafka 4's answer: clients describe it with ConsumerGroupDescribe). In a cluster, a group this broker does not
+coordinate is answered NOT_COORDINATOR (``coordination.py``).
 
 Authorization: DESCRIBE on each group (GROUP_AUTHORIZATION_FAILED for that group).
 """
@@ -43,6 +44,9 @@ def handle(ctx: RequestContext, request: DescribeGroupsRequest) -> DescribeGroup
             continue
         requested = request.include_authorized_operations and ctx.api_version >= 3
         group = ctx.broker.groups.describe_group(group_id)
+        if group.error is ErrorCode.GROUP_ID_NOT_FOUND:  # a KIP-848 consumer group: not described here, as Kafka 4
+            described.append(DescribedGroup(error_code=group.error, group_id=group_id, group_state="Dead"))
+            continue
         members = [
             DescribedGroupMember(
                 member_id=m.member_id,

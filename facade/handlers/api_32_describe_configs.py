@@ -13,6 +13,8 @@ Resources, as Kafka answers them:
   makes it a dynamic broker config (``config/dynamic.py``); named "": the cluster-wide dynamic defaults
   set, each with source DYNAMIC_DEFAULT_BROKER_CONFIG and only such synonyms; another id → INVALID_REQUEST;
 - broker logger (type 8) named by this broker's id: an empty list (no Java loggers to show);
+- group (type 32): the KIP-848 group configs (``config/group.py``), the group's own with source GROUP_CONFIG,
+  the rest from the broker's ``group.consumer.*`` settings (the group need not exist, as with Kafka);
 - any other type → INVALID_REQUEST. ``configuration_keys`` keeps the named configs only (unknown names
   are left out, as Kafka does).
 
@@ -21,7 +23,7 @@ Sensitive (password) values are null.
 Version notes: v0 reports ``is_default`` and no source or synonyms; v1+ the source, and the synonyms
 when ``include_synonyms``; v3+ the config type, and the documentation when ``include_documentation``;
 v4+ flexible.
-Not implemented: client metrics and group resources, ACL checks.
+Not implemented: client metrics resources, share group configs, ACL checks.
 
 Authorization: DESCRIBE_CONFIGS on the topic or group, or on the cluster for brokers (TOPIC_/GROUP_/
 CLUSTER_AUTHORIZATION_FAILED for that resource).
@@ -33,6 +35,7 @@ from collections.abc import Container, Iterable
 
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigSource, ConfigType, format_value
 from rockafka.facade.config.dynamic import dynamic_definition
+from rockafka.facade.config.group import describe_group_config
 from rockafka.facade.config.topic import BROKER_LAYERS, ConfigSynonym, TopicConfigEntry
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.describe_configs import (
@@ -119,6 +122,9 @@ def _describe(
             raise ApiError(ErrorCode.INVALID_REQUEST, "Broker id must not be empty")
         check_broker_resource(ctx, resource.resource_name)
         rows = ()
+    elif resource.resource_type == ConfigResourceType.GROUP:
+        overrides = ctx.broker.groups.consumer.configs.overrides(resource.resource_name)
+        rows = describe_group_config(overrides, ctx.broker.config)
     else:
         raise unsupported_resource(resource.resource_type)
     return [_entry(ctx.api_version, request, row) for row in rows if wanted is None or row.name in wanted]

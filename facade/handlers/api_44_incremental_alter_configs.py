@@ -1,4 +1,4 @@
-"""IncrementalAlterConfigs v0-1: change some of a topic's config overrides, leaving the others as they are.
+"""IncrementalAlterConfigs v0-1: change some of a topic's, broker's or group's configs, leaving the others as they are.
 
 Operations per config: SET (0) the value; DELETE (1) the override (back to the default; the value is
 ignored); APPEND (2) and SUBTRACT (3) comma-separated items to or from a list config (starting from
@@ -15,14 +15,17 @@ config that is not a list. Each resource succeeds or fails alone, as Kafka answe
   effect at once; a static setting → INVALID_REQUEST ("Cannot update these configs dynamically"), an
   unknown name or a bad value → INVALID_CONFIG;
 - broker logger (type 8, this broker's id): no loggers are exposed, so each → INVALID_CONFIG
-  ("Logger ... does not exist!"); any other type → INVALID_REQUEST.
+  ("Logger ... does not exist!");
+- group (type 32): a KIP-848 group's configs (``config/group.py``), stored in ``groupConfigs.json`` and in
+  effect at its members' next heartbeats; an unknown name, a bad value or a heartbeat interval not below the
+  session timeout → INVALID_CONFIG; any other type → INVALID_REQUEST.
 
 ``validate_only`` runs every check and changes nothing. In a cluster the operations apply to the topic's
 configs in etcd, written back compare-and-swap (read again and applied again when another change won);
 the answer waits until this broker's store has them, and every broker's store follows through its watch.
 Version notes: v1 is flexible, otherwise v0.
 Not implemented: listener, TLS and SASL settings as dynamic broker configs, log levels, client metrics and
-group configs, ACL checks.
+share group configs, ACL checks.
 
 Authorization: ALTER_CONFIGS on the topic or group, or on the cluster for brokers (TOPIC_/GROUP_/
 CLUSTER_AUTHORIZATION_FAILED for that resource).
@@ -33,8 +36,17 @@ from __future__ import annotations
 import enum
 from collections.abc import Awaitable, Mapping
 
-from rockafka.facade.config import BROKER_CONFIGS, TOPIC_CONFIGS, ConfigDef, ConfigType, Value, format_value
+from rockafka.facade.config import (
+    BROKER_CONFIGS,
+    TOPIC_CONFIGS,
+    ConfigDef,
+    ConfigError,
+    ConfigType,
+    Value,
+    format_value,
+)
 from rockafka.facade.config.dynamic import dynamic_definition
+from rockafka.facade.config.group import GROUP_CONFIGS
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.incremental_alter_configs import (
     AlterableConfig,
@@ -143,9 +155,29 @@ def _alter(
         check_broker_resource(ctx, resource.resource_name)
         if names:
             raise ApiError(ErrorCode.INVALID_CONFIG, f"Logger {names[0]} does not exist!")
+    elif kind == ConfigResourceType.GROUP:
+        _alter_group(ctx, resource, validate_only)
     else:
         raise unsupported_resource(kind)
     return _response(resource, ErrorCode.NONE, None)
+
+
+def _alter_group(ctx: RequestContext, resource: AlterConfigsResource, validate_only: bool) -> None:
+    if not resource.resource_name:
+        raise ApiError(ErrorCode.INVALID_REQUEST, "Group id must not be empty")
+    configs = ctx.broker.groups.consumer.configs
+    overrides = configs.overrides(resource.resource_name)
+    for config in resource.configs:
+        definition = GROUP_CONFIGS.get(config.name)
+        if definition is None:
+            raise ApiError(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {config.name}")
+        _apply(overrides, config, definition)
+    try:
+        configs.replace(resource.resource_name, overrides, validate_only)
+    except ConfigError as exc:
+        raise ApiError(ErrorCode.INVALID_CONFIG, str(exc)) from None
+    except OSError as exc:
+        raise ApiError(ErrorCode.KAFKA_STORAGE_ERROR, f"cannot write {configs.path}: {exc.strerror or exc}") from None
 
 
 def _topic_definition(name: str) -> ConfigDef:

@@ -9,7 +9,8 @@ from rockafka.facade.protocol import ErrorCode
 
 
 def test_codes_are_kafkas_contiguous_list() -> None:
-    assert [code.value for code in ErrorCode] == list(range(-1, 128))
+    assert [code.value for code in ErrorCode] == list(range(-1, 129))
+    assert ErrorCode.INVALID_REGULAR_EXPRESSION == 128  # Kafka 4.0, KIP-848's broker-side regex subscriptions
     assert ErrorCode.NONE == 0 and ErrorCode.UNKNOWN_SERVER_ERROR == -1
     assert (ErrorCode.UNSUPPORTED_VERSION, ErrorCode.INVALID_REQUEST, ErrorCode.MEMBER_ID_REQUIRED) == (35, 42, 79)
     assert ErrorCode(6).name == "NOT_LEADER_OR_FOLLOWER"
