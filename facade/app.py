@@ -176,7 +176,9 @@ class BrokerApp:
             "__consumer_offsets": broker.groups.coordinate,
             "__transaction_state": broker.transactions.coordinate,
         }
-        broker.topology = ClusterTopology(member, broker.store, coordinate)
+        topology = ClusterTopology(member, broker.store, coordinate)
+        broker.topology = topology
+        broker.transactions.use_cluster(topology.marker_route)
         await self._share_security(member, security)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 
