@@ -61,8 +61,6 @@ from rockafka.store import (
     OffsetCommit,
     StoreError,
     TopicPartition,
-    UnknownTopicOrPartitionError,
-    key_partition,
 )
 
 from ..config import BrokerConfig
@@ -71,7 +69,7 @@ from ..group import OFFSETS_TOPIC
 from ..producers import InitGranted, InitRefused, ProducerService
 from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactional, known_producer
 from .held import HeldOffsets
-from .markers import Marker, MarkerDelivery, Route
+from .markers import Marker, MarkerDelivery, Route, abort_orphans, write_marker
 from .metadata import (
     TransactionMetadata,
     TxnState,
@@ -81,13 +79,13 @@ from .metadata import (
     fence,
     prepare_end,
 )
+from .queries import TransactionDescription, TransactionListing, describe, list_transactions, offsets_partition
 
 log = logging.getLogger(__name__)
 _store_errors = StoreErrorLog(log)
 
 COORDINATOR_EPOCH: Final = 0
 TRANSACTION_STATE_TOPIC: Final = "__transaction_state"
-STATE_NAMES: Final = frozenset(state.value for state in TxnState)
 
 
 def _wall_clock_ms() -> int:
@@ -100,27 +98,6 @@ class ProduceRefused:
 
     error: ErrorCode
     message: str
-
-
-@dataclass(frozen=True, slots=True)
-class TransactionDescription:
-    """DescribeTransactions' answer for one id (fields other than ``error`` mean nothing unless it is NONE)."""
-
-    transactional_id: str
-    error: ErrorCode
-    state: str = ""
-    timeout_ms: int = 0
-    start_ms: int = -1
-    producer_id: int = -1
-    epoch: int = -1
-    partitions: tuple[TopicPartition, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TransactionListing:
-    transactional_id: str
-    producer_id: int
-    state: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +143,10 @@ class TransactionCoordinator:
         if self._clustered:
             return LoadReport(len(self._txns), 0, unreadable, 0)
         completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
-        return LoadReport(len(self._txns), completed, unreadable, self._abort_orphans())
+        txns = self._txns.values()
+        ongoing = {(m.producer_id, tp) for m in txns if m.state is TxnState.ONGOING for tp in m.partitions}
+        orphans = abort_orphans(self._store, ongoing, COORDINATOR_EPOCH)
+        return LoadReport(len(self._txns), completed, unreadable, orphans)
 
     def _read(self, wanted: Callable[[str], bool]) -> tuple[list[str], int]:
         """Take the saved transactional ids that are ``wanted`` and not held yet; (the ids read, how many could not
@@ -205,30 +185,6 @@ class TransactionCoordinator:
             completed = sum(self._finish(name) for name in read if ready and self._txns[name].state.preparing)
             log.info("%s-%d is led here now: %d transactional ids loaded, %d prepared transactions completed",
                      TRANSACTION_STATE_TOPIC, partition, len(read), completed)  # fmt: skip
-
-    def _abort_orphans(self) -> int:
-        """Abort every transaction open on a partition that no Ongoing transaction holds (its coordinator state
-        was lost or unreadable): left open, it would hold the partition's last stable offset back forever."""
-        held = {
-            (metadata.producer_id, tp)
-            for metadata in self._txns.values()
-            if metadata.state is TxnState.ONGOING
-            for tp in metadata.partitions
-        }
-        aborted = 0
-        for topic in self._store.topics.list():
-            for partition in range(topic.partitions):
-                for orphan in self._store.transactions.open(topic.name, partition):
-                    if (orphan.producer_id, TopicPartition(topic.name, partition)) in held:
-                        continue
-                    log.warning("%s-%d: transaction of producer %d (from offset %d) has no coordinator state: aborted",
-                                topic.name, partition, orphan.producer_id, orphan.first_offset)  # fmt: skip
-                    self._store.records.write_transaction_marker(
-                        topic.name, partition, producer_id=orphan.producer_id, producer_epoch=orphan.producer_epoch,
-                        coordinator_epoch=COORDINATOR_EPOCH, commit=False,
-                    )  # fmt: skip
-                    aborted += 1
-        return aborted
 
     def use_cluster(self, route: Route) -> int:
         """Serve as a broker of a cluster, ``route`` saying who leads each partition; complete the transactions
@@ -270,35 +226,14 @@ class TransactionCoordinator:
         return self._txns.get(transactional_id)
 
     def describe(self, transactional_id: str) -> TransactionDescription:
-        """DescribeTransactions for one id (a group's offsets show as its ``__consumer_offsets`` partition)."""
-        if not transactional_id:
-            return TransactionDescription(transactional_id, ErrorCode.INVALID_REQUEST)
-        metadata = self._txns.get(transactional_id)
-        if metadata is None or metadata.state is TxnState.DEAD:
-            return TransactionDescription(transactional_id, ErrorCode.TRANSACTIONAL_ID_NOT_FOUND)
-        groups = {
-            TopicPartition(OFFSETS_TOPIC, offsets_partition(g, self._offsets_partitions)) for g in metadata.offsets
-        }
-        partitions = tuple(sorted(metadata.partitions | groups, key=lambda tp: (tp.topic, tp.partition)))
-        return TransactionDescription(
-            transactional_id, ErrorCode.NONE, metadata.state.value, metadata.ids.timeout_ms, metadata.start_ms,
-            metadata.producer_id, metadata.epoch, partitions,
-        )  # fmt: skip
+        """DescribeTransactions for one id."""
+        return describe(self._txns, transactional_id, self._offsets_partitions)
 
     def list_transactions(
         self, states: Collection[str], producer_ids: Collection[int], min_duration_ms: int = -1
     ) -> tuple[list[str], list[TransactionListing]]:
         """ListTransactions: the state filters this broker does not know, and the ids matching every filter."""
-        unknown = [state for state in states if state not in STATE_NAMES]
-        now = self._clock()
-        listings = [
-            TransactionListing(name, metadata.producer_id, metadata.state.value)
-            for name, metadata in sorted(self._txns.items())
-            if (not states or metadata.state.value in states)
-            and (not producer_ids or metadata.producer_id in producer_ids)
-            and (min_duration_ms < 0 or (metadata.start_ms >= 0 and now - metadata.start_ms >= min_duration_ms))
-        ]
-        return unknown, listings
+        return list_transactions(self._txns, states, producer_ids, min_duration_ms, self._clock())
 
     def pending_offsets(self, group_id: str) -> frozenset[TopicPartition]:
         """Partitions of ``group_id`` with an offset a transaction holds uncommitted (OffsetFetch require_stable)."""
@@ -578,7 +513,7 @@ class TransactionCoordinator:
         try:
             for tp in local:
                 if tp.topic != OFFSETS_TOPIC:
-                    self._write_marker(marker, tp)
+                    write_marker(self._store, marker, tp)
             if marker.commit:
                 self._commit_offsets(metadata.offsets, remote)
         except StoreError as exc:
@@ -625,15 +560,6 @@ class TransactionCoordinator:
         except StoreError as exc:  # the markers are written: a restart finds it prepared and writes them again
             log.error("transactional id %r: completion not saved: %s", name, exc)
 
-    def _write_marker(self, marker: Marker, tp: TopicPartition) -> None:
-        try:
-            self._store.records.write_transaction_marker(
-                tp.topic, tp.partition, producer_id=marker.producer_id, producer_epoch=marker.producer_epoch,
-                coordinator_epoch=marker.coordinator_epoch, commit=marker.commit,
-            )  # fmt: skip
-        except UnknownTopicOrPartitionError:
-            log.info("transaction marker for %s-%d skipped: the partition is gone", tp.topic, tp.partition)
-
     def _write_local(self, marker: Marker, tp: TopicPartition) -> bool:
         """A marker the delivery found this broker leads now (its leadership came here): written, or False to
         try again. A group's ``__consumer_offsets`` partition: the offsets held here for it are completed."""
@@ -641,7 +567,7 @@ class TransactionCoordinator:
             if tp.topic == OFFSETS_TOPIC:
                 self.complete_held(marker.producer_id, tp.partition, marker.commit)
             else:
-                self._write_marker(marker, tp)
+                write_marker(self._store, marker, tp)
         except StoreError as exc:
             _store_errors.refused(f"{marker.name} marker for {tp.topic}-{tp.partition}: not written, will retry", exc)
             return False
@@ -666,11 +592,6 @@ def _in_order(tp: TopicPartition) -> tuple[str, int]:
 
 def _in_partition(partition_of: Callable[[str], int], partition: int, key: str) -> bool:
     return partition_of(key) == partition
-
-
-def offsets_partition(group_id: str, partitions: int) -> int:
-    """The ``__consumer_offsets`` partition of a group (the one FindCoordinator and the store use)."""
-    return key_partition(group_id, partitions)
 
 
 async def _durable(future: Future[None] | None) -> bool:

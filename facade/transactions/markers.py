@@ -34,7 +34,7 @@ from rockafka.facade.protocol.messages.write_txn_markers import (
     WriteTxnMarkersRequest,
     WriteTxnMarkersResponse,
 )
-from rockafka.store import TopicPartition
+from rockafka.store import MessageStore, TopicPartition, UnknownTopicOrPartitionError
 
 from ..interbroker import BrokerConnection, InterBrokerError
 from ..topology import BrokerAddress
@@ -73,6 +73,36 @@ class Marker:
 
 #: Writes a marker into this broker's store (a partition led here now); False: not written, try again.
 WriteLocal = Callable[[Marker, TopicPartition], bool]
+
+
+def write_marker(store: MessageStore, marker: Marker, tp: TopicPartition) -> None:
+    """Write ``marker`` into this broker's copy of ``tp`` (a partition gone meanwhile is skipped)."""
+    try:
+        store.records.write_transaction_marker(
+            tp.topic, tp.partition, producer_id=marker.producer_id, producer_epoch=marker.producer_epoch,
+            coordinator_epoch=marker.coordinator_epoch, commit=marker.commit,
+        )  # fmt: skip
+    except UnknownTopicOrPartitionError:
+        log.info("transaction marker for %s-%d skipped: the partition is gone", tp.topic, tp.partition)
+
+
+def abort_orphans(store: MessageStore, ongoing: Collection[tuple[int, TopicPartition]], coordinator_epoch: int) -> int:
+    """Abort every transaction open on a partition of ``store`` but not ``ongoing`` (producer id, partition): its
+    coordinator state was lost or unreadable, and left open it would hold the partition's last stable offset back
+    forever. Only a single broker does this (it coordinates every transaction it holds); returns how many."""
+    aborted = 0
+    for topic in store.topics.list():
+        for partition in range(topic.partitions):
+            tp = TopicPartition(topic.name, partition)
+            for orphan in store.transactions.open(topic.name, partition):
+                if (orphan.producer_id, tp) in ongoing:
+                    continue
+                log.warning("%s-%d: transaction of producer %d (from offset %d) has no coordinator state: aborted",
+                            topic.name, partition, orphan.producer_id, orphan.first_offset)  # fmt: skip
+                marker = Marker(orphan.producer_id, orphan.producer_epoch, coordinator_epoch, commit=False)
+                write_marker(store, marker, tp)
+                aborted += 1
+    return aborted
 
 
 def by_topic(partitions: Iterable[TopicPartition]) -> list[WritableTxnMarkerTopic]:
