@@ -66,6 +66,7 @@ from rockafka.store import (
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from ..group import OFFSETS_TOPIC
+from ..interbroker import PlainLogin
 from ..producers import InitGranted, InitRefused, ProducerService
 from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactional, known_producer
 from .held import HeldOffsets
@@ -186,10 +187,11 @@ class TransactionCoordinator:
             log.info("%s-%d is led here now: %d transactional ids loaded, %d prepared transactions completed",
                      TRANSACTION_STATE_TOPIC, partition, len(read), completed)  # fmt: skip
 
-    def use_cluster(self, route: Route) -> int:
-        """Serve as a broker of a cluster, ``route`` saying who leads each partition; complete the transactions
-        left prepared (returns how many completed at once; the others are being delivered)."""
-        self._delivery = MarkerDelivery(route, self._write_local)
+    def use_cluster(self, route: Route, login: PlainLogin | None = None) -> int:
+        """Serve as a broker of a cluster, ``route`` saying who leads each partition and ``login`` how to
+        authenticate to the others; complete the transactions left prepared (returns how many completed at once;
+        the others are being delivered)."""
+        self._delivery = MarkerDelivery(route, self._write_local, login)
         return self.retry_completions()
 
     def start(self) -> None:

@@ -36,7 +36,7 @@ from rockafka.facade.protocol.messages.write_txn_markers import (
 )
 from rockafka.store import MessageStore, TopicPartition, UnknownTopicOrPartitionError
 
-from ..interbroker import BrokerConnection, InterBrokerError
+from ..interbroker import BrokerConnection, InterBrokerError, PlainLogin
 from ..topology import BrokerAddress
 
 log = logging.getLogger(__name__)
@@ -116,10 +116,11 @@ class MarkerDelivery:
     """Sends markers to other leaders until each has written them (see the module docstring)."""
 
     def __init__(
-        self, route: Route, write_local: WriteLocal, retry_backoff_s: float = 0.1,
+        self, route: Route, write_local: WriteLocal, login: PlainLogin | None = None, retry_backoff_s: float = 0.1,
         timeout_s: float = REQUEST_TIMEOUT_S,
     ) -> None:  # fmt: skip
         self._route = route
+        self._login = login
         self._write_local = write_local
         self._retry_backoff_s = retry_backoff_s
         self._timeout_s = timeout_s
@@ -205,7 +206,9 @@ class MarkerDelivery:
         if found is None or (found.host, found.port) != (leader.host, leader.port):
             if found is not None:
                 found.close()
-            found = self._connections[leader.node_id] = BrokerConnection(leader.host, leader.port, self._timeout_s)
+            found = self._connections[leader.node_id] = BrokerConnection(
+                leader.host, leader.port, self._timeout_s, self._login
+            )
         return found
 
     def close(self) -> None:
