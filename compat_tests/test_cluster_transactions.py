@@ -222,14 +222,22 @@ def test_offsets_sent_to_a_transaction_for_a_group_of_a_third_broker_are_committ
 
 
 def _last_stable(cluster: Cluster, node: int, topic: str, partition: int) -> int:
-    """ListOffsets(latest, read_committed) at the partition's leader ``node``."""
+    """ListOffsets(latest, read_committed) at the partition's leader ``node`` (retried while a restarted leader's
+    own view of the cluster has not caught up with etcd's: NOT_LEADER_OR_FOLLOWER)."""
     request = ListOffsetsRequest(replica_id=-1, isolation_level=1, topics=[
         ListOffsetsTopic(name=topic, partitions=[ListOffsetsPartition(partition_index=partition, timestamp=-1)]),
     ])  # fmt: skip
-    with RawClient(cluster.brokers[node].bootstrap) as raw:
-        [answer] = raw.request(request, 5, ListOffsetsResponse).topics[0].partitions
-    assert answer.error_code == ErrorCode.NONE, answer
-    return int(answer.offset)
+    answers: list[int] = []
+
+    def answered() -> bool:
+        with RawClient(cluster.brokers[node].bootstrap) as raw:
+            [answer] = raw.request(request, 5, ListOffsetsResponse).topics[0].partitions
+        assert answer.error_code in (ErrorCode.NONE, ErrorCode.NOT_LEADER_OR_FOLLOWER), answer
+        answers[:] = [int(answer.offset)]
+        return answer.error_code == ErrorCode.NONE
+
+    _wait(answered, f"broker {node} serving {topic}-{partition}")
+    return answers[0]
 
 
 def test_a_coordinator_killed_before_its_markers_completes_the_transaction_after_restart(cluster: Cluster) -> None:
