@@ -182,8 +182,7 @@ class TransactionCoordinator:
         for partition in sorted(partitions - state.loaded):
             state.load(partition)
             read, _ = self._read(functools.partial(_in_partition, state.partition_of, partition))
-            ready = self._delivery is not None or not self._clustered
-            completed = sum(self._finish(name) for name in read if ready and self._txns[name].state.preparing)
+            completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
             log.info("%s-%d is led here now: %d transactional ids loaded, %d prepared transactions completed",
                      TRANSACTION_STATE_TOPIC, partition, len(read), completed)  # fmt: skip
 
@@ -500,8 +499,8 @@ class TransactionCoordinator:
         """Write the markers of the prepared transaction ``name`` that this broker writes itself (its partitions;
         on commit, the held offsets of the groups it coordinates), start delivering the others to their leaders,
         and complete the transaction once none is left; True if it completed now."""
-        if name in self._delivering:
-            return False
+        if name in self._delivering or (self._clustered and self._delivery is None):
+            return False  # a broker of a cluster writes markers once it knows who leads what (``use_cluster``)
         metadata = self._txns[name]
         commit = metadata.state is TxnState.PREPARE_COMMIT
         marker = Marker(metadata.producer_id, metadata.epoch, COORDINATOR_EPOCH, commit)

@@ -125,6 +125,7 @@ class MarkerDelivery:
         self._retry_backoff_s = retry_backoff_s
         self._timeout_s = timeout_s
         self._connections: dict[int, BrokerConnection] = {}
+        self._problems: dict[int, str] = {}  # node id -> the last reason its markers were not written
 
     def split(self, partitions: Iterable[TopicPartition]) -> tuple[list[TopicPartition], list[TopicPartition]]:
         """(the partitions this broker leads now, those it does not); gone partitions are in neither."""
@@ -181,7 +182,7 @@ class MarkerDelivery:
                 request, WRITE_TXN_MARKERS_VERSION, WriteTxnMarkersResponse
             )
         except InterBrokerError as exc:
-            log.debug("WriteTxnMarkers to broker %d: %s", leader.node_id, exc)
+            self._report(leader, str(exc))
             return partitions
         errors = {
             TopicPartition(topic.name, p.partition_index): ErrorCode.of(p.error_code)
@@ -196,10 +197,17 @@ class MarkerDelivery:
                 log.info("%s marker for %s-%d skipped: broker %d says the partition is gone", marker.name, tp.topic,
                          tp.partition, leader.node_id)  # fmt: skip
             elif error is not ErrorCode.NONE:
-                log.debug("%s marker for %s-%d: broker %d answered %s", marker.name, tp.topic, tp.partition,
-                          leader.node_id, error.name)  # fmt: skip
+                self._report(leader, f"it answered {error.name} for {tp.topic}-{tp.partition}")
                 unwritten.append(tp)
+        if not unwritten and self._problems.pop(leader.node_id, None) is not None:
+            log.info("transaction markers for broker %d are written again", leader.node_id)
         return unwritten
+
+    def _report(self, leader: BrokerAddress, problem: str) -> None:
+        """Say why ``leader`` did not write markers, once per change of reason (deliveries retry every second)."""
+        if self._problems.get(leader.node_id) != problem:
+            self._problems[leader.node_id] = problem
+            log.warning("transaction markers for broker %d not written yet: %s; retrying", leader.node_id, problem)
 
     def _connection(self, leader: BrokerAddress) -> BrokerConnection:
         found = self._connections.get(leader.node_id)

@@ -125,3 +125,25 @@ def test_offsets_of_a_transaction_coordinated_elsewhere_wait_for_their_marker(tm
         assert coordinator.pending_offsets("g") == frozenset()
 
     run(tmp_path, scenario, **CLUSTERED)
+
+
+def test_a_broker_of_a_cluster_writes_no_marker_before_it_knows_who_leads_what(tmp_path: Path) -> None:
+    """Between the store's opening and joining the cluster, a prepared transaction waits (its partitions may be
+    led elsewhere); ``use_cluster`` then completes it."""
+
+    async def scenario(setup: Setup) -> None:
+        setup.store.topics.create("t", 1)
+        pid, epoch = await begin(setup, "tx", A)
+        assert await setup.coordinator.end_transaction("tx", pid, epoch, True) is ErrorCode.NONE
+        assert setup.coordinator.retry_completions() == 0
+        waiting = setup.coordinator.metadata("tx")
+        assert waiting is not None and waiting.state is TxnState.PREPARE_COMMIT and markers(setup.store, A) == []
+        assert setup.coordinator.use_cluster(lambda tp: Place.LOCAL) == 1
+        done = setup.coordinator.metadata("tx")
+        assert (
+            done is not None
+            and done.state is TxnState.COMPLETE_COMMIT
+            and markers(setup.store, A) == [(2, epoch, True)]
+        )
+
+    run(tmp_path, scenario, **CLUSTERED)
