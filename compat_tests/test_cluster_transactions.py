@@ -22,6 +22,15 @@ from aiokafka import AIOKafkaConsumer
 from aiokafka.structs import TopicPartition as AioPartition
 from confluent_kafka import Consumer, Producer
 from confluent_kafka import TopicPartition as ConfluentPartition
+from confluent_kafka.admin import (
+    AclBinding,
+    AclOperation,
+    AclPermissionType,
+    AdminClient,
+    NewTopic,
+    ResourcePatternType,
+    ResourceType,
+)
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.find_coordinator import FindCoordinatorRequest, FindCoordinatorResponse
@@ -110,14 +119,17 @@ def _transaction(
     return written
 
 
-def _read_committed_confluent(cluster: Cluster, topic: str, expected: int) -> dict[int, list[bytes]]:
+def _read_committed_confluent(
+    cluster: Cluster, topic: str, expected: int, partitions: int = PARTITIONS, **settings: object
+) -> dict[int, list[bytes]]:
+    """Up to ``expected`` records of ``topic``'s partitions, read_committed (``settings``: the client's own)."""
     consumer = Consumer({
         "bootstrap.servers": cluster.bootstrap, "group.id": unique_topic("rc"), "isolation.level": "read_committed",
-        "enable.auto.commit": False, "auto.offset.reset": "earliest", "log_level": 0,
+        "enable.auto.commit": False, "auto.offset.reset": "earliest", "log_level": 0, **settings,
     })  # fmt: skip
     received: dict[int, list[bytes]] = {}
     try:
-        consumer.assign([ConfluentPartition(topic, p, 0) for p in range(PARTITIONS)])
+        consumer.assign([ConfluentPartition(topic, p, 0) for p in range(partitions)])
         deadline = time.monotonic() + DEADLINE_S
         while sum(map(len, received.values())) < expected and time.monotonic() < deadline:
             message = consumer.poll(0.5)
@@ -298,3 +310,55 @@ def test_write_txn_markers_answers_per_partition(cluster: Cluster) -> None:
         (topic, partition): ErrorCode.NOT_LEADER_OR_FOLLOWER,
         ("no-such-topic", 0): ErrorCode.NOT_LEADER_OR_FOLLOWER,
     }
+
+
+BROKER_JAAS = (
+    'org.apache.kafka.common.security.plain.PlainLoginModule required username="broker" password="broker-secret" '
+    'user_broker="broker-secret" user_alice="alice-secret";'
+)
+SASL_SETTINGS = {
+    **TXN_BROKER_SETTINGS,
+    "listener.security.protocol.map": "PLAINTEXT:SASL_PLAINTEXT",
+    "sasl.enabled.mechanisms": "PLAIN",
+    "sasl.jaas.config": BROKER_JAAS,
+    "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+    "super.users": "User:broker",
+}
+
+
+def test_brokers_authenticate_to_each_other_for_markers_with_acls_on() -> None:
+    """Listeners that ask SASL PLAIN, ACLs on, no ACL at all: only the brokers' own identity (the JAAS line's
+    username, a super user) may send WriteTxnMarkers, so the transaction completes only if brokers
+    authenticate to each other. The client is alice, allowed what the transaction needs on her resources."""
+    with Cluster(groups=2, settings=SASL_SETTINGS, name="sasl") as cluster:
+        client = {
+            "bootstrap.servers": cluster.bootstrap, "security.protocol": "SASL_PLAINTEXT", "sasl.mechanisms": "PLAIN",
+            "log_level": 0,
+        }  # fmt: skip
+        broker_login = {**client, "sasl.username": "broker", "sasl.password": "broker-secret"}
+        alice = {**client, "sasl.username": "alice", "sasl.password": "alice-secret"}
+        topic, transactional_id = unique_topic("sasl"), unique_topic("sasl-txn")
+        admin = AdminClient(broker_login)
+        for future in admin.create_topics([NewTopic(topic, 4, 1)]).values():
+            future.result(DEADLINE_S)
+        allowed = [
+            AclBinding(ResourceType.TOPIC, topic, ResourcePatternType.LITERAL, "User:alice", "*", operation,
+                       AclPermissionType.ALLOW)
+            for operation in (AclOperation.WRITE, AclOperation.READ, AclOperation.DESCRIBE)
+        ] + [
+            AclBinding(ResourceType.TRANSACTIONAL_ID, transactional_id, ResourcePatternType.LITERAL, "User:alice",
+                       "*", AclOperation.WRITE, AclPermissionType.ALLOW),
+            AclBinding(ResourceType.GROUP, "*", ResourcePatternType.LITERAL, "User:alice", "*", AclOperation.READ,
+                       AclPermissionType.ALLOW),
+        ]  # fmt: skip
+        for future in admin.create_acls(allowed).values():
+            future.result(DEADLINE_S)
+        leaders = {
+            p.id: p.leader for p in admin.list_topics(topic, timeout=DEADLINE_S).topics[topic].partitions.values()
+        }
+        assert len(set(leaders.values())) == 2, leaders
+        producer = Producer({**alice, "transactional.id": transactional_id, "linger.ms": 5})
+        producer.init_transactions(DEADLINE_S)
+        written = _transaction(producer, topic, "sasl", range(4), commit=True)
+        received = _read_committed_confluent(cluster, topic, len(written), 4, **alice)
+        assert received == _by_partition(written)
