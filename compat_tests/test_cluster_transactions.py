@@ -259,20 +259,25 @@ def test_a_coordinator_killed_before_its_markers_completes_the_transaction_after
         cluster.kill(coordinator)  # before it could deliver ``away``'s marker
     finally:
         producer.purge()
-    cluster.start_broker(down)
-    cluster.wait_ready([down])
+    third = ({1, 2, 3} - {coordinator, down}).pop()
+    _restart(cluster, down, third)
     assert _last_stable(cluster, down, topic, away) == 0  # the transaction is still open there
-    _wait(lambda: coordinator not in _registered(cluster, down), f"broker {coordinator}'s lease to expire")
-    cluster.start_broker(coordinator)  # (while its killed self is registered, it would refuse to start)
-    try:
-        cluster.wait_ready()
-    except Exception as exc:
-        tails = {n: (b.running, b.log_path.read_text(errors="replace")[-2500:]) for n, b in cluster.brokers.items()}
-        raise AssertionError(f"coordinator {coordinator}, down {down}: {tails}") from exc
+    _restart(cluster, coordinator, third)
     _wait(lambda: _last_stable(cluster, down, topic, away) == 4, "the restarted coordinator's marker")
     count = len(written)
     received = _read_committed_confluent(cluster, topic, count)
     assert received == _by_partition(written)
+
+
+def _restart(cluster: Cluster, node: int, via: int) -> None:
+    """Start the killed broker ``node`` again once its registration is gone (a broker refuses to start while its
+    node id is registered by a live lease: the killed one's, until it expires), and wait until it leads its group."""
+    _wait(lambda: node not in _registered(cluster, via), f"broker {node}'s lease to expire")
+    cluster.start_broker(node)
+    try:
+        cluster.wait_ready([node])
+    except Exception as exc:
+        raise AssertionError(cluster.brokers[node].log_path.read_text(errors="replace")[-3000:]) from exc
 
 
 def _registered(cluster: Cluster, via: int) -> set[int]:
