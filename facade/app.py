@@ -29,6 +29,7 @@ from .connections import ConnectionLimits, Connections
 from .console import Console
 from .dispatch import RequestDispatcher
 from .faults import FaultInjector
+from .interbroker import InterBrokerError, PlainLogin, inter_broker_login
 from .ops import BrokerMetrics, HttpListener, HttpListenerError, MeteredDispatcher, OpsEndpoints, parse_address
 from .ops.events import recovery_summary, settings_summary
 from .security import SecurityError, SecurityService
@@ -180,10 +181,21 @@ class BrokerApp:
             "__consumer_offsets": broker.groups.coordinate,
             "__transaction_state": broker.transactions.coordinate,
         }
-        broker.topology = ClusterTopology(member, broker.store, coordinate)
+        topology = ClusterTopology(member, broker.store, coordinate)
+        broker.topology = topology
         broker.dynamic.cluster_default = ClusterBrokerDefault(member, broker)
+        broker.transactions.use_cluster(topology.marker_route, self._inter_broker_login())
         await self._share_security(member, security)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
+
+    def _inter_broker_login(self) -> PlainLogin | None:
+        """How this broker authenticates to the others (transaction markers); a listener it cannot use for that
+        is said once, and the broker serves on (only transactions spanning broker groups cannot complete)."""
+        try:
+            return inter_broker_login(self.config)
+        except InterBrokerError as exc:
+            log.error("%s", exc)
+            return None
 
     async def _share_security(self, member: ClusterMember, security: SecurityService) -> None:
         """Serve the cluster's ACLs and SCRAM users from etcd; the first broker of a cluster that never had any

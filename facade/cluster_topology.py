@@ -40,10 +40,11 @@ from rockafka.cluster.member import ClusterMember
 from rockafka.cluster.metadata import ClusterMetadata
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
+from rockafka.store import MessageStore, StoreError, TopicInfo, TopicPartition, UnknownTopicOrPartitionError
 
 from .handlers.context import ApiError
 from .topology import BrokerAddress, ConfigUpdate, PartitionPlace, coordinator_partition
+from .transactions.markers import Place
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,21 @@ class ClusterTopology:
             return own
         info = snapshot.brokers.get(leader.leader)
         return None if info is None else BrokerAddress(info.node_id, *info.address(own.listener), own.listener)
+
+    def marker_route(self, tp: TopicPartition) -> BrokerAddress | Place:
+        """Where a transaction marker for ``tp`` goes now (``transactions/markers.py``): this broker, another
+        broker, nowhere yet (no live leader), or nowhere (the partition is gone)."""
+        snapshot = self.snapshot
+        record = snapshot.topics.get(tp.topic)
+        if record is None or not 0 <= tp.partition < record.partitions:
+            return Place.GONE
+        leader = snapshot.leader_of(tp.topic, tp.partition)
+        if leader is None or leader.leader == NO_LEADER:
+            return Place.UNAVAILABLE
+        if leader.leader == self._node:
+            return Place.LOCAL
+        info = snapshot.brokers.get(leader.leader)
+        return Place.UNAVAILABLE if info is None else BrokerAddress(info.node_id, info.host, info.port)
 
     async def create_topic(
         self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()

@@ -12,6 +12,11 @@ answer carrying its first id goes out (awaiting the fsync); partition snapshots
 are saved every ``SNAPSHOT_INTERVAL_S`` for partitions that changed, and on shutdown; ``start`` rebuilds
 each partition from its snapshot and the stored batches after it. Expiry, in the same periodic pass:
 producers idle on a partition for ``producer.id.expiration.ms`` (by their last batch timestamp, as Kafka).
+
+Producer ids in a cluster: every broker allocates its own blocks, so that two brokers never hand out the same
+id, a broker of a cluster allocates within its own range, ``[node.id << 44, (node.id + 1) << 44)`` (Kafka has
+its controller hand out blocks instead; ids above what a single broker allocates are valid to every client, as
+an int64). A single broker allocates from 0 as before.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ log = logging.getLogger(__name__)
 _store_errors = StoreErrorLog(log)
 
 SNAPSHOT_INTERVAL_S: Final = 30.0
+#: A broker of a cluster allocates producer ids in [node.id << ID_RANGE_BITS, (node.id + 1) << ID_RANGE_BITS).
+ID_RANGE_BITS: Final = 44
 REPLAY_READ_BYTES: Final = 4 << 20
 
 
@@ -68,7 +75,9 @@ class ProducerService:
         self._clock = clock
         self._producer_expiration_ms = config.int("producer.id.expiration.ms")
         self._partitions: dict[tuple[str, int], PartitionProducers] = {}
-        self._allocator = ProducerIdAllocator(0, self._save_block)
+        clustered = bool(config.get("rockafka.cluster.etcd.endpoints"))
+        self._id_range_start = (config.node_id % (1 << (63 - ID_RANGE_BITS))) << ID_RANGE_BITS if clustered else 0
+        self._allocator = ProducerIdAllocator(self._id_range_start, self._save_block)
         self._task: asyncio.Task[None] | None = None
 
     def reconfigure(self, config: BrokerConfig) -> None:
@@ -88,10 +97,12 @@ class ProducerService:
     def _block_start(self, documents: Mapping[str, Mapping[str, Any]]) -> int:
         """The saved block start, or the block past every producer id still known when one is at or past it: the
         store keeps every intact document past damage, but a damaged frame may have held the latest block."""
+        first, end = self._id_range_start, self._id_range_start + (1 << ID_RANGE_BITS)
         saved = ProducerIdAllocator.block_start(documents)
+        saved = saved if first <= saved < end else first  # a single broker's data joining a cluster starts anew
         known = [pid for table in self._partitions.values() for pid in table.entries]
         known += [int(d.get("producer_id", -1)) for d in self._store.transaction_state.documents().values()]
-        highest = max(known, default=-1)
+        highest = max((pid for pid in known if first <= pid < end), default=-1)  # other brokers' ids: not ours
         if highest < saved:
             return saved
         start = (highest // BLOCK_SIZE + 1) * BLOCK_SIZE

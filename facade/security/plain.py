@@ -12,8 +12,8 @@ JAAS line (``sasl.jaas.config``, Kafka's syntax)::
 
 A module class, a control flag (required/requisite/sufficient/optional), ``name=value`` options (value
 quoted with ``"``, backslash escaping the next character, or bare), and a closing ``;``. The broker uses the
-``user_<name>`` options of a PlainLoginModule; ``username``/``password`` (the inter-broker identity) are
-read and ignored.
+``user_<name>`` options of a PlainLoginModule; ``username``/``password`` (the inter-broker identity) are what
+a broker of a cluster authenticates with to the others (``facade/interbroker.py``).
 """
 
 from __future__ import annotations

@@ -5,15 +5,9 @@ AddOffsetsToTxn, TxnOffsetCommit, EndTxn, DescribeTransactions, ListTransactions
 states, the rules of each request and the persisted document.
 """
 
-from .coordinator import (
-    LoadReport,
-    ProduceRefused,
-    TransactionCoordinator,
-    TransactionDescription,
-    TransactionListing,
-    offsets_partition,
-)
+from .coordinator import LoadReport, ProduceRefused, TransactionCoordinator
 from .metadata import IllegalTransitionError, TransactionMetadata, TxnState
+from .queries import TransactionDescription, TransactionListing, offsets_partition
 
 __all__ = [
     "IllegalTransitionError",

@@ -11,17 +11,24 @@ timeout, fencing by a new InitProducerId):
 
 1. the transaction goes to PrepareCommit/PrepareAbort, saved and fsynced; while that runs, requests for the id
    answer CONCURRENT_TRANSACTIONS;
-2. a COMMIT or ABORT control batch is written to every partition of the transaction
-   (``MessageStore.write_transaction_marker``, coordinator epoch 0: one broker is the coordinator forever);
-   on commit the offsets TxnOffsetCommit left pending are committed to the group; on abort they are dropped;
+2. a COMMIT or ABORT control batch is written to every partition of the transaction: into this broker's store
+   for the partitions it leads (``MessageStore.write_transaction_marker``, coordinator epoch 0), and, in a
+   cluster, through WriteTxnMarkers to the leader of every other partition (``markers.py``: retried until each
+   leader has written it, for as long as it takes). On commit the offsets TxnOffsetCommit left pending are
+   committed to the group: here when this broker coordinates the group (they are held in the transaction), else
+   by the group's coordinator when the marker for the group's ``__consumer_offsets`` partition reaches it
+   (``held.py``); on abort they are dropped;
 3. the transaction goes to CompleteCommit/CompleteAbort (saved; a restart redoes step 2 while it is not).
 
-The EndTxn answer goes out after step 2 (Kafka answers after step 1 and writes the markers later; here they
-are local appends). After a restart or a kill -9, transactions found in PrepareCommit/PrepareAbort are
-completed by writing their markers again before the broker serves (a second marker for a producer with no
-open transaction on a partition is harmless, as in Kafka); a marker write that fails is retried by the
-periodic pass. A transaction the store finds open on a partition that no Ongoing transaction holds (its
-document lost or unreadable) is aborted at load, so that it cannot hold the last stable offset back forever.
+The EndTxn answer goes out after this broker's own markers are written (Kafka answers after step 1 and writes
+every marker later); the markers for other leaders are still being delivered then, and the transaction stays
+PrepareCommit/PrepareAbort until they are all written (the producer's next transaction is answered
+CONCURRENT_TRANSACTIONS meanwhile, and retries). After a restart or a kill -9, transactions found in
+PrepareCommit/PrepareAbort are completed by writing their markers again (a second marker for a producer with
+no open transaction on a partition is harmless, as in Kafka); a marker write that fails is retried by the
+periodic pass. On a single broker, a transaction the store finds open on a partition that no Ongoing
+transaction holds (its document lost or unreadable) is aborted at load, so that it cannot hold the last stable
+offset back forever; a broker of a cluster aborts nothing on its own (another broker may coordinate it).
 
 Timers, every ``transaction.abort.timed.out.transaction.cleanup.interval.ms``: an Ongoing transaction older
 than its timeout is aborted with its epoch bumped (``metadata.fence``), so its producer is fenced (its next
@@ -42,7 +49,7 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Final
@@ -54,15 +61,16 @@ from rockafka.store import (
     OffsetCommit,
     StoreError,
     TopicPartition,
-    UnknownTopicOrPartitionError,
-    key_partition,
 )
 
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from ..group import OFFSETS_TOPIC
+from ..interbroker import PlainLogin
 from ..producers import InitGranted, InitRefused, ProducerService
 from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactional, known_producer
+from .held import HeldOffsets
+from .markers import Marker, MarkerDelivery, Route, abort_orphans, write_marker
 from .metadata import (
     TransactionMetadata,
     TxnState,
@@ -72,13 +80,13 @@ from .metadata import (
     fence,
     prepare_end,
 )
+from .queries import TransactionDescription, TransactionListing, describe, list_transactions, offsets_partition
 
 log = logging.getLogger(__name__)
 _store_errors = StoreErrorLog(log)
 
 COORDINATOR_EPOCH: Final = 0
 TRANSACTION_STATE_TOPIC: Final = "__transaction_state"
-STATE_NAMES: Final = frozenset(state.value for state in TxnState)
 
 
 def _wall_clock_ms() -> int:
@@ -91,27 +99,6 @@ class ProduceRefused:
 
     error: ErrorCode
     message: str
-
-
-@dataclass(frozen=True, slots=True)
-class TransactionDescription:
-    """DescribeTransactions' answer for one id (fields other than ``error`` mean nothing unless it is NONE)."""
-
-    transactional_id: str
-    error: ErrorCode
-    state: str = ""
-    timeout_ms: int = 0
-    start_ms: int = -1
-    producer_id: int = -1
-    epoch: int = -1
-    partitions: tuple[TopicPartition, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TransactionListing:
-    transactional_id: str
-    producer_id: int
-    state: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,18 +122,32 @@ class TransactionCoordinator:
         self._abort_interval_s = config.int("transaction.abort.timed.out.transaction.cleanup.interval.ms") / 1000
         self._remove_interval_s = config.int("transaction.remove.expired.transaction.cleanup.interval.ms") / 1000
         self._offsets_partitions = config.int("offsets.topic.num.partitions")
+        self._clustered = bool(config.get("rockafka.cluster.etcd.endpoints"))
         self._txns: dict[str, TransactionMetadata] = {}
         #: Ids whose PrepareCommit/PrepareAbort is being made durable (requests answer CONCURRENT_TRANSACTIONS).
         self._preparing: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
+        #: In a cluster (``use_cluster``): who leads each partition, and the delivery of markers to the others.
+        self._delivery: MarkerDelivery | None = None
+        #: Prepared transactions whose markers are being delivered to other leaders.
+        self._delivering: dict[str, asyncio.Task[None]] = {}
+        #: Offsets of transactions coordinated by other brokers, held for the groups this broker coordinates.
+        self.held = HeldOffsets(self._offsets_partitions)
 
     # --- lifecycle ---
 
     def load(self) -> LoadReport:
-        """Read every transactional id, then complete the transactions a stop left prepared."""
+        """Read every transactional id, then complete the transactions a stop left prepared (a broker of a
+        cluster completes them once it knows which it coordinates and who leads their partitions:
+        ``use_cluster``)."""
         read, unreadable = self._read(lambda name: True)
+        if self._clustered:
+            return LoadReport(len(self._txns), 0, unreadable, 0)
         completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
-        return LoadReport(len(self._txns), completed, unreadable, self._abort_orphans())
+        txns = self._txns.values()
+        ongoing = {(m.producer_id, tp) for m in txns if m.state is TxnState.ONGOING for tp in m.partitions}
+        orphans = abort_orphans(self._store, ongoing, COORDINATOR_EPOCH)
+        return LoadReport(len(self._txns), completed, unreadable, orphans)
 
     def has_state(self) -> bool:
         """Whether any transactional id is held here (``__transaction_state`` is then listed in Metadata)."""
@@ -176,6 +177,9 @@ class TransactionCoordinator:
             leaving = [n for n in self._txns if state.partition_of(n) == partition and n not in self._preparing]
             for name in leaving:
                 del self._txns[name]
+                delivering = self._delivering.pop(name, None)
+                if delivering is not None:  # the next coordinator resumes the delivery
+                    delivering.cancel()
             state.unload(partition)
             log.info("%s-%d is led elsewhere now: %d transactional ids unloaded", TRANSACTION_STATE_TOPIC,
                      partition, len(leaving))  # fmt: skip
@@ -186,29 +190,12 @@ class TransactionCoordinator:
             log.info("%s-%d is led here now: %d transactional ids loaded, %d prepared transactions completed",
                      TRANSACTION_STATE_TOPIC, partition, len(read), completed)  # fmt: skip
 
-    def _abort_orphans(self) -> int:
-        """Abort every transaction open on a partition that no Ongoing transaction holds (its coordinator state
-        was lost or unreadable): left open, it would hold the partition's last stable offset back forever."""
-        held = {
-            (metadata.producer_id, tp)
-            for metadata in self._txns.values()
-            if metadata.state is TxnState.ONGOING
-            for tp in metadata.partitions
-        }
-        aborted = 0
-        for topic in self._store.topics.list():
-            for partition in range(topic.partitions):
-                for orphan in self._store.transactions.open(topic.name, partition):
-                    if (orphan.producer_id, TopicPartition(topic.name, partition)) in held:
-                        continue
-                    log.warning("%s-%d: transaction of producer %d (from offset %d) has no coordinator state: aborted",
-                                topic.name, partition, orphan.producer_id, orphan.first_offset)  # fmt: skip
-                    self._store.records.write_transaction_marker(
-                        topic.name, partition, producer_id=orphan.producer_id, producer_epoch=orphan.producer_epoch,
-                        coordinator_epoch=COORDINATOR_EPOCH, commit=False,
-                    )  # fmt: skip
-                    aborted += 1
-        return aborted
+    def use_cluster(self, route: Route, login: PlainLogin | None = None) -> int:
+        """Serve as a broker of a cluster, ``route`` saying who leads each partition and ``login`` how to
+        authenticate to the others; complete the transactions left prepared (returns how many completed at once;
+        the others are being delivered)."""
+        self._delivery = MarkerDelivery(route, self._write_local, login)
+        return self.retry_completions()
 
     def start(self) -> None:
         """``load``, then run the timeout and expiry passes on the running event loop."""
@@ -217,9 +204,11 @@ class TransactionCoordinator:
         self._tasks = [loop.create_task(self._timeout_loop()), loop.create_task(self._expiry_loop())]
 
     def shutdown(self) -> None:
-        for task in self._tasks:
+        for task in (*self._tasks, *self._delivering.values()):
             task.cancel()
-        self._tasks = []
+        self._tasks, self._delivering = [], {}
+        if self._delivery is not None:
+            self._delivery.close()
 
     async def _timeout_loop(self) -> None:
         while True:
@@ -242,39 +231,18 @@ class TransactionCoordinator:
         return self._txns.get(transactional_id)
 
     def describe(self, transactional_id: str) -> TransactionDescription:
-        """DescribeTransactions for one id (a group's offsets show as its ``__consumer_offsets`` partition)."""
-        if not transactional_id:
-            return TransactionDescription(transactional_id, ErrorCode.INVALID_REQUEST)
-        metadata = self._txns.get(transactional_id)
-        if metadata is None or metadata.state is TxnState.DEAD:
-            return TransactionDescription(transactional_id, ErrorCode.TRANSACTIONAL_ID_NOT_FOUND)
-        groups = {
-            TopicPartition(OFFSETS_TOPIC, offsets_partition(g, self._offsets_partitions)) for g in metadata.offsets
-        }
-        partitions = tuple(sorted(metadata.partitions | groups, key=lambda tp: (tp.topic, tp.partition)))
-        return TransactionDescription(
-            transactional_id, ErrorCode.NONE, metadata.state.value, metadata.ids.timeout_ms, metadata.start_ms,
-            metadata.producer_id, metadata.epoch, partitions,
-        )  # fmt: skip
+        """DescribeTransactions for one id."""
+        return describe(self._txns, transactional_id, self._offsets_partitions)
 
     def list_transactions(
         self, states: Collection[str], producer_ids: Collection[int], min_duration_ms: int = -1
     ) -> tuple[list[str], list[TransactionListing]]:
         """ListTransactions: the state filters this broker does not know, and the ids matching every filter."""
-        unknown = [state for state in states if state not in STATE_NAMES]
-        now = self._clock()
-        listings = [
-            TransactionListing(name, metadata.producer_id, metadata.state.value)
-            for name, metadata in sorted(self._txns.items())
-            if (not states or metadata.state.value in states)
-            and (not producer_ids or metadata.producer_id in producer_ids)
-            and (min_duration_ms < 0 or (metadata.start_ms >= 0 and now - metadata.start_ms >= min_duration_ms))
-        ]
-        return unknown, listings
+        return list_transactions(self._txns, states, producer_ids, min_duration_ms, self._clock())
 
     def pending_offsets(self, group_id: str) -> frozenset[TopicPartition]:
         """Partitions of ``group_id`` with an offset a transaction holds uncommitted (OffsetFetch require_stable)."""
-        pending: set[TopicPartition] = set()
+        pending: set[TopicPartition] = set(self.held.pending(group_id))
         for metadata in self._txns.values():
             pending.update(metadata.offsets.get(group_id, ()))
         return frozenset(pending)
@@ -389,6 +357,9 @@ class TransactionCoordinator:
         self, transactional_id: str, producer_id: int, epoch: int, group_id: str, commits: Sequence[OffsetCommit]
     ) -> ErrorCode:
         """TxnOffsetCommit (after the group's checks): hold ``commits`` until the transaction ends."""
+        if self._clustered and not self._coordinates(transactional_id):  # the marker will settle them (``held.py``)
+            self.held.hold(producer_id, group_id, commits)
+            return ErrorCode.NONE
         current = self._current(transactional_id, producer_id, epoch)
         if current is ErrorCode.PRODUCER_FENCED:
             return ErrorCode.INVALID_PRODUCER_EPOCH  # what TxnOffsetCommit answers for a stale epoch
@@ -419,7 +390,12 @@ class TransactionCoordinator:
         self, transactional_id: str | None, topic: str, partition: int, header: BatchHeader
     ) -> ProduceRefused | None:
         """A transactional batch may be appended only within its producer's Ongoing transaction, to a partition
-        added to it (Kafka's produce-side verification)."""
+        added to it (Kafka's produce-side verification), when this broker coordinates the transactional id. A
+        broker of a cluster that does not coordinate it accepts the batch (its producer's epoch is checked against
+        the partition's producer state, as every idempotent batch's), as Kafka's leaders do without KIP-890's
+        verification: the coordinator elsewhere ends the transaction with its markers."""
+        if transactional_id is not None and self._clustered and not self._coordinates(transactional_id):
+            return None
         metadata = None if transactional_id is None else self._txns.get(transactional_id)
         if metadata is None or metadata.producer_id != header.producer_id:
             return ProduceRefused(
@@ -465,12 +441,18 @@ class TransactionCoordinator:
         await self._end(metadata, fence(metadata, self._clock()))
         return True
 
+    def _coordinates(self, transactional_id: str) -> bool:
+        """Whether this broker holds ``transactional_id``'s ``__transaction_state`` partition (leads it)."""
+        state = self._store.transaction_partitions
+        return state.partition_of(transactional_id) in state.loaded
+
     def _abortable(self, name: str, metadata: TransactionMetadata) -> bool:
         return metadata.state is TxnState.ONGOING and name not in self._preparing
 
     def retry_completions(self) -> int:
         """Complete transactions left prepared by a failed marker write; returns how many completed."""
-        names = [n for n, m in self._txns.items() if m.state.preparing and n not in self._preparing]
+        busy = self._preparing | self._delivering.keys()
+        names = [n for n, m in self._txns.items() if m.state.preparing and n not in busy]
         return sum(self._finish(name) for name in names)
 
     def expire(self) -> int:
@@ -518,44 +500,103 @@ class TransactionCoordinator:
         return ErrorCode.NONE
 
     def _finish(self, name: str) -> bool:
-        """Write the markers of the prepared transaction ``name``, commit or drop its offsets, complete it."""
+        """Write the markers of the prepared transaction ``name`` that this broker writes itself (its partitions;
+        on commit, the held offsets of the groups it coordinates), start delivering the others to their leaders,
+        and complete the transaction once none is left; True if it completed now."""
+        if name in self._delivering or (self._clustered and self._delivery is None):
+            return False  # a broker of a cluster writes markers once it knows who leads what (``use_cluster``)
         metadata = self._txns[name]
         commit = metadata.state is TxnState.PREPARE_COMMIT
+        marker = Marker(metadata.producer_id, metadata.epoch, COORDINATOR_EPOCH, commit)
+        count = self._offsets_partitions
+        groups = {TopicPartition(OFFSETS_TOPIC, offsets_partition(g, count)) for g in metadata.offsets}
+        local, remote = (
+            (sorted(metadata.partitions, key=_in_order), [])
+            if self._delivery is None
+            else self._delivery.split(sorted(metadata.partitions | groups, key=_in_order))
+        )
         try:
-            self._write_markers(metadata, commit)
-            if commit:
-                for group, commits in metadata.offsets.items():
-                    if commits:
-                        self._store.offsets.commit(group, list(commits.values()))
+            for tp in local:
+                if tp.topic != OFFSETS_TOPIC:
+                    write_marker(self._store, marker, tp)
+            if marker.commit:
+                self._commit_offsets(metadata.offsets, remote)
         except StoreError as exc:
             _store_errors.refused(f"transactional id {name!r}: markers not written, will retry", exc)
             return False
-        done = complete(metadata, self._clock())
+        if remote:
+            assert self._delivery is not None
+            task = asyncio.get_running_loop().create_task(self._deliver(self._delivery, metadata, marker, remote))
+            self._delivering[name] = task
+            return False
+        self._complete(name)
+        return True
+
+    def _commit_offsets(
+        self, offsets: Mapping[str, Mapping[TopicPartition, OffsetCommit]], remote: list[TopicPartition]
+    ) -> None:
+        """Commit the offsets held in the transaction for the groups this broker coordinates (those whose
+        ``__consumer_offsets`` partition is not in ``remote``)."""
+        elsewhere = {tp.partition for tp in remote if tp.topic == OFFSETS_TOPIC}
+        for group, commits in offsets.items():
+            if commits and offsets_partition(group, self._offsets_partitions) not in elsewhere:
+                self._store.offsets.commit(group, list(commits.values()))
+
+    async def _deliver(
+        self, delivery: MarkerDelivery, metadata: TransactionMetadata, marker: Marker, partitions: list[TopicPartition]
+    ) -> None:
+        name = metadata.transactional_id
+        try:
+            await delivery.deliver(marker, partitions)
+        finally:
+            if self._delivering.get(name) is asyncio.current_task():
+                del self._delivering[name]
+        if self._txns.get(name) is metadata:
+            log.info("transactional id %r: %s markers written on %d partitions of other brokers", name, marker.name,
+                     len(partitions))  # fmt: skip
+            self._complete(name)
+
+    def _complete(self, name: str) -> None:
+        """Every marker is written: CompleteCommit/CompleteAbort, saved."""
+        done = complete(self._txns[name], self._clock())
         self._txns[name] = done
         try:
             self._store.transaction_state.save(name, done.document())
         except StoreError as exc:  # the markers are written: a restart finds it prepared and writes them again
             log.error("transactional id %r: completion not saved: %s", name, exc)
+
+    def _write_local(self, marker: Marker, tp: TopicPartition) -> bool:
+        """A marker the delivery found this broker leads now (its leadership came here): written, or False to
+        try again. A group's ``__consumer_offsets`` partition: the offsets held here for it are completed."""
+        try:
+            if tp.topic == OFFSETS_TOPIC:
+                self.complete_held(marker.producer_id, tp.partition, marker.commit)
+            else:
+                write_marker(self._store, marker, tp)
+        except StoreError as exc:
+            _store_errors.refused(f"{marker.name} marker for {tp.topic}-{tp.partition}: not written, will retry", exc)
+            return False
         return True
 
-    def _write_markers(self, metadata: TransactionMetadata, commit: bool) -> None:
-        for tp in sorted(metadata.partitions, key=lambda tp: (tp.topic, tp.partition)):
-            try:
-                self._store.records.write_transaction_marker(
-                    tp.topic, tp.partition, producer_id=metadata.producer_id, producer_epoch=metadata.epoch,
-                    coordinator_epoch=COORDINATOR_EPOCH, commit=commit,
-                )  # fmt: skip
-            except UnknownTopicOrPartitionError:
-                log.info("transaction marker for %s-%d skipped: the partition is gone", tp.topic, tp.partition)
+    # --- the participant side: markers from other coordinators ---
+
+    def complete_held(self, producer_id: int, offsets_partition: int, commit: bool) -> int:
+        """The marker for ``__consumer_offsets``-``offsets_partition`` of another broker's transaction: its held
+        offsets of the groups there become committed (commit) or are dropped; returns how many groups."""
+        held = self.held.of(producer_id, offsets_partition)
+        if commit:
+            for group, commits in held.items():
+                self._store.offsets.commit(group, list(commits.values()))
+        self.held.release(producer_id, offsets_partition)
+        return len(held)
+
+
+def _in_order(tp: TopicPartition) -> tuple[str, int]:
+    return tp.topic, tp.partition
 
 
 def _in_partition(partition_of: Callable[[str], int], partition: int, key: str) -> bool:
     return partition_of(key) == partition
-
-
-def offsets_partition(group_id: str, partitions: int) -> int:
-    """The ``__consumer_offsets`` partition of a group (the one FindCoordinator and the store use)."""
-    return key_partition(group_id, partitions)
 
 
 async def _durable(future: Future[None] | None) -> bool:

@@ -143,3 +143,24 @@ def test_a_topic_made_again_starts_without_producers(tmp_path: Path) -> None:
     with open_store(tmp_path) as store:
         producers = service(store)
         assert produce(store, producers, idempotent_batch(7, 0, 12, 1)) == Duplicate(2, 2)
+
+
+def test_brokers_of_a_cluster_allocate_producer_ids_in_their_own_ranges(tmp_path: Path) -> None:
+    """Two coordinators of one cluster never hand out the same producer id; a single broker starts at 0."""
+    allocated = {}
+    for node, clustered in ((1, True), (2, True), (3, False)):
+        store = open_store(tmp_path / f"broker-{node}")
+        try:
+            cluster = {"rockafka.cluster.etcd.endpoints": "127.0.0.1:1"} if clustered else {}
+            settings = {"node.id": str(node), **cluster}
+            producers = service(store, **settings)
+            allocated[node] = [producers.allocate_producer_id().producer_id for _ in range(3)]
+            reopened = service(store, **settings)  # and after a reopen, the next block of the same range
+            allocated[node].append(reopened.allocate_producer_id().producer_id)
+        finally:
+            store.close()
+    assert allocated[1][:3] == [1 << 44, (1 << 44) + 1, (1 << 44) + 2]
+    assert allocated[2][:3] == [2 << 44, (2 << 44) + 1, (2 << 44) + 2]
+    assert allocated[3][:3] == [0, 1, 2]
+    for node in (1, 2, 3):
+        assert allocated[node][3] > allocated[node][2] and allocated[node][3] >> 44 == allocated[node][0] >> 44

@@ -16,9 +16,11 @@ from rockafka.facade.protocol.messages import add_partitions_to_txn as ap
 from rockafka.facade.protocol.messages import describe_transactions as dt
 from rockafka.facade.protocol.messages import end_txn as et
 from rockafka.facade.protocol.messages import init_producer_id as ip
+from rockafka.facade.protocol.messages import list_offsets as lo
 from rockafka.facade.protocol.messages import list_transactions as lt
 from rockafka.facade.protocol.messages import produce as pr
 from rockafka.facade.protocol.messages import txn_offset_commit as tc
+from rockafka.facade.protocol.messages import write_txn_markers as wm
 from rockafka.facade.security import AclOperation, AclPermission, PatternType, ResourceType, binding
 
 from ..security.wire import Conn, broker, connect
@@ -132,3 +134,42 @@ def test_describe_and_list_show_only_what_may_be_described(dispatcher: RequestDi
     assert [d.error_code for d in described] == [ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED]
     assert [t.transactional_id for t in bob.call(lt.ListTransactionsRequest(), 1).transaction_states] == []
     assert [t.transactional_id for t in alice.call(lt.ListTransactionsRequest(), 1).transaction_states] == ["tx-alice"]
+
+
+def test_write_txn_markers_needs_cluster_action(dispatcher: RequestDispatcher) -> None:
+    """Only a broker's principal (CLUSTER_ACTION on the cluster, or a super user) may end a transaction on a
+    partition with WriteTxnMarkers; anyone else's request writes nothing."""
+    assert dispatcher.security is not None
+    dispatcher.security.acls.add(
+        [binding(T.CLUSTER, "kafka-cluster", PatternType.LITERAL, "User:broker", "*", Op.CLUSTER_ACTION,
+                 AclPermission.ALLOW)]
+    )  # fmt: skip
+    alice = connect(dispatcher, "User:alice")
+    pid, epoch = begin(alice)
+    assert add(alice, 3, pid, epoch, "out") == {"out": ErrorCode.NONE}
+    data = [
+        pr.TopicProduceData(
+            name="out", partition_data=[pr.PartitionProduceData(index=0, records=txn_batch(pid, epoch, 0))]
+        )
+    ]
+    produce = pr.ProduceRequest(transactional_id="tx-alice", acks=-1, timeout_ms=5000, topic_data=data)
+    assert alice.call(produce, 9).responses[0].partition_responses[0].error_code == ErrorCode.NONE
+    marker = wm.WritableTxnMarker(
+        producer_id=pid, producer_epoch=epoch, transaction_result=True,
+        topics=[wm.WritableTxnMarkerTopic(name="out", partition_indexes=[0])],
+    )  # fmt: skip
+    request = wm.WriteTxnMarkersRequest(markers=[marker])
+
+    def answer(principal: str) -> int:
+        response = connect(dispatcher, principal).call(request, 1, wm.WriteTxnMarkersResponse)
+        return response.markers[0].topics[0].partitions[0].error_code
+
+    def last_stable() -> int:
+        wanted = lo.ListOffsetsTopic(name="out", partitions=[lo.ListOffsetsPartition(partition_index=0, timestamp=-1)])
+        request = lo.ListOffsetsRequest(replica_id=-1, isolation_level=1, topics=[wanted])
+        return int(connect(dispatcher, "User:admin").call(request, 5).topics[0].partitions[0].offset)
+
+    assert answer("User:alice") == ErrorCode.CLUSTER_AUTHORIZATION_FAILED
+    assert last_stable() == 0  # nothing written: the transaction is still open
+    assert answer("User:broker") == ErrorCode.NONE
+    assert last_stable() == 3  # two records and the COMMIT marker
