@@ -26,6 +26,7 @@ from .dynamic_configs import DynamicConfigs
 from .group import GroupService
 from .ops.metrics import BrokerMetrics
 from .producers import ProducerService
+from .replication import Replication
 from .topology import LocalTopology, Topology
 from .transactions import TransactionCoordinator
 from .waiters import PartitionWaiters
@@ -47,6 +48,8 @@ class Broker:
     topology: Topology = field(init=False)
     metrics: BrokerMetrics | None = None
     """The traffic counters, when the HTTP listener exports them (``rockafka.http.listener``)."""
+    replication: Replication | None = None
+    """This broker's role in its group's replication (``replication.py``); None for a single broker."""
     groups: GroupService = field(init=False)
     producers: ProducerService = field(init=False)
     transactions: TransactionCoordinator = field(init=False)

@@ -73,6 +73,21 @@ def test_a_follower_reads_back_what_its_leader_holds(tmp_path: Path, pieces: int
         assert follower.recovery_report is not None and follower.recovery_report.lost_bytes == 0
 
 
+def test_data_cut_at_each_segment_end_leaves_the_follower_where_the_next_piece_starts(tmp_path: Path) -> None:
+    """A leader sends a segment's BLANK and the rest of it as the end of one piece (it cuts its stream at segment
+    ends): the follower's log then ends at the next segment's start, where the next piece begins."""
+    boundaries, data = leader_store(tmp_path / "leader")
+    segment = 8192
+    cuts = [*range(0, boundaries[-1], segment), boundaries[-1]]
+    with MessageStore.open(small_config(tmp_path / "leader")) as leader:
+        expected = contents(leader)
+    with MessageStore.open(small_config(tmp_path / "follower")) as follower:
+        follower.topics.create("t", 2, topic_id=TOPIC_ID)
+        for start, end in itertools.pairwise(cuts):
+            assert follower.replica.append_copied(start, data[start:end]) == end
+        assert contents(follower) == expected
+
+
 def test_copied_data_that_does_not_continue_the_log_is_refused(tmp_path: Path) -> None:
     boundaries, data = leader_store(tmp_path / "leader")
     with MessageStore.open(small_config(tmp_path / "follower")) as follower:
@@ -91,3 +106,28 @@ def test_copied_data_that_does_not_continue_the_log_is_refused(tmp_path: Path) -
         other.topics.create("t", 2, topic_id=TOPIC_ID)
         with pytest.raises(InvalidReplicaDataError, match="segment sizes"):
             other.replica.append_copied(0, data)
+
+
+@pytest.mark.parametrize("max_bytes", [1, 1000, 5000, 1 << 20])
+def test_what_the_leader_reads_for_a_follower_it_takes_whole(tmp_path: Path, max_bytes: int) -> None:
+    """``read_copy`` slices of the leader's log, from the follower's end each time, copy the whole log: each slice
+    is cut at a record boundary or a segment's end, at most ``max_bytes`` unless one record is larger."""
+    boundaries, data = leader_store(tmp_path / "leader")
+    with (
+        MessageStore.open(small_config(tmp_path / "leader")) as leader,
+        MessageStore.open(small_config(tmp_path / "follower")) as follower,
+    ):
+        follower.topics.create("t", 2, topic_id=TOPIC_ID)
+        pieces = 0
+        while piece := leader.replica.read_copy(follower.replica.end, max_bytes):
+            assert len(piece) <= max(max_bytes, 8192)
+            start = follower.replica.end
+            assert bytes(piece) == data[start : start + len(piece)]
+            follower.replica.append_copied(start, piece)
+            pieces += 1
+        assert follower.replica.end == leader.replica.published_end == boundaries[-1]
+        assert contents(follower) == contents(leader)
+        segments = len(range(0, boundaries[-1], 8192))
+        assert pieces >= (len(boundaries) - 1 if max_bytes == 1 else segments)
+        with pytest.raises(InvalidReplicaDataError, match="no CommitLog segment"):
+            leader.replica.read_copy(-8192, max_bytes)
