@@ -59,13 +59,14 @@ def _create(bootstrap: str, topic: str, partitions: int, **configs: str) -> None
     admin.create_topics([NewTopic(topic, partitions, 1, config=configs)])[topic].result(30)
 
 
-def _produce(bootstrap: str, topic: str, count: int, *, first: int = 0, **settings: object) -> list[KafkaError | None]:
-    errors: list[KafkaError | None] = []
+def _produce(bootstrap: str, topic: str, count: int, *, first: int = 0, **settings: object) -> list[int | None]:
+    """Produce ``count`` records; each one's delivery error code (None: delivered)."""
+    errors: list[int | None] = []
     producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 5, **settings})
     for n in range(first, first + count):
         producer.produce(
             topic, b"value-%d-" % n + b"x" * (n % 700), key=b"k%d" % (n % 7), partition=n % 2,
-            headers=[("n", str(n).encode()), ("h", None)], on_delivery=lambda err, _msg: errors.append(err),
+            headers=[("n", str(n).encode()), ("h", None)], on_delivery=lambda err, _msg: errors.append(err and err.code()),
         )  # fmt: skip
         producer.poll(0)
     assert producer.flush(60) == 0
@@ -183,7 +184,7 @@ def test_acks_all_waits_for_the_follower_and_a_paused_one_leaves_the_in_sync_set
     follower.start()
     try:
         _create(leader.bootstrap, "acked", 2)
-        _create(leader.bootstrap, "two-needed", 1, **{"min.insync.replicas": "2"})
+        _create(leader.bootstrap, "two-needed", 2, **{"min.insync.replicas": "2"})
         _wait(lambda: "follower 2" in leader.log_text() and "connected" in leader.log_text(), "the follower joined")
         assert _produce(leader.bootstrap, "acked", 50, acks="all") == [None] * 50
         assert _produce(leader.bootstrap, "two-needed", 5, acks="all") == [None] * 5
@@ -195,9 +196,9 @@ def test_acks_all_waits_for_the_follower_and_a_paused_one_leaves_the_in_sync_set
         assert producer.flush(1) == 1 and errors == []  # the paused follower holds the answer back
         assert producer.flush(30) == 0 and errors == [None]  # answered once the follower left the in-sync set
         assert "out of the in-sync set" in leader.log_text()
-        refused = _produce(leader.bootstrap, "two-needed", 1, acks="all", retries=0)
-        assert [e.code() if e else None for e in refused] == [KafkaError.NOT_ENOUGH_REPLICAS]
-        assert _produce(leader.bootstrap, "two-needed", 1, acks=1) == [None]  # acks=1 needs no follower
+        refused = _produce(leader.bootstrap, "two-needed", 2, acks="all", retries=0)
+        assert refused == [KafkaError.NOT_ENOUGH_REPLICAS] * 2
+        assert _produce(leader.bootstrap, "two-needed", 2, acks=1) == [None] * 2  # acks=1 needs no follower
     finally:
         _resume(follower)
         follower.kill()
