@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from confluent_kafka import KafkaError, Producer
+from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from rockafka.store import MessageStore, StoreConfig
@@ -66,11 +66,20 @@ def _produce(bootstrap: str, topic: str, count: int, *, first: int = 0, **settin
     for n in range(first, first + count):
         producer.produce(
             topic, b"value-%d-" % n + b"x" * (n % 700), key=b"k%d" % (n % 7), partition=n % 2,
-            headers=[("n", str(n).encode()), ("h", None)], on_delivery=lambda err, _msg: errors.append(err and err.code()),
+            headers=[("n", str(n).encode()), ("h", None)],
+            on_delivery=lambda err, _msg: errors.append(err and err.code()),
         )  # fmt: skip
         producer.poll(0)
     assert producer.flush(60) == 0
     return errors
+
+
+def _high_watermark(bootstrap: str, topic: str) -> int:
+    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "watermarks"})
+    try:
+        return int(consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=30)[1])
+    finally:
+        consumer.close()
 
 
 def _transactions(bootstrap: str, topic: str) -> None:
@@ -179,7 +188,7 @@ def test_a_follower_whose_log_diverged_is_cut_back_and_follows(tmp_path: Path) -
 
 
 def test_acks_all_waits_for_the_follower_and_a_paused_one_leaves_the_in_sync_set(tmp_path: Path) -> None:
-    leader, follower = _pair(tmp_path, **{"replica.lag.time.max.ms": "3000"})
+    leader, follower = _pair(tmp_path, **{"replica.lag.time.max.ms": "6000"})
     leader.start()
     follower.start()
     try:
@@ -190,12 +199,16 @@ def test_acks_all_waits_for_the_follower_and_a_paused_one_leaves_the_in_sync_set
         assert _produce(leader.bootstrap, "two-needed", 5, acks="all") == [None] * 5
         assert follower.process is not None
         os.kill(follower.process.pid, signal.SIGSTOP)
+        high = _high_watermark(leader.bootstrap, "acked")
+        assert _produce(leader.bootstrap, "acked", 1, acks=1) == [None]  # answered without the follower, ...
+        assert _high_watermark(leader.bootstrap, "acked") == high  # ... but consumers do not see it yet
         errors: list[KafkaError | None] = []
         producer = Producer({"bootstrap.servers": leader.bootstrap, "acks": "all", "request.timeout.ms": 30000})
         producer.produce("acked", b"while-paused", partition=0, on_delivery=lambda err, _m: errors.append(err))
         assert producer.flush(1) == 1 and errors == []  # the paused follower holds the answer back
         assert producer.flush(30) == 0 and errors == [None]  # answered once the follower left the in-sync set
         assert "out of the in-sync set" in leader.log_text()
+        assert _high_watermark(leader.bootstrap, "acked") == high + 2  # the set is the leader alone now
         refused = _produce(leader.bootstrap, "two-needed", 2, acks="all", retries=0)
         assert refused == [KafkaError.NOT_ENOUGH_REPLICAS] * 2
         assert _produce(leader.bootstrap, "two-needed", 2, acks=1) == [None] * 2  # acks=1 needs no follower

@@ -125,7 +125,7 @@ class BrokerApp:
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
         if replication is not None:
             try:
-                await _replication.start(replication, self.config, store)
+                await _replication.start(replication, self.config, store, broker.waiters.wake_all)
             except _replication.ReplicationSetupError as exc:
                 await self._abandon_start(broker)
                 raise StartupError(str(exc)) from None

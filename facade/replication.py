@@ -1,8 +1,9 @@
 """The broker's role in its group's replication (``cluster/replication/``), from its settings.
 
-- ``rockafka.replication.listener`` set: a *leader*. It serves followers there (``ReplicationLeader``); Produce
-  with acks=all waits for the confirm offset (every in-sync member holds the batch) and is refused with
-  NOT_ENOUGH_REPLICAS when the in-sync set (the leader included) is smaller than ``min.insync.replicas``.
+- ``rockafka.replication.listener`` set: a *leader*. It serves followers there (``ReplicationLeader``); while a
+  follower is in sync, consumers see the confirm offset as the high watermark; Produce with acks=all waits for
+  the confirm offset (every in-sync member holds the batch) and is refused with NOT_ENOUGH_REPLICAS when the
+  in-sync set (the leader included) is smaller than ``min.insync.replicas``.
 - ``rockafka.replication.leader`` set: a *follower* of the leader whose replication listener it names. Before
   the broker is built it handshakes and, when its log parts from the leader's, reopens the store cut back there
   (``MessageStore.open(truncate_to=)``); then it copies the leader's CommitLog (``ReplicationFollower``) and
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -83,13 +85,16 @@ async def prepare(
     return store, Replication(follower=follower, _session=session)
 
 
-async def start(replication: Replication, config: BrokerConfig, store: MessageStore) -> None:
-    """Once the broker is built: serve followers, or start following."""
+async def start(
+    replication: Replication, config: BrokerConfig, store: MessageStore, wake_fetches: Callable[[], None]
+) -> None:
+    """Once the broker is built: serve followers (``wake_fetches`` when the high watermark moves), or follow."""
     if replication.follower is not None:
         replication.follower.follow(store, replication._session)
         replication._session = None
         return
     leader = replication.leader = ReplicationLeader(store, lag_time_ms=config.int("replica.lag.time.max.ms"))
+    leader.on_confirm = wake_fetches
     address = config.str("rockafka.replication.listener")
     try:
         await leader.start(*_address(address))

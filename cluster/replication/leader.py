@@ -9,9 +9,11 @@ that segment deletion takes, so the appends on the loop thread never wait on a f
 stream parks until the next append (one future shared by every stream, completed by the store's append
 listener: no polling) or until ``HEARTBEAT_S`` passes, when a frame without bytes carries the confirm offset.
 
-Acknowledgements feed the in-sync set (``insync.py``); a timer shrinks it every ``CHECK_S``. ``wait_confirmed``
-is acks=all's waiter: a future completed when the confirm offset reaches a given physical end (a heap of
-waiters, popped as the confirm offset moves).
+Acknowledgements feed the in-sync set (``insync.py``); a timer shrinks it every ``CHECK_S``. While a follower is
+in sync, the store's reads stop at the confirm offset (``Records.set_confirmed``: the high watermark consumers
+see), and ``on_confirm`` wakes parked fetches when it moves. ``wait_confirmed`` is acks=all's waiter: a future
+completed when the confirm offset reaches a given physical end (a heap of waiters, popped as the confirm offset
+moves).
 
 Threads: the broker loop thread, like the store calls it makes.
 """
@@ -62,6 +64,9 @@ class ReplicationLeader:
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._checker: asyncio.Task[None] | None = None
+        self._limit: int | None = None  # the confirm offset the store holds reads to (None: no follower in sync)
+        self.on_confirm: Callable[[], None] = lambda: None
+        """Called when the high watermark consumers see moved (the broker wakes its parked fetches)."""
         self._sent_all: dict[int, int] = {}  # follower -> the leader's end when a frame last took it there
         self.port = 0
 
@@ -98,7 +103,13 @@ class ReplicationLeader:
         return future
 
     def _release_waiters(self, *, everyone: bool = False) -> None:
+        """Complete the waits the confirm offset reached, and hold the store's reads to it."""
         confirm, waiters = self.in_sync.confirm_offset, self._waiters
+        limit = None if self.in_sync.size == 1 else confirm
+        if limit != self._limit:
+            self._store.records.set_confirmed(limit)
+            self._limit = limit
+            self.on_confirm()
         while waiters and (everyone or waiters[0][0] <= confirm):
             future = heapq.heappop(waiters)[2]
             if not future.done():

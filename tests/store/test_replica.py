@@ -131,3 +131,25 @@ def test_what_the_leader_reads_for_a_follower_it_takes_whole(tmp_path: Path, max
         assert pieces >= (len(boundaries) - 1 if max_bytes == 1 else segments)
         with pytest.raises(InvalidReplicaDataError, match="no CommitLog segment"):
             leader.replica.read_copy(-8192, max_bytes)
+
+
+def test_a_confirm_offset_holds_the_high_watermark_and_reads_back(tmp_path: Path) -> None:
+    """``records.set_confirmed``: a leader's high watermark is the first batch at or past the confirm offset;
+    reads stop there and the last stable offset too; None lifts the limit."""
+    boundaries, _ = leader_store(tmp_path / "leader")
+    with MessageStore.open(small_config(tmp_path / "leader")) as store:
+        ends = [store.records.partition_offsets("t", p).high_watermark for p in range(2)]
+        store.records.set_confirmed(boundaries[20])  # the first 20 appends: batches 0-19, 1 + n % 3 records each
+        held = [sum(1 + n % 3 for n in range(p, 20, 2)) for p in range(2)]
+        assert [store.records.partition_offsets("t", p).high_watermark for p in range(2)] == held
+        assert [store.records.partition_bounds("t", p).high_watermark for p in range(2)] == held
+        assert [store.records.last_stable_offset("t", p) for p in range(2)] == held
+        for partition in range(2):
+            read = store.records.read("t", partition, 0, 1 << 20)
+            assert read.high_watermark == held[partition]
+            assert sum(_count(bytes(b)) for b in read.batches) == held[partition]
+            assert store.records.read("t", partition, held[partition], 1 << 20).batches == ()
+        store.records.set_confirmed(boundaries[-1])
+        assert [store.records.partition_offsets("t", p).high_watermark for p in range(2)] == ends
+        store.records.set_confirmed(None)
+        assert [store.records.partition_bounds("t", p).high_watermark for p in range(2)] == ends
