@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
+from kafka import KafkaProducer
+from kafka.errors import NotLeaderForPartitionError
 
 from rockafka.store import MessageStore, StoreConfig
 from rockafka.store.reader import StoreReader
@@ -136,6 +138,23 @@ def test_the_follower_holds_the_leaders_bytes_and_reads_them_back_the_same(
     _, records, transactions = contents
     assert sum(len(r) for r in records.values()) == 3000 + 500 + 15 + 6  # 3 transactions: a marker a partition
     assert any(t.aborted for t in transactions.values())  # type: ignore[attr-defined]
+    producer = KafkaProducer(bootstrap_servers=follower.bootstrap, retries=0)
+    try:  # a follower takes no produce (librdkafka would wait for a leader forever: kafka-python says why)
+        with pytest.raises(NotLeaderForPartitionError):
+            producer.send("orders", b"to-the-follower", partition=0).get(timeout=30)
+    finally:
+        producer.close()
+    assert _same_log(leader, follower)
+
+
+def test_a_broker_that_would_lead_and_follow_does_not_start(tmp_path: Path) -> None:
+    both = BrokerProcess(
+        tmp_path, {"rockafka.replication.listener": f"127.0.0.1:{free_port()}", "rockafka.replication.leader": "x:1"}
+    )
+    with pytest.raises(RuntimeError, match="broker exited with 1") as failure:
+        both.start()
+    assert "a broker leads its group or follows it" in str(failure.value)
+    assert "Traceback" not in str(failure.value)
 
 
 def test_a_follower_killed_and_restarted_catches_up_from_its_end(group: tuple[BrokerProcess, BrokerProcess]) -> None:

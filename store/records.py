@@ -64,7 +64,8 @@ class Records:
         self._confirmed = physical_offset
 
     def _high_watermark(self, queue: ConsumeQueue, log_start: int) -> int:
-        """The log end, or the first batch at or past the confirm offset (never below the log start)."""
+        """The first batch at or past the confirm offset (never below the log start), or the log end. Callers test
+        ``_confirmed`` for None first: a single broker's reads make no call."""
         confirmed = self._confirmed
         if confirmed is None or queue.next_physical <= confirmed:
             return queue.next_offset
@@ -118,7 +119,7 @@ class Records:
         log_start, log_end = self._partitions.log_start(key, queue), queue.next_offset
         if not log_start <= fetch_offset <= log_end:
             raise OffsetOutOfRangeError(fetch_offset, log_start, log_end)
-        high_watermark = self._high_watermark(queue, log_start)
+        high_watermark = queue.next_offset if self._confirmed is None else self._high_watermark(queue, log_start)
         limit = high_watermark if max_offset is None else min(max_offset, high_watermark)
         compacted = self._partitions.compacted.get(key)
         if compacted is not None and fetch_offset < compacted.end_offset:
@@ -142,7 +143,7 @@ class Records:
             first = queue.first_index
         else:
             first = queue.index_of_offset(start)
-        high_watermark = self._high_watermark(queue, log_start)
+        high_watermark = queue.next_offset if self._confirmed is None else self._high_watermark(queue, log_start)
         return PartitionOffsets(log_start, high_watermark, queue.total_bytes - queue.bytes_before(first))
 
     @guarded
@@ -156,12 +157,12 @@ class Records:
         """High watermark, last stable offset and log start offset at once (what a fetch answers)."""
         key, queue, _ = self._partitions.route(topic, partition)
         log_start = self._partitions.log_start(key, queue)
-        high_watermark = self._high_watermark(queue, log_start)
+        high_watermark = queue.next_offset if self._confirmed is None else self._high_watermark(queue, log_start)
         return PartitionBounds(high_watermark, self._last_stable(key, queue, log_start), log_start)
 
     def _last_stable(self, key: PartitionKey, queue: ConsumeQueue, log_start: int) -> int:
         first = self._transactions.first_unstable(key)
-        high_watermark = self._high_watermark(queue, log_start)
+        high_watermark = queue.next_offset if self._confirmed is None else self._high_watermark(queue, log_start)
         if first is None:
             return high_watermark
         return max(min(first, high_watermark), log_start)
