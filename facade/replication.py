@@ -7,7 +7,8 @@
 - ``rockafka.replication.leader`` set: a *follower* of the leader whose replication listener it names. Before
   the broker is built it handshakes and, when its log parts from the leader's, reopens the store cut back there
   (``MessageStore.open(truncate_to=)``); then it copies the leader's CommitLog (``ReplicationFollower``) and
-  refuses Produce (NOT_LEADER_OR_FOLLOWER).
+  refuses Produce (NOT_LEADER_OR_FOLLOWER); its store refuses every append of its own (``store.replica.follow``:
+  offset commits, coordinator records and markers included), so only the leader's bytes reach its CommitLog.
 - Neither (a single broker, the default): nothing here runs; no listener is opened and acks=all is answered
   after the append, as before.
 """
@@ -71,6 +72,7 @@ async def prepare(
     if not leader:
         return store, (Replication() if listener else None)
     follower = ReplicationFollower(config.node_id, *_address(leader))
+    store.replica.follow()
     try:
         session = await follower.handshake(store)
     except (OSError, TimeoutError, ClusterError) as exc:
@@ -82,6 +84,7 @@ async def prepare(
                     store.replica.end)  # fmt: skip
         store.close()
         store = MessageStore.open(store_config, truncate_to=cut)
+        store.replica.follow()
     return store, Replication(follower=follower, _session=session)
 
 

@@ -38,6 +38,7 @@ from .epochfile import EpochFile
 from .errors import StoreError
 from .health import StoreHealth, guarded
 from .queuebuilder import QueueBuilder
+from .writer import Writer
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -53,8 +54,11 @@ class InvalidReplicaDataError(StoreError):
 
 
 class ReplicaLog:
-    def __init__(self, health: StoreHealth, commitlog: CommitLog, builder: QueueBuilder, epochs: EpochFile) -> None:
+    def __init__(
+        self, health: StoreHealth, commitlog: CommitLog, builder: QueueBuilder, epochs: EpochFile, writer: Writer
+    ) -> None:
         self._health = health
+        self._writer = writer
         self._commitlog = commitlog
         self._builder = builder
         self._epochs = epochs
@@ -63,6 +67,11 @@ class ReplicaLog:
     def end(self) -> int:
         """Where the next copied byte goes: this CommitLog's end."""
         return self._commitlog.write_offset
+
+    def follow(self) -> None:
+        """From now on this store holds its leader's copy: its own appends (produce, coordinator records,
+        transaction markers) are refused with ``ReplicaOnlyError``, so only ``append_copied`` writes."""
+        self._writer.replica_only = True
 
     @property
     def published_end(self) -> int:

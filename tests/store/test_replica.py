@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rockafka.store import MessageStore
+from rockafka.store import MessageStore, ReplicaOnlyError
 from rockafka.store.replica import InvalidReplicaDataError
 
 from .helpers import append, build_batch, small_config
@@ -153,3 +153,16 @@ def test_a_confirm_offset_holds_the_high_watermark_and_reads_back(tmp_path: Path
         assert [store.records.partition_offsets("t", p).high_watermark for p in range(2)] == ends
         store.records.set_confirmed(None)
         assert [store.records.partition_bounds("t", p).high_watermark for p in range(2)] == ends
+
+
+def test_a_following_store_refuses_its_own_appends_and_takes_the_leaders(tmp_path: Path) -> None:
+    boundaries, data = leader_store(tmp_path / "leader")
+    with MessageStore.open(small_config(tmp_path / "follower")) as follower:
+        follower.topics.create("t", 2, topic_id=TOPIC_ID)
+        follower.replica.follow()
+        with pytest.raises(ReplicaOnlyError, match="takes no appends"):
+            append(follower, "t", 0, build_batch([(b"k", b"mine")]))
+        with pytest.raises(ReplicaOnlyError):
+            put(follower, "t", 1, txn_batch(5, 1))
+        assert follower.replica.end == 0
+        assert follower.replica.append_copied(0, data[: boundaries[10]]) == boundaries[10]
