@@ -19,6 +19,9 @@ CommitLog's mapping (no copy) from ``start`` to the published end, cut at a reco
 so each slice is data ``append_copied`` takes whole. Only when more than ``max_bytes`` remain are record
 headers read to find the cut; a follower that keeps up gets what the last appends wrote without a parse.
 
+``follow()``: from then on the store's own appends (``Writer``: produce, coordinator records, markers) raise
+``ReplicaOnlyError``, so only copied bytes reach a follower's CommitLog.
+
 Not yet: parked fetches are not woken (a follower serves no fetches yet) and no durability future is handed out
 (the follower's acknowledgement to its leader will need one).
 
