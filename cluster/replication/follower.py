@@ -97,14 +97,14 @@ class ReplicationFollower:
                         "broker cannot cut its log: restart it to follow again",
                         session.welcome.truncate_to, store.replica.end,
                     )  # fmt: skip
-                    session.writer.close()
                     return
                 await self._copy(store, session)
             except (OSError, EOFError, TimeoutError, ClusterError, StoreError) as exc:
                 log.warning("replication: following %s stopped: %s; retrying", _address(self.address), exc)
-            if session is not None:
-                session.writer.close()
-                session = None
+            finally:  # a stop (cancellation) closes the connection too, so the leader sees the follower leave
+                if session is not None:
+                    session.writer.close()
+                    session = None
             await asyncio.sleep(RETRY_S)
 
     async def _copy(self, store: MessageStore, session: Session) -> None:
