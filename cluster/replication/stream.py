@@ -179,7 +179,8 @@ class StreamDecoder:
                     raise ReplicationProtocolError(f"a frame of {length} bytes (1 to {self._max_frame} allowed)")
                 if len(buffer) - position < 4 + length:
                     break
-                body = bytes(buffer[position + _FRAME.size : position + 4 + length])
+                with memoryview(buffer) as view:  # one copy of the body (a bytearray slice would be a second)
+                    body = bytes(view[position + _FRAME.size : position + 4 + length])
                 position += 4 + length
                 yield decode_body(kind, body)
         finally:
