@@ -23,6 +23,7 @@ from rockafka.cluster import ClusterError
 from rockafka.store import MessageStore, StoreError
 
 from . import handlers as _handlers  # noqa: F401  (registers every API handler)
+from . import replication as _replication
 from .broker import Broker, load_cluster_id, store_config
 from .config import BrokerConfig, Listener
 from .connections import ConnectionLimits, Connections
@@ -86,13 +87,14 @@ class BrokerApp:
         except Exception as exc:
             raise StartupError(f"cannot open the data directory {self.config.data_dir}: {exc}") from exc
         log.info("%s", recovery_summary(store.recovery_report, store.open_seconds))
+        store, replication = await self._prepare_replication(store)
         try:
             cluster_id = load_cluster_id(self.config.data_dir, self.config.node_id)
         except StoreError as exc:  # an unreadable meta.properties: the store opened above is closed again
             store.close()
             raise StartupError(str(exc)) from None
         metrics = BrokerMetrics() if self.http is not None else None
-        broker = Broker(self.config, store, cluster_id, metrics=metrics)
+        broker = Broker(self.config, store, cluster_id, metrics=metrics, replication=replication)
         broker.reconfigured.append(self._reconfigure_connections)
         self._reconfigure_connections(broker.config)
         store.records.add_append_listener(broker.waiters.on_append)
@@ -122,6 +124,12 @@ class BrokerApp:
         except OSError as exc:
             await self._abandon_start(broker)
             raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
+        if replication is not None:
+            try:
+                await _replication.start(replication, self.config, store, broker.waiters.wake_all)
+            except _replication.ReplicationSetupError as exc:
+                await self._abandon_start(broker)
+                raise StartupError(str(exc)) from None
         if self.config.get("rockafka.cluster.etcd.endpoints"):
             await self._join_cluster(broker, security)
         await self._start_http(store, security)  # after the join: the console checks the cluster's users and ACLs
@@ -136,6 +144,14 @@ class BrokerApp:
             self.config.data_dir,
         )
         log.info("%s", settings_summary(self.config))
+
+    async def _prepare_replication(self, store: MessageStore) -> tuple[MessageStore, _replication.Replication | None]:
+        """A follower's handshake (its store cut back and reopened when its log parts from the leader's)."""
+        try:
+            return await _replication.prepare(self.config, store, store_config(self.config))
+        except (_replication.ReplicationSetupError, StoreError) as exc:
+            store.close()
+            raise StartupError(str(exc)) from None
 
     async def _join_cluster(self, broker: Broker, security: SecurityService) -> None:
         """Register in the cluster named by ``rockafka.cluster.etcd.endpoints`` and serve from its snapshot
@@ -228,6 +244,8 @@ class BrokerApp:
     async def _abandon_start(self, broker: Broker) -> None:
         """Undo a start that failed after the store opened: the services' timers and tasks stopped (and given a
         turn of the loop to end, so none is left pending), the listeners and the store closed."""
+        if broker.replication is not None:
+            await broker.replication.stop()
         broker.waiters.close()
         broker.groups.shutdown()
         broker.transactions.shutdown()
@@ -325,6 +343,8 @@ class BrokerApp:
         await self._close_servers()
         if self._member is not None:
             await self._member.stop()
+        if self.broker is not None and self.broker.replication is not None:
+            await self.broker.replication.stop()
         if self.http is not None:
             await self.http.stop()
         if self.broker is not None:

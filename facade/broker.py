@@ -27,6 +27,7 @@ from .group import GroupService
 from .internal_topics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, InternalTopicListing
 from .ops.metrics import BrokerMetrics
 from .producers import ProducerService
+from .replication import Replication
 from .topology import LocalTopology, Topology
 from .transactions import TransactionCoordinator
 from .waiters import PartitionWaiters
@@ -48,6 +49,8 @@ class Broker:
     topology: Topology = field(init=False)
     metrics: BrokerMetrics | None = None
     """The traffic counters, when the HTTP listener exports them (``rockafka.http.listener``)."""
+    replication: Replication | None = None
+    """This broker's role in its group's replication (``replication.py``); None for a single broker."""
     groups: GroupService = field(init=False)
     internal_topics: InternalTopicListing = field(init=False)
     """The internal topics clients see (``__consumer_offsets``, ``__transaction_state``) once Kafka would list them."""

@@ -55,6 +55,14 @@ class PartitionWaiters:
                     if not parked:
                         del self._parked[key]
 
+    def wake_all(self) -> None:
+        """Wake every parked fetch to read again (a group leader's high watermark moved without an append)."""
+        parked, self._parked = self._parked, {}
+        for futures in parked.values():
+            for future in futures:
+                if not future.done():
+                    future.set_result(True)
+
     def close(self) -> None:
         """End every wait, now and later, as if its time were up (shutdown: parked fetches answer at once)."""
         self._closed = True

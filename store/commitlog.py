@@ -375,6 +375,13 @@ class CommitLog:
         file.write(self.write_offset - file.start, total, record)
         self.write_offset += total
 
+    def append_blank(self) -> None:
+        """Close the segment being written with a BLANK at the write position and continue at the next segment's
+        start (a leader's BLANK, copied: the follower's log then ends where the leader's stream goes on)."""
+        file = self._files.find(self.write_offset) or self._files.create(self.write_offset)
+        self._tail = None
+        self._room_for(file.end - self.write_offset)
+
     def _room_for(self, total: int) -> MappedFile:
         """The file where ``total`` bytes go at the write offset, closing the current file with a BLANK if needed."""
         file = self._files.find(self.write_offset) or self._files.create(self.write_offset)

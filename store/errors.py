@@ -73,6 +73,11 @@ class RecordTooLargeError(StoreError):
     """A batch is larger than the topic's ``max.message.bytes`` or than a CommitLog segment. MESSAGE_TOO_LARGE."""
 
 
+class ReplicaOnlyError(StoreError):
+    """This store copies its group leader's CommitLog (``store.replica.follow``): it takes no appends of its own.
+    NOT_LEADER_OR_FOLLOWER."""
+
+
 class OffsetOutOfRangeError(StoreError):
     """An offset below the log start offset or above the high watermark. OFFSET_OUT_OF_RANGE."""
 

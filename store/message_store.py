@@ -186,7 +186,7 @@ class MessageStore:
         )  # fmt: skip
         self.keys = KeyQueries(health, files.table, partitions, index, commitlog)
         self.epochs = LeaderEpochs(health, files.epochs, partitions, commitlog)
-        self.replica = ReplicaLog(health, commitlog, files.builder, files.epochs)
+        self.replica = ReplicaLog(health, commitlog, files.builder, files.epochs, writer)
         self.cleaner = self._cleaner = LogCleaner(
             health=health, layout=self._layout, partitions=partitions, commitlog=commitlog, topics=files.table,
             transactions=tracker, clock=self._clock, io_bytes_per_second=config.cleaner_io_bytes_per_second,

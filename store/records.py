@@ -4,6 +4,12 @@ Owns the record path of the broker: appends (through the ``Writer``, which store
 and has the ``QueueBuilder`` add their units), transaction markers, reads of whole batches (``partition.py``),
 ListOffsets by time, the log start, high watermark and last stable offset of a partition, and DeleteRecords.
 
+The high watermark is the partition's log end, unless a group leader set a confirm offset
+(``set_confirmed``: the CommitLog offset every in-sync member holds): then it is the first offset of the first
+batch stored at or past it, and reads stop there, so consumers never see a record a failover could lose. The
+range a fetch may ask for stays [log start, log end]. Without a confirm offset (a single broker) nothing is
+looked up.
+
 A compacted partition's offsets below its compacted log's end are read from that log (``compactedlog.py``), with
 the gaps compaction left; the rest from the ConsumeQueue and the CommitLog.
 
@@ -51,6 +57,20 @@ class Records:
         self._writer = writer
         self._repair = builder.repair
         self._transactions = transactions
+        self._confirmed: int | None = None
+
+    def set_confirmed(self, physical_offset: int | None) -> None:
+        """Hold the high watermark back to the batches stored below ``physical_offset`` (None: no limit)."""
+        self._confirmed = physical_offset
+
+    def _high_watermark(self, queue: ConsumeQueue, log_start: int) -> int:
+        """The first batch at or past the confirm offset (never below the log start), or the log end. Callers test
+        ``_confirmed`` for None first: a single broker's reads make no call."""
+        confirmed = self._confirmed
+        if confirmed is None or queue.next_physical <= confirmed:
+            return queue.next_offset
+        index = queue.index_of_physical(confirmed)
+        return queue.next_offset if index >= queue.end_index else max(queue.head(index)[3], log_start)
 
     @guarded
     def append(self, topic: str, partition: int, records: Buffer, batches: Sequence[BatchHeader]) -> AppendResult:
@@ -96,9 +116,10 @@ class Records:
         raises ``OffsetOutOfRangeError``.
         """
         key, queue, _ = self._partitions.route(topic, partition)
-        log_start, high_watermark = self._partitions.log_start(key, queue), queue.next_offset
-        if not log_start <= fetch_offset <= high_watermark:
-            raise OffsetOutOfRangeError(fetch_offset, log_start, high_watermark)
+        log_start, log_end = self._partitions.log_start(key, queue), queue.next_offset
+        if not log_start <= fetch_offset <= log_end:
+            raise OffsetOutOfRangeError(fetch_offset, log_start, log_end)
+        high_watermark = queue.next_offset if self._confirmed is None else self._high_watermark(queue, log_start)
         limit = high_watermark if max_offset is None else min(max_offset, high_watermark)
         compacted = self._partitions.compacted.get(key)
         if compacted is not None and fetch_offset < compacted.end_offset:
@@ -122,7 +143,8 @@ class Records:
             first = queue.first_index
         else:
             first = queue.index_of_offset(start)
-        return PartitionOffsets(log_start, queue.next_offset, queue.total_bytes - queue.bytes_before(first))
+        high_watermark = queue.next_offset if self._confirmed is None else self._high_watermark(queue, log_start)
+        return PartitionOffsets(log_start, high_watermark, queue.total_bytes - queue.bytes_before(first))
 
     @guarded
     def last_stable_offset(self, topic: str, partition: int) -> int:
@@ -135,13 +157,15 @@ class Records:
         """High watermark, last stable offset and log start offset at once (what a fetch answers)."""
         key, queue, _ = self._partitions.route(topic, partition)
         log_start = self._partitions.log_start(key, queue)
-        return PartitionBounds(queue.next_offset, self._last_stable(key, queue, log_start), log_start)
+        high_watermark = queue.next_offset if self._confirmed is None else self._high_watermark(queue, log_start)
+        return PartitionBounds(high_watermark, self._last_stable(key, queue, log_start), log_start)
 
     def _last_stable(self, key: PartitionKey, queue: ConsumeQueue, log_start: int) -> int:
         first = self._transactions.first_unstable(key)
+        high_watermark = queue.next_offset if self._confirmed is None else self._high_watermark(queue, log_start)
         if first is None:
-            return queue.next_offset
-        return max(min(first, queue.next_offset), log_start)
+            return high_watermark
+        return max(min(first, high_watermark), log_start)
 
     @guarded
     def offset_for_timestamp(self, topic: str, partition: int, timestamp: int) -> TimestampOffset | None:

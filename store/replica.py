@@ -3,14 +3,24 @@ same physical offsets and dispatched as the follower's own.
 
 ``append_copied(start, data)``: ``data`` is a range of the leader's CommitLog that begins at physical offset
 ``start``, this store's end, and holds whole records, byte for byte: CommitLog records (``commitlog.py``) and the
-BLANKs that close segments, each with the unwritten rest of its segment. Both stores must have the same segment
-size (a BLANK closes a segment at the same place only then) and the same topics, by topic id. Every record is
-checked as recovery checks one (header CRC, physical offset, batch magic, length, offsets and the batch
+BLANKs that close segments, each with the unwritten rest of its segment. A BLANK closes this log's segment too,
+so data that ends with one leaves this log ending where the leader's next data begins. Both stores must have the
+same segment size (a BLANK closes a segment at the same place only then) and the same topics, by topic id.
+Every record is checked as recovery checks one (header CRC, physical offset, batch magic, length, offsets and the batch
 CRC-32C); the first that fails, or data that ends inside a record, refuses the rest with
 ``InvalidReplicaDataError`` (the records before it are kept). A record is written unchanged, its leader epoch
 stamp included; a stamp newer than the store's current epoch begins that epoch in the epoch file at the record's
 offset, so the follower's epoch file follows the leader's. Then its ConsumeQueue unit and transaction events are
 dispatched as after a local append, the IndexFile follows on the index thread, and the records are published.
+
+``read_copy(start, max_bytes)``: the leader's side, what a follower at ``start`` receives next: a slice of the
+CommitLog's mapping (no copy) from ``start`` to the published end, cut at a record boundary after ``max_bytes``
+(one record at least) and at the end of ``start``'s segment (a BLANK and the rest of its segment included),
+so each slice is data ``append_copied`` takes whole. Only when more than ``max_bytes`` remain are record
+headers read to find the cut; a follower that keeps up gets what the last appends wrote without a parse.
+
+``follow()``: from then on the store's own appends (``Writer``: produce, coordinator records, markers) raise
+``ReplicaOnlyError``, so only copied bytes reach a follower's CommitLog.
 
 Not yet: parked fetches are not woken (a follower serves no fetches yet) and no durability future is handed out
 (the follower's acknowledgement to its leader will need one).
@@ -26,11 +36,12 @@ from typing import TYPE_CHECKING
 from rockafka.core_pyx.logrecord import BLANK_MAGIC, BLANK_SIZE, HEADER_SIZE, scan_records
 from rockafka.core_pyx.recordbatch import PARTITION_LEADER_EPOCH_OFFSET
 
-from .commitlog import CommitLog, StoredBatch
+from .commitlog import CommitLog, CorruptRecord, SegmentEnd, StoredBatch
 from .epochfile import EpochFile
 from .errors import StoreError
 from .health import StoreHealth, guarded
 from .queuebuilder import QueueBuilder
+from .writer import Writer
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
@@ -46,8 +57,11 @@ class InvalidReplicaDataError(StoreError):
 
 
 class ReplicaLog:
-    def __init__(self, health: StoreHealth, commitlog: CommitLog, builder: QueueBuilder, epochs: EpochFile) -> None:
+    def __init__(
+        self, health: StoreHealth, commitlog: CommitLog, builder: QueueBuilder, epochs: EpochFile, writer: Writer
+    ) -> None:
         self._health = health
+        self._writer = writer
         self._commitlog = commitlog
         self._builder = builder
         self._epochs = epochs
@@ -56,6 +70,61 @@ class ReplicaLog:
     def end(self) -> int:
         """Where the next copied byte goes: this CommitLog's end."""
         return self._commitlog.write_offset
+
+    def follow(self) -> None:
+        """From now on this store holds its leader's copy: its own appends (produce, coordinator records,
+        transaction markers) are refused with ``ReplicaOnlyError``, so only ``append_copied`` writes."""
+        self._writer.replica_only = True
+
+    @property
+    def published_end(self) -> int:
+        """The end of what a follower may be sent: every record below it is whole and dispatched."""
+        return self._commitlog.published_offset
+
+    @property
+    def first_offset(self) -> int:
+        """The CommitLog's first offset (retention moves it): a follower that ends below it cannot be served."""
+        return self._commitlog.min_offset
+
+    @property
+    def segment_bytes(self) -> int:
+        return self._commitlog.segment_bytes
+
+    @guarded
+    def read_copy(self, start: int, max_bytes: int) -> memoryview:
+        """The CommitLog bytes a follower ending at ``start`` copies next (see the module docstring); empty when
+        it has everything. ``InvalidReplicaDataError`` when ``start`` is below the log's first offset or the
+        leader's own log holds a damaged record there."""
+        commitlog = self._commitlog
+        end = commitlog.published_offset
+        if start >= end:
+            return memoryview(b"")
+        found = commitlog.segment_at(start)
+        if found is None:
+            raise InvalidReplicaDataError(
+                f"no CommitLog segment holds offset {start} (the log starts at {self.first_offset})"
+            )
+        view, segment_start = found
+        stop = min(end, segment_start + len(view))
+        if stop - start > max_bytes:
+            stop = self._record_boundary(start, start + max_bytes, stop)
+        return view[start - segment_start : stop - segment_start]
+
+    def _record_boundary(self, start: int, wanted: int, stop: int) -> int:
+        """The last record end at or below ``wanted`` (past ``start``: the first record's end at least), within
+        ``stop``, the end of the published data in ``start``'s segment."""
+        position = start
+        while position < stop:
+            records, outcome = self._commitlog.parse_many(position, verify_from=1 << 62, limit=256)
+            for record in records:
+                if record.end > wanted and record.physical_offset > start:
+                    return record.physical_offset
+                position = record.end
+            if isinstance(outcome, CorruptRecord):
+                raise InvalidReplicaDataError(f"this log's record at {outcome.offset}: {outcome.reason}")
+            if outcome is not None:
+                return stop if isinstance(outcome, SegmentEnd) else min(position, stop)
+        return min(position, stop)
 
     @guarded
     def append_copied(self, start: int, data: Buffer) -> int:
@@ -81,6 +150,11 @@ class ReplicaLog:
         if magic == BLANK_MAGIC:
             if total < BLANK_SIZE or position + total > len(view):
                 raise InvalidReplicaDataError(f"a BLANK at {start + position} of {total} bytes does not fit the data")
+            if self._commitlog.segment_end(start + position) not in (start + position, start + position + total):
+                raise InvalidReplicaDataError(
+                    f"a BLANK at {start + position} of {total} bytes does not end a segment here: segment sizes differ"
+                )
+            self._commitlog.append_blank()
             return position + total
         parsed, stop_at, _, reason = scan_records(padded, position, start, start, _EVERY)
         for fields in parsed:

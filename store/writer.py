@@ -33,7 +33,7 @@ from .config import TopicSettings
 from .consumequeue import ConsumeQueue
 from .control import marker_batch
 from .epochfile import EpochFile
-from .errors import InvalidRecordsError, KeylessRecordError, RecordTooLargeError
+from .errors import InvalidRecordsError, KeylessRecordError, RecordTooLargeError, ReplicaOnlyError
 from .partitions import Route
 from .queuebuilder import QueueBuilder
 from .results import AppendResult
@@ -69,6 +69,8 @@ class Writer:
         self._clock = clock
         self._max_record_batch = commitlog.max_record_size - HEADER_SIZE
         self.listeners: tuple[AppendListener, ...] = ()
+        self.replica_only = False
+        """Set on a follower (``replica.py``): every append of the broker's own is refused."""
 
     def append(
         self, topic: str, partition: int, route: Route, records: Buffer, batches: Sequence[BatchHeader]
@@ -114,6 +116,8 @@ class Writer:
     def _write(
         self, topic: str, partition: int, route: Route, pieces: Iterable[tuple[memoryview, int]], now: int
     ) -> AppendResult:
+        if self.replica_only:
+            raise ReplicaOnlyError(f"this broker follows its group's leader: {topic}-{partition} takes no appends here")
         key, queue, settings = route
         append_time = now if settings.log_append_time else None
         base = queue.next_offset

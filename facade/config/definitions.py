@@ -115,9 +115,13 @@ def _check_overrides(value: Value) -> str | None:
 
 
 def _check_http_listener(value: Value) -> str | None:
+    return _check_address(value, "no HTTP listener")
+
+
+def _check_address(value: Value, empty: str) -> str | None:
     _, sep, port = str(value or "").rpartition(":")
     if value and (not sep or not port.isdigit() or int(port) > 65535):
-        return "must be HOST:PORT (empty: no HTTP listener)"
+        return f"must be HOST:PORT (empty: {empty})"
     return None
 
 
@@ -274,6 +278,9 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 6000, at_least(1000), doc="registration lease TTL"),
     ConfigDef("rockafka.cleaner.duty.cycle", DOUBLE, 0.1, at_least(0.001)),
     ConfigDef("rockafka.http.listener", STR, "", _check_http_listener),
+    ConfigDef("rockafka.replication.listener", STR, "", lambda value: _check_address(value, "no followers served")),
+    ConfigDef("rockafka.replication.leader", STR, "", lambda value: _check_address(value, "not a follower")),
+    ConfigDef("replica.lag.time.max.ms", LONG, 30000, at_least(1)),
     ConfigDef("rockafka.console.enable", BOOL, True),
     ConfigDef("rockafka.console.allow.changes", BOOL, False),
     ConfigDef("rockafka.log.format", STR, "text", one_of("text", "json")),
@@ -365,7 +372,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     " pass whose keys do not fit cleans a prefix and the next pass goes on",
     "log.preallocate": "preallocate Kafka segment files (the next CommitLog file is always preallocated)",
     "compression.type": "recompression of produced batches: producer keeps them as sent" + NOT_APPLIED,
-    "min.insync.replicas": "replicas that must acknowledge acks=all" + NO_MEANING,
+    "min.insync.replicas": "in-sync replicas (the leader included) acks=all needs: NOT_ENOUGH_REPLICAS below "
+    "(a leader serving followers; see docs/replication.md)",
     "unclean.leader.election.enable": "elect an out-of-sync replica as leader" + NO_MEANING,
     "offsets.retention.minutes": "minutes committed offsets of an empty group are kept",
     "offsets.retention.check.interval.ms": "how often expired offsets are removed",
@@ -403,6 +411,11 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "released from memory (-1: keep all, the kernel decides)",
     "rockafka.http.listener": "HOST:PORT of the HTTP listener serving /metrics (Prometheus), /healthz, /readyz "
     "and the web console (empty: off); see docs/operations.md and docs/console.md",
+    "rockafka.replication.listener": "HOST:PORT where this broker, a group leader, serves its followers the "
+    "replication stream (empty: none; see docs/replication.md)",
+    "rockafka.replication.leader": "HOST:PORT of the group leader's replication listener: this broker is its "
+    "follower, copies its CommitLog and refuses produce (empty: not a follower; see docs/replication.md)",
+    "replica.lag.time.max.ms": "a follower not caught up with the leader for this long leaves the in-sync set",
     "rockafka.console.enable": "serve the web console at / of the HTTP listener (see docs/console.md)",
     "rockafka.console.allow.changes": "let the console create and delete topics and reset consumer group offsets "
     "(ACLs still apply); off: the console is read-only",

@@ -47,6 +47,11 @@ rewrites it to CreateTime, which Rockafka's append does not do, so it refuses it
 timestamps that would read differently (no Kafka client sets that bit).
 In a cluster, a partition this broker does not lead is answered NOT_LEADER_OR_FOLLOWER, checked in the
 topology's ``led`` map (no etcd request; nothing at all on a single broker).
+Replication (``facade/replication.py``; nothing on a single broker): a follower answers NOT_LEADER_OR_FOLLOWER; a
+group leader refuses acks=all with NOT_ENOUGH_REPLICAS while its in-sync set is below ``min.insync.replicas``,
+and answers it once every in-sync member holds the appended bytes (REQUEST_TIMED_OUT after the request's
+timeout; NOT_ENOUGH_REPLICAS_AFTER_APPEND if the set shrank below the minimum meanwhile), as Kafka's
+DelayedProduce does.
 Not implemented yet: quotas.
 """
 
@@ -75,6 +80,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, TopicSettings
 
+from .. import replication as replicated
 from ..errors import store_error_code
 from ..producers import Duplicate, Refused
 from ..server import BrokenRequestError
@@ -138,13 +144,17 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
     responses: list[hot.TopicProduceResponse] = []
     failed = False
     led = ctx.broker.topology.led  # None on a single broker: it leads every partition
+    replication = ctx.broker.replication  # None on a single broker
     for topic in request.topic_data:
         partitions: list[hot.PartitionProduceResponse] = []
         writable = ctx.authorize(AclOperation.WRITE, ResourceType.TOPIC, topic.name)
         here = None if led is None else led.get(topic.name, frozenset())
+        refusal = None if replication is None else _replicated_refusal(ctx, topic.name, request.acks)
         for data in topic.partition_data:
             if not writable:
                 response = _refused_topic(data.partition_index)
+            elif refusal is not None:
+                response = hot.PartitionProduceResponse(data.partition_index, refusal, -1)
             elif here is not None and data.partition_index not in here:
                 response = _not_leader(data.partition_index)
             else:
@@ -160,15 +170,26 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
         if failed:
             raise BrokenRequestError("a produce with acks=0 failed; closing the connection as Kafka does")
         return None
+    if replication is not None and replication.leader is not None and request.acks == -1:
+        end = ctx.broker.store.replica.published_end
+        return _after_durable(ctx, waits, responses, replicated.confirmed(replication.leader, end, request.timeout_ms))
     if waits:
         return _after_durable(ctx, waits, responses)
     return ProduceResponse(responses)
 
 
+def _replicated_refusal(ctx: RequestContext, topic: str, acks: int) -> ErrorCode | None:
+    assert ctx.broker.replication is not None
+    return replicated.produce_refusal(ctx.broker.replication, ctx.broker.config, ctx.broker.store, topic, acks)
+
+
 async def _after_durable(
-    ctx: RequestContext, waits: Sequence[asyncio.Future[None]], responses: list[hot.TopicProduceResponse]
-) -> ProduceResponse:
+    ctx: RequestContext, waits: Sequence[asyncio.Future[None]], responses: list[hot.TopicProduceResponse],
+    confirmed: Awaitable[ErrorCode] | None = None,
+) -> ProduceResponse:  # fmt: skip
     results = await asyncio.gather(*waits, return_exceptions=True)
+    if confirmed is not None:
+        responses = replicated.after_confirm(ctx.broker, responses, await confirmed)
     if any(isinstance(result, BaseException) for result in results):
         storage_error = ErrorCode.KAFKA_STORAGE_ERROR
         if ctx.broker.metrics is not None:

@@ -58,3 +58,21 @@ def test_a_cancelled_wait_is_unparked_and_close_ends_the_rest_and_every_later_wa
     results, waiters = asyncio.run(scenario())
     assert results == [False, False]
     assert not waiters._parked
+
+
+def test_wake_all_wakes_every_parked_fetch_as_woken() -> None:
+    """A group leader's high watermark moved without an append: every parked fetch reads again (True)."""
+
+    async def scenario() -> tuple[list[bool], PartitionWaiters]:
+        waiters = PartitionWaiters()
+        parked = [asyncio.create_task(waiters.wait_for_append([("t", p)], 30)) for p in range(3)]
+        for _ in range(100):
+            if len(waiters) == 3:
+                break
+            await asyncio.sleep(0)
+        waiters.wake_all()
+        return list(await asyncio.gather(*parked)), waiters
+
+    woken, waiters = asyncio.run(scenario())
+    assert woken == [True, True, True]
+    assert not waiters._parked

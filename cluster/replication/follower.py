@@ -1,0 +1,157 @@
+"""``ReplicationFollower``: a broker copying its group leader's CommitLog (RocketMQ's HAClient).
+
+It connects to the leader's replication listener, sends ``HELLO`` (its node id, segment size, CommitLog end and
+epoch entries) and reads ``WELCOME``: where its log parts from the leader's. The broker cuts its store back
+there before it serves (``MessageStore.open(truncate_to=)``: ``handshake`` is called between opening the store
+and building the broker, see ``facade/replication.py``). Then, for every frame: ``TOPICS`` makes the store's
+topics the leader's (same names, ids, partition counts and configs; a topic the leader no longer has is
+deleted), ``DATA`` bytes go to ``store.replica.append_copied`` (checked, written at the same offsets,
+dispatched), and after each read from the socket one ``ACK`` tells the leader the new end. The leader's
+confirm offset and epoch are kept for the broker to read.
+
+A lost connection is retried every ``RETRY_S`` with a new handshake. If the leader then says this log must be
+cut, the running store cannot be cut in place (not built: a restart does it), so following stops with an
+ERROR line. Threads: the broker loop thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+
+from rockafka.store import MessageStore, StoreError
+
+from ..errors import ClusterError
+from .stream import Ack, Data, Hello, Refused, ReplicationProtocolError, StreamDecoder, Topics, Welcome, encode
+
+log = logging.getLogger(__name__)
+
+RETRY_S = 1.0
+CONNECT_TIMEOUT_S = 5.0
+
+
+class FollowerRefusedError(ClusterError):
+    """The leader refused this follower (its reason is the message)."""
+
+
+@dataclass
+class Session:
+    """A handshaken connection to the leader."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    decoder: StreamDecoder
+    welcome: Welcome
+    early: list[Topics | Data]  # frames read with the WELCOME
+
+
+class ReplicationFollower:
+    def __init__(self, node_id: int, host: str, port: int) -> None:
+        self.node_id = node_id
+        self.address = (host, port)
+        self.confirm_offset = 0
+        self.leader_epoch = -1
+        self._task: asyncio.Task[None] | None = None
+
+    async def handshake(self, store: MessageStore) -> Session:
+        """Connect and handshake; ``FollowerRefusedError``, ``ReplicationProtocolError`` or ``OSError``."""
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(*self.address), CONNECT_TIMEOUT_S)
+        try:
+            replica = store.replica
+            writer.write(encode(Hello(self.node_id, replica.segment_bytes, replica.end, store.epochs.entries())))
+            decoder = StreamDecoder()
+            while data := await asyncio.wait_for(reader.read(1 << 16), CONNECT_TIMEOUT_S):
+                messages = decoder.feed(data)
+                if messages:
+                    first = messages[0]
+                    if isinstance(first, Refused):
+                        raise FollowerRefusedError(f"the leader at {_address(self.address)} refused: {first.reason}")
+                    if not isinstance(first, Welcome) or not all(isinstance(m, Topics | Data) for m in messages[1:]):
+                        raise ReplicationProtocolError("the leader's first frame is not WELCOME")
+                    return Session(reader, writer, decoder, first, messages[1:])  # type: ignore[arg-type]
+            raise ReplicationProtocolError("the leader closed the connection during the handshake")
+        except BaseException:
+            writer.close()
+            raise
+
+    def follow(self, store: MessageStore, session: Session | None) -> None:
+        """Copy from ``session`` (or a new one) in a task, reconnecting while the broker runs."""
+        self._task = asyncio.create_task(self._run(store, session))
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self, store: MessageStore, session: Session | None) -> None:
+        while True:
+            try:
+                if session is None:
+                    session = await self.handshake(store)
+                if session.welcome.truncate_to < store.replica.end:
+                    log.error(
+                        "replication: the leader says this log parts from its own at %d (it ends at %d); a running "
+                        "broker cannot cut its log: restart it to follow again",
+                        session.welcome.truncate_to, store.replica.end,
+                    )  # fmt: skip
+                    return
+                await self._copy(store, session)
+            except (OSError, EOFError, TimeoutError, ClusterError, StoreError) as exc:
+                log.warning("replication: following %s stopped: %s; retrying", _address(self.address), exc)
+            finally:  # a stop (cancellation) closes the connection too, so the leader sees the follower leave
+                if session is not None:
+                    session.writer.close()
+                    session = None
+            await asyncio.sleep(RETRY_S)
+
+    async def _copy(self, store: MessageStore, session: Session) -> None:
+        log.info("replication: following %s from offset %d", _address(self.address), store.replica.end)
+        pending: list[object] = list(session.early)
+        first = True
+        while True:
+            for message in pending:
+                self._apply(store, message)
+            if pending or first:
+                session.writer.write(encode(Ack(store.replica.end)))
+                first = False
+            data = await session.reader.read(1 << 20)
+            if not data:
+                raise EOFError("the leader closed the connection")
+            pending = list(session.decoder.feed(data))
+
+    def _apply(self, store: MessageStore, message: object) -> None:
+        if isinstance(message, Data):
+            if message.data:
+                store.replica.append_copied(message.physical_offset, message.data)
+            self.confirm_offset, self.leader_epoch = message.confirm_offset, message.leader_epoch
+        elif isinstance(message, Topics):
+            sync_topics(store, message)
+        else:
+            raise ReplicationProtocolError(f"the leader sent {type(message).__name__} while streaming")
+
+
+def sync_topics(store: MessageStore, message: Topics) -> None:
+    """Make the store's user topics those of the leader's ``TOPICS`` message."""
+    have = {topic.name: topic for topic in store.topics.list()}
+    wanted = {spec.name for spec in message.topics}
+    for name in have.keys() - wanted:
+        store.topics.delete(name)
+    for spec in message.topics:
+        mine = have.get(spec.name)
+        if mine is not None and mine.topic_id != spec.topic_id:
+            store.topics.delete(spec.name)
+            mine = None
+        if mine is None:
+            store.topics.create(spec.name, spec.partitions, spec.configs, topic_id=spec.topic_id)
+            continue
+        if spec.partitions > mine.partitions:
+            store.topics.create_partitions(spec.name, spec.partitions)
+        if dict(mine.configs) != dict(spec.configs):
+            store.topics.alter_configs(spec.name, dict(spec.configs), replace=True)
+
+
+def _address(address: tuple[str, int]) -> str:
+    return f"{address[0]}:{address[1]}"
