@@ -45,7 +45,7 @@ Not implemented: preferred read replicas (always -1), quotas.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -79,12 +79,12 @@ class _Target:
     partition: int
     fetch_offset: int
     max_bytes: int
+    current_leader_epoch: int
+    last_fetched_epoch: int
     denied: bool = False
     """The principal may not READ the topic."""
     size: int = 0
     """Bytes of records the last read of the partition answered."""
-    current_leader_epoch: int = -1
-    last_fetched_epoch: int = -1
 
 
 def _error(request: FetchRequest, code: ErrorCode) -> FetchResponse:
@@ -146,9 +146,9 @@ def _resolve(ctx: RequestContext, request: FetchRequest) -> list[_Target]:
                 part.partition,
                 part.fetch_offset,
                 part.partition_max_bytes,
-                denied=denied,
-                current_leader_epoch=part.current_leader_epoch,
-                last_fetched_epoch=part.last_fetched_epoch,
+                part.current_leader_epoch,
+                part.last_fetched_epoch,
+                denied,
             )
             targets.append(target)
     return targets
@@ -164,11 +164,18 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     total = 0
     failed = False
     by_topic: dict[int, list[hot.PartitionData]] = {}
-    led = ctx.broker.topology.led  # None on a single broker: it leads every partition
+    led = ctx.broker.topology.led  # None on a single broker: it leads every partition, at its store's epoch
+    same_epoch = store.epochs.current if led is None else None  # read once: no call per partition then
     hints = LeaderHints(ctx) if led is not None and ctx.api_version >= FETCH_HINTS_VERSION else None
     legacy = ctx.api_version < FIRST_RECORD_BATCH_VERSION
     for target in targets:
-        refused = _leadership_error(ctx, led, target)
+        refused = ErrorCode.NONE
+        if target.name is not None and not target.denied:
+            client_epoch = target.current_leader_epoch
+            if client_epoch >= 0 and client_epoch != same_epoch:
+                refused = epoch_error(ctx.broker.topology, target.name, target.partition, client_epoch)
+            if not refused and led is not None and target.partition not in led.get(target.name, ()):
+                refused = ErrorCode.NOT_LEADER_OR_FOLLOWER
         if refused:
             aborted: list[hot.AbortedTransaction] | None = [] if committed else None
             partition, size = _failed(target, refused, aborted), 0
@@ -192,17 +199,6 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
         for index, partitions in by_topic.items()
     ]
     return FetchResponse(responses=topics, node_endpoints=hints.endpoints() if hints else ()), total, failed
-
-
-def _leadership_error(ctx: RequestContext, led: Mapping[str, frozenset[int]] | None, target: _Target) -> ErrorCode:
-    """FENCED_LEADER_EPOCH or UNKNOWN_LEADER_EPOCH for a client at another epoch, else NOT_LEADER_OR_FOLLOWER for
-    a partition another broker leads, else NONE (an unknown or unauthorized topic is answered by the read)."""
-    if target.name is None or target.denied:
-        return ErrorCode.NONE
-    code = epoch_error(ctx.broker.topology, target.name, target.partition, target.current_leader_epoch)
-    if not code and led is not None and target.partition not in led.get(target.name, ()):
-        return ErrorCode.NOT_LEADER_OR_FOLLOWER
-    return code
 
 
 def _read_partition(
