@@ -68,6 +68,7 @@ FIRST_RECORD_BATCH_VERSION = 4
 DOWNCONVERSION = "message.downconversion.enable"
 #: Stored batches this large go out as slices of the mapped CommitLog, uncopied; smaller ones are copied.
 ZERO_COPY_MIN_BYTES = 8192
+_NOT_REFUSED = ErrorCode.NONE  # a global: cheaper to load per partition than the enum's attribute
 
 
 @dataclass(slots=True)
@@ -169,13 +170,17 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     hints = LeaderHints(ctx) if led is not None and ctx.api_version >= FETCH_HINTS_VERSION else None
     legacy = ctx.api_version < FIRST_RECORD_BATCH_VERSION
     for target in targets:
-        refused = ErrorCode.NONE
-        if target.name is not None and not target.denied:
-            client_epoch = target.current_leader_epoch
-            if client_epoch >= 0 and client_epoch != same_epoch:
-                refused = epoch_error(ctx.broker.topology, target.name, target.partition, client_epoch)
-            if not refused and led is not None and target.partition not in led.get(target.name, ()):
-                refused = ErrorCode.NOT_LEADER_OR_FOLLOWER
+        refused = _NOT_REFUSED
+        client_epoch = target.current_leader_epoch
+        if client_epoch != same_epoch and client_epoch >= 0 and target.name is not None and not target.denied:
+            refused = epoch_error(ctx.broker.topology, target.name, target.partition, client_epoch)
+        if (
+            led is not None
+            and not refused
+            and target.name is not None
+            and target.partition not in led.get(target.name, ())
+        ):
+            refused = ErrorCode.NOT_LEADER_OR_FOLLOWER
         if refused:
             aborted: list[hot.AbortedTransaction] | None = [] if committed else None
             partition, size = _failed(target, refused, aborted), 0
