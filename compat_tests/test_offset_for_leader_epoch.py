@@ -1,5 +1,6 @@
 """OffsetForLeaderEpoch (API 23) against a live broker: every version over a raw socket, and librdkafka's offset
-validation (KIP-320), which asks it before fetching from a position that carries a leader epoch.
+validation (KIP-320), which asks it before fetching from a position that carries a leader epoch; and the same
+epochs checked by Fetch and ListOffsets (``current_leader_epoch``) and by Fetch v12+ (``diverging_epoch``).
 
 The raw tests use a store prepared before the broker starts, with three epochs (a single broker stays at epoch
 0; a cluster leader begins new ones through ``store.epochs.begin``): partition 0 holds offsets 0-2 in epoch 0,
@@ -19,6 +20,19 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 from rockafka.core_pyx.recordbatch import validate_batches
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.api_versions import ApiVersionsRequest, ApiVersionsResponse
+from rockafka.facade.protocol.messages.fetch import (
+    FetchPartition,
+    FetchRequest,
+    FetchResponse,
+    FetchTopic,
+    PartitionData,
+)
+from rockafka.facade.protocol.messages.list_offsets import (
+    ListOffsetsPartition,
+    ListOffsetsRequest,
+    ListOffsetsResponse,
+    ListOffsetsTopic,
+)
 from rockafka.facade.protocol.messages.offset_for_leader_epoch import (
     EpochEndOffset,
     OffsetForLeaderEpochRequest,
@@ -167,3 +181,59 @@ def _seeked(consumer: Consumer, position: TopicPartition) -> bool:
 )
 def test_librdkafka_validates_a_position_by_its_epoch(broker: BrokerProcess, epoch: int, first: int) -> None:
     assert first_offset_after_seek(broker.bootstrap, TopicPartition(TOPIC, 0, 4, leader_epoch=epoch)) == first
+
+
+# --- Fetch and ListOffsets check the same epochs on a single broker (its store's epoch, 5 here) ---
+
+
+@pytest.mark.parametrize("current", [-1, CURRENT, CURRENT - 1, CURRENT + 1])
+def test_fetch_and_list_offsets_check_the_current_leader_epoch(broker: BrokerProcess, current: int) -> None:
+    expected = {CURRENT - 1: ErrorCode.FENCED_LEADER_EPOCH, CURRENT + 1: ErrorCode.UNKNOWN_LEADER_EPOCH}.get(current, 0)
+    offsets = ListOffsetsRequest(
+        replica_id=-1,
+        topics=[ListOffsetsTopic(name=TOPIC, partitions=[ListOffsetsPartition(current_leader_epoch=current)])],
+    )
+    with RawClient(broker.bootstrap) as client:
+        fetched = fetch_partition_0(client, 11, fetch_offset=0, current=current)
+        [listed] = client.request(offsets, 4, ListOffsetsResponse).topics[0].partitions
+    assert (fetched.error_code, listed.error_code) == (expected, expected)
+    assert bool(fetched.records) == (expected == 0)
+
+
+@pytest.mark.parametrize(
+    ("fetch_offset", "last_fetched", "diverging"),
+    [
+        (3, 0, (-1, -1)),  # epoch 0 ended at 3: the fetcher agrees and reads on
+        (4, 0, (0, 3)),  # it wrote offset 3 in epoch 0: diverged from 3
+        (6, 4, (2, 5)),  # epoch 4 was never here: the newest below it, 2, ends at 5
+        (6, CURRENT, (-1, -1)),
+    ],
+)
+def test_fetch_reports_a_diverging_epoch(
+    broker: BrokerProcess, fetch_offset: int, last_fetched: int, diverging: tuple[int, int]
+) -> None:
+    with RawClient(broker.bootstrap) as client:
+        fetched = fetch_partition_0(client, 12, fetch_offset=fetch_offset, last_fetched=last_fetched)
+        unknown = fetch_partition_0(client, 12, fetch_offset=fetch_offset, last_fetched=CURRENT + 1)
+    assert fetched.error_code == ErrorCode.NONE
+    assert (fetched.diverging_epoch.epoch, fetched.diverging_epoch.end_offset) == diverging
+    assert bool(fetched.records) == (diverging == (-1, -1) and fetch_offset < 6)
+    assert unknown.error_code == ErrorCode.OFFSET_OUT_OF_RANGE
+
+
+def fetch_partition_0(
+    client: RawClient, version: int, *, fetch_offset: int, current: int = -1, last_fetched: int = -1
+) -> PartitionData:
+    partition = FetchPartition(
+        partition=0,
+        current_leader_epoch=current,
+        fetch_offset=fetch_offset,
+        last_fetched_epoch=last_fetched,
+        partition_max_bytes=1 << 20,
+    )
+    request = FetchRequest(
+        replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=1 << 20,
+        topics=[FetchTopic(topic=TOPIC, partitions=[partition])],
+    )  # fmt: skip
+    [[answer]] = [t.partitions for t in client.request(request, version, FetchResponse).responses]
+    return answer

@@ -7,8 +7,17 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
   replaced by etcd's, deleted),
   so the store's per-partition code runs unchanged and every broker holds every topic's (possibly empty)
   partitions; only the leader's receive records;
+- when this broker has become its group's leader at a newer epoch than its store's, begins that epoch in the
+  store (``store.epochs.begin``) before it leads anything, so the epoch Metadata reports (the group's, from
+  etcd), the one stamped into every batch it appends and OffsetForLeaderEpoch's current epoch are one;
 - rebuilds ``led`` (per topic, the partitions this broker's group leads while this broker is the group's
   leader) and drops the cached Metadata partitions.
+
+One store, one CommitLog, one epoch sequence per broker: every partition a group holds shares its group's
+epoch, so a Kafka per-partition leader epoch here is the group's epoch, and a partition's own history of epochs
+is derived from the store's (``store/epochs.py``). A store already past the group's epoch (etcd's state was
+lost and started over) cannot go back: the broker logs an error and leads on (clients' epoch checks use etcd's
+epoch, its batches carry the store's) until an election gives etcd a newer epoch than the store's.
 
 Internal topics (``__consumer_offsets``, ``__transaction_state``) have placements in etcd like any topic
 but are not mirrored: each broker's store creates its own (``store/internaltopics.py``) with the configured
@@ -32,6 +41,7 @@ from rockafka.cluster import (
     NO_LEADER,
     ClusterError,
     ClusterSnapshot,
+    GroupState,
     NoBrokerGroupsError,
     TopicExistsError,
     UnknownTopicError,
@@ -73,6 +83,7 @@ class ClusterTopology:
         self._tasks: set[asyncio.Task[None]] = set()
         self._on_coordination = on_coordination
         self._coordinated: dict[str, frozenset[int]] = {}
+        self._behind: GroupState | None = None  # the group state last logged as behind the store's epoch
         self._changed(ClusterSnapshot(), self._view.snapshot)
         self._view.add_listener(self._changed)
 
@@ -99,6 +110,10 @@ class ClusterTopology:
             return PartitionPlace(NO_LEADER, -1, ())
         members = tuple(snapshot.group_members(leader.group))
         return PartitionPlace(leader.leader, leader.epoch, members or (leader.leader,))
+
+    def leader_epoch(self, topic: str, partition: int) -> int:
+        leader = self.snapshot.leader_of(topic, partition)
+        return -1 if leader is None else leader.epoch
 
     def metadata_partitions(self, topic: str, count: int, own: int) -> tuple[hot.MetadataResponsePartition, ...]:
         cached = self._partitions_cache.get(topic)
@@ -225,6 +240,7 @@ class ClusterTopology:
     def _changed(self, old: ClusterSnapshot, new: ClusterSnapshot) -> None:
         if new.topics is not old.topics:
             self._mirror(old, new)
+        self._begin_epoch(new)
         self.led = self._led_by_me(new)
         self._partitions_cache = {}
         for topic, coordinate in self._on_coordination.items():
@@ -235,6 +251,27 @@ class ClusterTopology:
                     coordinate(coordinated)
                 except StoreError as exc:
                     log.error("cannot load or unload the keys of %s: %s", topic, exc)
+
+    def _begin_epoch(self, snapshot: ClusterSnapshot) -> None:
+        """Begin the group's epoch in the store when this broker leads the group at a newer one."""
+        state = snapshot.groups.get(self._member.settings.group)
+        if state is None or state.leader != self._node or state.epoch == self._store.epochs.current:
+            return
+        if state.epoch < self._store.epochs.current:
+            if state == self._behind:
+                return
+            self._behind = state
+            log.error(
+                "group %s: etcd gives leader epoch %d, but this broker's store is already at epoch %d",
+                state.name, state.epoch, self._store.epochs.current,
+            )  # fmt: skip
+            return
+        try:
+            self._store.epochs.begin(state.epoch)
+        except StoreError as exc:
+            log.error("group %s: cannot begin leader epoch %d in the store: %s", state.name, state.epoch, exc)
+            return
+        log.info("group %s: this broker leads at epoch %d", state.name, state.epoch)
 
     def _led_by_me(self, snapshot: ClusterSnapshot) -> dict[str, frozenset[int]]:
         mine = {name for name, state in snapshot.groups.items() if state.leader == self._node}

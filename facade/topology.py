@@ -8,6 +8,8 @@ Handlers never ask "are we clustered?"; they ask ``ctx.broker.topology``:
   lookup in a map rebuilt when the cluster changes, never a request to etcd.
 - ``brokers``, ``controller_id``: what Metadata and DescribeCluster list.
 - ``metadata_partitions`` and ``place``: each partition's leader, leader epoch and replicas.
+- ``leader_epoch``: a partition's leader epoch alone (-1: unknown), what the ``current_leader_epoch`` of Fetch,
+  ListOffsets and OffsetForLeaderEpoch is checked against; cheap enough for every partition of every fetch.
 - ``coordinator``: which broker coordinates a group or transactional id (None: not known yet, the
   client retries).
 - ``create_topic``, ``auto_create``, ``delete_topic``, ``create_partitions``, ``alter_topic_configs``: topic
@@ -76,6 +78,8 @@ class Topology(Protocol):
 
     def place(self, topic: str, partition: int, own: int) -> PartitionPlace: ...
 
+    def leader_epoch(self, topic: str, partition: int) -> int: ...
+
     def metadata_partitions(self, topic: str, count: int, own: int) -> tuple[hot.MetadataResponsePartition, ...]: ...
 
     def coordinator(
@@ -114,6 +118,9 @@ class LocalTopology:
 
     def place(self, topic: str, partition: int, own: int) -> PartitionPlace:
         return PartitionPlace(own, self._store.epochs.current, (own,))
+
+    def leader_epoch(self, topic: str, partition: int) -> int:
+        return self._store.epochs.current
 
     def metadata_partitions(self, topic: str, count: int, own: int) -> tuple[hot.MetadataResponsePartition, ...]:
         return _local_partitions(count, own, self._store.epochs.current)

@@ -46,7 +46,9 @@ LogAppendTime is refused the same way; Kafka refuses it on LogAppendTime topics 
 rewrites it to CreateTime, which Rockafka's append does not do, so it refuses it there too rather than store
 timestamps that would read differently (no Kafka client sets that bit).
 In a cluster, a partition this broker does not lead is answered NOT_LEADER_OR_FOLLOWER, checked in the
-topology's ``led`` map (no etcd request; nothing at all on a single broker).
+topology's ``led`` map (no etcd request; nothing at all on a single broker); from v10 it carries the partition's
+current leader and the response the leaders' endpoints (KIP-951, ``handlers/leadership.py``). Produce has no
+``current_leader_epoch`` (Kafka's request has none): a producer is fenced by leadership alone.
 Replication (``facade/replication.py``; nothing on a single broker): a follower answers NOT_LEADER_OR_FOLLOWER; a
 group leader refuses acks=all with NOT_ENOUGH_REPLICAS while its in-sync set is below ``min.insync.replicas``,
 and answers it once every in-sync member holds the appended bytes (REQUEST_TIMED_OUT after the request's
@@ -85,6 +87,7 @@ from ..errors import store_error_code
 from ..producers import Duplicate, Refused
 from ..server import BrokenRequestError
 from .context import RequestContext
+from .leadership import PRODUCE_HINTS_VERSION, LeaderHints
 from .registry import register
 
 if TYPE_CHECKING:
@@ -145,6 +148,7 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
     failed = False
     led = ctx.broker.topology.led  # None on a single broker: it leads every partition
     replication = ctx.broker.replication  # None on a single broker
+    hints = LeaderHints(ctx) if led is not None and ctx.api_version >= PRODUCE_HINTS_VERSION else None
     for topic in request.topic_data:
         partitions: list[hot.PartitionProduceResponse] = []
         writable = ctx.authorize(AclOperation.WRITE, ResourceType.TOPIC, topic.name)
@@ -156,7 +160,7 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
             elif refusal is not None:
                 response = hot.PartitionProduceResponse(data.partition_index, refusal, -1)
             elif here is not None and data.partition_index not in here:
-                response = _not_leader(data.partition_index)
+                response = _not_leader(data.partition_index, hints, topic.name)
             else:
                 response = _produce_partition(
                     ctx, request.transactional_id, topic.name, data.partition_index, data.records, waits
@@ -170,12 +174,14 @@ def handle(ctx: RequestContext, request: ProduceRequest) -> ProduceResponse | Aw
         if failed:
             raise BrokenRequestError("a produce with acks=0 failed; closing the connection as Kafka does")
         return None
+    endpoints = hints.endpoints() if hints else ()
     if replication is not None and replication.leader is not None and request.acks == -1:
         end = ctx.broker.store.replica.published_end
-        return _after_durable(ctx, waits, responses, replicated.confirmed(replication.leader, end, request.timeout_ms))
+        confirmed = replicated.confirmed(replication.leader, end, request.timeout_ms)
+        return _after_durable(ctx, waits, responses, endpoints, confirmed)
     if waits:
-        return _after_durable(ctx, waits, responses)
-    return ProduceResponse(responses)
+        return _after_durable(ctx, waits, responses, endpoints)
+    return ProduceResponse(responses, node_endpoints=endpoints)
 
 
 def _replicated_refusal(ctx: RequestContext, topic: str, acks: int) -> ErrorCode | None:
@@ -185,7 +191,7 @@ def _replicated_refusal(ctx: RequestContext, topic: str, acks: int) -> ErrorCode
 
 async def _after_durable(
     ctx: RequestContext, waits: Sequence[asyncio.Future[None]], responses: list[hot.TopicProduceResponse],
-    confirmed: Awaitable[ErrorCode] | None = None,
+    endpoints: Sequence[hot.NodeEndpoint], confirmed: Awaitable[ErrorCode] | None = None,
 ) -> ProduceResponse:  # fmt: skip
     results = await asyncio.gather(*waits, return_exceptions=True)
     if confirmed is not None:
@@ -202,7 +208,7 @@ async def _after_durable(
             )
             for topic in responses
         ]
-    return ProduceResponse(responses)
+    return ProduceResponse(responses, node_endpoints=endpoints)
 
 
 def _produce_partition(
@@ -257,9 +263,11 @@ def _refused_topic(partition: int) -> hot.PartitionProduceResponse:
     return hot.PartitionProduceResponse(partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED, -1)
 
 
-def _not_leader(partition: int) -> hot.PartitionProduceResponse:
-    """A partition another broker leads (in a cluster): the client refreshes metadata and sends it there."""
-    return hot.PartitionProduceResponse(partition, ErrorCode.NOT_LEADER_OR_FOLLOWER, -1)
+def _not_leader(partition: int, hints: LeaderHints | None, topic: str) -> hot.PartitionProduceResponse:
+    """A partition another broker leads (in a cluster): the client sends it to the leader ``hints`` names (v10+),
+    else refreshes metadata to find it."""
+    leader = None if hints is None else hints.leader(topic, partition)
+    return hot.PartitionProduceResponse(partition, ErrorCode.NOT_LEADER_OR_FOLLOWER, -1, current_leader=leader)
 
 
 def _has_transactional_batches(request: ProduceRequest) -> bool:

@@ -28,8 +28,18 @@ wakes on the first append to any of its partitions; it is answered within the sa
 The answer is the hot codec's ``FetchResponse`` (``rockafka.core_pyx.hotcodec``, generated from the specs), encoded
 as parts: batches of ``ZERO_COPY_MIN_BYTES`` or more are written to the socket straight from the mapped CommitLog.
 Authorization: READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions, which are not read).
-In a cluster, a partition this broker does not lead is answered NOT_LEADER_OR_FOLLOWER (``topology.led``).
-Not implemented: preferred read replicas (always -1), diverging epochs, quotas.
+Leadership (``handlers/leadership.py``): v9+ ``current_leader_epoch`` is checked first (FENCED_LEADER_EPOCH,
+UNKNOWN_LEADER_EPOCH; -1 skips it); in a cluster, a partition this broker does not lead is then answered
+NOT_LEADER_OR_FOLLOWER (``topology.led``), and from v16 both errors carry the partition's current leader and the
+response the leaders' endpoints (KIP-951).
+Diverging epoch (v12+, Kafka's ``Partition.readRecords``): a partition fetched with ``last_fetched_epoch`` (a
+follower's, or a client's that tracks it; -1 skips this) is first checked against the leader's epoch history:
+where that epoch ends here (OffsetForLeaderEpoch's answer) must be at or past ``fetch_offset``, in that same
+epoch. Otherwise the fetcher's log diverged from the leader's: the partition answers no records and
+``diverging_epoch``, the largest epoch at or below its own and that epoch's end offset here, so it truncates
+there and fetches again. An epoch whose end is not known here (newer than every epoch of the partition), or a
+fetch offset below the log start, is OFFSET_OUT_OF_RANGE, as Kafka answers.
+Not implemented: preferred read replicas (always -1), quotas.
 """
 
 from __future__ import annotations
@@ -49,6 +59,7 @@ from rockafka.store import MessageStore, OffsetOutOfRangeError, PartitionBounds,
 
 from ..errors import store_error_code
 from .context import RequestContext
+from .leadership import FETCH_HINTS_VERSION, LeaderHints, epoch_error
 from .registry import register
 
 READ_COMMITTED = 1
@@ -57,6 +68,7 @@ FIRST_RECORD_BATCH_VERSION = 4
 DOWNCONVERSION = "message.downconversion.enable"
 #: Stored batches this large go out as slices of the mapped CommitLog, uncopied; smaller ones are copied.
 ZERO_COPY_MIN_BYTES = 8192
+_NOT_REFUSED = ErrorCode.NONE  # a global: cheaper to load per partition than the enum's attribute
 
 
 @dataclass(slots=True)
@@ -68,6 +80,8 @@ class _Target:
     partition: int
     fetch_offset: int
     max_bytes: int
+    current_leader_epoch: int
+    last_fetched_epoch: int
     denied: bool = False
     """The principal may not READ the topic."""
     size: int = 0
@@ -127,7 +141,17 @@ def _resolve(ctx: RequestContext, request: FetchRequest) -> list[_Target]:
                 name = None
         denied = name is not None and not ctx.authorize(AclOperation.READ, ResourceType.TOPIC, name)
         for part in topic.partitions:
-            targets.append(_Target(index, name, part.partition, part.fetch_offset, part.partition_max_bytes, denied))
+            target = _Target(
+                index,
+                name,
+                part.partition,
+                part.fetch_offset,
+                part.partition_max_bytes,
+                part.current_leader_epoch,
+                part.last_fetched_epoch,
+                denied,
+            )
+            targets.append(target)
     return targets
 
 
@@ -141,12 +165,27 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     total = 0
     failed = False
     by_topic: dict[int, list[hot.PartitionData]] = {}
-    led = ctx.broker.topology.led  # None on a single broker: it leads every partition
+    led = ctx.broker.topology.led  # None on a single broker: it leads every partition, at its store's epoch
+    same_epoch = store.epochs.current if led is None else None  # read once: no call per partition then
+    hints = LeaderHints(ctx) if led is not None and ctx.api_version >= FETCH_HINTS_VERSION else None
     legacy = ctx.api_version < FIRST_RECORD_BATCH_VERSION
     for target in targets:
-        if led is not None and target.name is not None and target.partition not in led.get(target.name, ()):
+        refused = _NOT_REFUSED
+        client_epoch = target.current_leader_epoch
+        if client_epoch != same_epoch and client_epoch >= 0 and target.name is not None and not target.denied:
+            refused = epoch_error(ctx.broker.topology, target.name, target.partition, client_epoch)
+        if (
+            led is not None
+            and not refused
+            and target.name is not None
+            and target.partition not in led.get(target.name, ())
+        ):
+            refused = ErrorCode.NOT_LEADER_OR_FOLLOWER
+        if refused:
             aborted: list[hot.AbortedTransaction] | None = [] if committed else None
-            partition, size = _failed(target, ErrorCode.NOT_LEADER_OR_FOLLOWER, aborted), 0
+            partition, size = _failed(target, refused, aborted), 0
+            if hints is not None and target.name is not None:
+                partition = partition._replace(current_leader=hints.leader(target.name, target.partition))
         else:
             partition, size = _read_partition(store, target, committed, budget, first=total == 0)
             if legacy and partition.records:
@@ -164,7 +203,7 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
         )
         for index, partitions in by_topic.items()
     ]
-    return FetchResponse(responses=topics), total, failed
+    return FetchResponse(responses=topics, node_endpoints=hints.endpoints() if hints else ()), total, failed
 
 
 def _read_partition(
@@ -179,6 +218,10 @@ def _read_partition(
         return _failed(target, ErrorCode.TOPIC_AUTHORIZATION_FAILED, aborted), 0
     try:
         bounds = store.records.partition_bounds(target.name, target.partition)
+        if target.last_fetched_epoch >= 0:
+            diverged = _diverged(store, target, bounds, aborted)
+            if diverged is not None:
+                return diverged, 0
         limit = max(min(target.max_bytes, budget), 0)
         no_room = limit == 0 and not first and bounds.log_start_offset <= target.fetch_offset <= bounds.high_watermark
         if no_room or target.fetch_offset == bounds.high_watermark:
@@ -196,6 +239,21 @@ def _read_partition(
     except StoreError as exc:
         return _failed(target, store_error_code(exc), aborted), 0
     return _partition(target, ErrorCode.NONE, bounds, aborted, result.batches), result.size_bytes
+
+
+def _diverged(
+    store: MessageStore, target: _Target, bounds: PartitionBounds, aborted: list[hot.AbortedTransaction] | None
+) -> hot.PartitionData | None:
+    """The answer to a fetch whose ``last_fetched_epoch`` and ``fetch_offset`` disagree with this log's epochs
+    (``diverging_epoch``, or OFFSET_OUT_OF_RANGE), else None: the fetch reads on (see the module docstring)."""
+    assert target.name is not None  # a known topic
+    found = store.epochs.end_offset(target.name, target.partition, target.last_fetched_epoch)
+    if found.end_offset < 0 or target.fetch_offset < bounds.log_start_offset:
+        return _partition(target, ErrorCode.OFFSET_OUT_OF_RANGE, bounds, aborted, ())
+    if found.epoch < target.last_fetched_epoch or found.end_offset < target.fetch_offset:
+        diverging = hot.EpochEndOffset(found.epoch, found.end_offset)
+        return _partition(target, ErrorCode.NONE, bounds, aborted, ())._replace(diverging_epoch=diverging)
+    return None
 
 
 def _down_converted(

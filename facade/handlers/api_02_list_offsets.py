@@ -7,8 +7,9 @@ tiered), -5 the last tiered offset (v9+; none: offset -1). Any other timestamp f
 whose timestamp is at or after it, inside its batch; when there is none the answer is offset -1 and
 timestamp -1 (KIP-79). For read_committed, a record found by time (or -3) at or past the LSO is no answer.
 v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports the leader epoch (0 on a single
-broker; in a cluster, the partition group's). In a cluster a partition this broker does not lead is answered
-NOT_LEADER_OR_FOLLOWER.
+broker; in a cluster, the partition group's). v4+ ``current_leader_epoch`` is checked first
+(``handlers/leadership.py``: FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, -1 skips it); then in a cluster a partition
+this broker does not lead is answered NOT_LEADER_OR_FOLLOWER.
 v10 (KIP-1075) adds ``timeout_ms``, how long a broker may wait for offsets read from remote (tiered)
 storage; nothing is tiered here, so every answer is local and immediate, and v10 answers as v9 does.
 kafka-python reads an advertised v10 as "Kafka 4.0".
@@ -33,6 +34,7 @@ from rockafka.store import MessageStore, StoreError, TimestampOffset
 
 from ..errors import store_error_code
 from .context import RequestContext
+from .leadership import epoch_error
 from .registry import register
 
 LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL, LATEST_TIERED = -1, -2, -3, -4, -5
@@ -78,13 +80,17 @@ def _answer(
 ) -> ListOffsetsPartitionResponse:
     if not ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic):
         return _refused(part, ErrorCode.TOPIC_AUTHORIZATION_FAILED)
+    fenced = epoch_error(ctx.broker.topology, topic, part.partition_index, part.current_leader_epoch)
+    if fenced:
+        return _refused(part, fenced)
     if led is not None and part.partition_index not in led.get(topic, ()):
         return _refused(part, ErrorCode.NOT_LEADER_OR_FOLLOWER)
     return _one(ctx, topic, part, committed)
 
 
 def _refused(part: ListOffsetsPartition, code: ErrorCode) -> ListOffsetsPartitionResponse:
-    """Not authorized, or (in a cluster) not led here: the client refreshes metadata and asks the leader."""
+    """Not authorized, at another leader epoch, or (in a cluster) not led here: the client refreshes metadata and
+    asks the leader."""
     return ListOffsetsPartitionResponse(partition_index=part.partition_index, error_code=code)
 
 

@@ -7,10 +7,11 @@ Kafka's rules): for the current epoch, the log end offset; for an older one, the
 epoch the partition has, with the newest epoch at or below the one asked; for an unknown newer epoch (or -1),
 epoch -1 and end offset -1, error NONE.
 
-``current_leader_epoch`` (v2+) fences a stale or early caller: older than the partition's epoch (what Metadata
-reports: 0 on a single broker; in a cluster, the group's), FENCED_LEADER_EPOCH; newer, UNKNOWN_LEADER_EPOCH;
--1 skips the check. v0 answers without the epoch (its response has no field for it); v3 adds ``replica_id``,
-which is not needed here (every caller reads from the leader). Kafka 4.0 serves v2-4 only.
+``current_leader_epoch`` (v2+) fences a stale or early caller (``handlers/leadership.py``), before leadership is
+checked, as Kafka does: older than the partition's epoch (what Metadata reports: 0 on a single broker; in a
+cluster, the group's), FENCED_LEADER_EPOCH; newer, UNKNOWN_LEADER_EPOCH; -1 skips the check. v0 answers without
+the epoch (its response has no field for it); v3 adds ``replica_id``, which is not needed here (every caller
+reads from the leader). Kafka 4.0 serves v2-4 only.
 
 Authorization: CLUSTER_ACTION on the cluster (a broker), else DESCRIBE on each topic (TOPIC_AUTHORIZATION_FAILED
 for its partitions). An unknown topic or partition: UNKNOWN_TOPIC_OR_PARTITION; in a cluster, a partition this
@@ -32,9 +33,8 @@ from rockafka.store import StoreError
 
 from ..errors import store_error_code
 from .context import RequestContext
+from .leadership import epoch_error
 from .registry import register
-
-NO_CHECK = -1
 
 
 def _error(request: OffsetForLeaderEpochRequest, code: ErrorCode) -> OffsetForLeaderEpochResponse:
@@ -58,14 +58,9 @@ def handle(ctx: RequestContext, request: OffsetForLeaderEpochRequest) -> OffsetF
     for topic in request.topics:
         if not (cluster_action or ctx.authorize(AclOperation.DESCRIBE, ResourceType.TOPIC, topic.topic)):
             partitions = [_refused(p, ErrorCode.TOPIC_AUTHORIZATION_FAILED) for p in topic.partitions]
-        elif led is not None:
-            held = led.get(topic.topic, frozenset())
-            partitions = [
-                _answer(ctx, topic.topic, p) if p.partition in held else _refused(p, ErrorCode.NOT_LEADER_OR_FOLLOWER)
-                for p in topic.partitions
-            ]
         else:
-            partitions = [_answer(ctx, topic.topic, p) for p in topic.partitions]
+            held = None if led is None else led.get(topic.topic, frozenset())
+            partitions = [_answer(ctx, topic.topic, p, held) for p in topic.partitions]
         topics.append(OffsetForLeaderTopicResult(topic=topic.topic, partitions=partitions))
     return OffsetForLeaderEpochResponse(topics=topics)
 
@@ -74,18 +69,19 @@ def _refused(part: OffsetForLeaderPartition, code: ErrorCode) -> EpochEndOffset:
     return EpochEndOffset(error_code=code, partition=part.partition)
 
 
-def _answer(ctx: RequestContext, topic: str, part: OffsetForLeaderPartition) -> EpochEndOffset:
-    broker = ctx.broker
+def _answer(
+    ctx: RequestContext, topic: str, part: OffsetForLeaderPartition, held: frozenset[int] | None
+) -> EpochEndOffset:
+    """One partition's answer; ``held``: the topic's partitions this broker leads (None: every one)."""
     try:
-        found = broker.store.epochs.end_offset(topic, part.partition, part.leader_epoch)
+        found = ctx.broker.store.epochs.end_offset(topic, part.partition, part.leader_epoch)
     except StoreError as exc:
         return _refused(part, store_error_code(exc))
-    if part.current_leader_epoch != NO_CHECK:
-        epoch = broker.topology.place(topic, part.partition, broker.node_id).epoch
-        if part.current_leader_epoch < epoch:
-            return _refused(part, ErrorCode.FENCED_LEADER_EPOCH)
-        if part.current_leader_epoch > epoch:
-            return _refused(part, ErrorCode.UNKNOWN_LEADER_EPOCH)
+    fenced = epoch_error(ctx.broker.topology, topic, part.partition, part.current_leader_epoch)
+    if fenced:
+        return _refused(part, fenced)
+    if held is not None and part.partition not in held:
+        return _refused(part, ErrorCode.NOT_LEADER_OR_FOLLOWER)
     return EpochEndOffset(
         error_code=ErrorCode.NONE, partition=part.partition, leader_epoch=found.epoch, end_offset=found.end_offset
     )
