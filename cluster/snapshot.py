@@ -27,17 +27,20 @@ from .layout import (
     CLUSTER_ID_KEY,
     CONTROLLER_KEY,
     GROUPS_DIR,
+    MOVES_DIR,
     NO_LEADER,
     TOPICS_DIR,
     USERS_DIR,
     BrokerInfo,
     GroupState,
     KeyLayout,
+    MoveRecord,
     TopicRecord,
     decode_acls,
     decode_broker,
     decode_controller,
     decode_group,
+    decode_move,
     decode_topic,
     decode_user,
 )
@@ -70,6 +73,7 @@ class ClusterSnapshot:
     topics: Mapping[str, TopicRecord] = field(default_factory=lambda: MappingProxyType({}))
     acls: tuple[Mapping[str, str], ...] = ()
     users: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=lambda: MappingProxyType({}))
+    moves: Mapping[tuple[str, int], MoveRecord] = field(default_factory=lambda: MappingProxyType({}))
     damaged: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def leader_of(self, topic: str, partition: int) -> PartitionLeader | None:
@@ -130,6 +134,7 @@ class _Builder:
         self.topics: dict[str, TopicRecord] = {}
         self.acls: tuple[Mapping[str, str], ...] = ()
         self.users: dict[str, Mapping[str, Mapping[str, Any]]] = {}
+        self.moves: dict[tuple[str, int], MoveRecord] = {}
         self.damaged: dict[str, str] = {}
 
     @classmethod
@@ -142,6 +147,7 @@ class _Builder:
         builder.topics = dict(snapshot.topics)
         builder.acls = snapshot.acls
         builder.users = dict(snapshot.users)
+        builder.moves = dict(snapshot.moves)
         builder.damaged = dict(snapshot.damaged)
         return builder
 
@@ -173,6 +179,16 @@ class _Builder:
         elif relative.startswith(USERS_DIR):
             name = relative[len(USERS_DIR) :]
             _put_or_drop(self.users, name, None if value is None else decode_user(value))
+        elif relative.startswith(MOVES_DIR):
+            self._apply_move(relative[len(MOVES_DIR) :], value)
+
+    def _apply_move(self, relative: str, value: bytes | None) -> None:
+        if value is not None:
+            move = decode_move(relative, value)
+            self.moves[(move.topic, move.partition)] = move
+            return
+        topic, _, partition = relative.rpartition("/")
+        self.moves.pop((topic, int(partition)), None)
 
     def build(self, revision: int) -> ClusterSnapshot:
         return ClusterSnapshot(
@@ -184,6 +200,7 @@ class _Builder:
             topics=MappingProxyType(self.topics),
             acls=self.acls,
             users=MappingProxyType(self.users),
+            moves=MappingProxyType(self.moves),
             damaged=MappingProxyType(self.damaged) if self.damaged else _EMPTY,
         )
 

@@ -37,6 +37,8 @@ from .server import KafkaConnection, RequestHandler
 if TYPE_CHECKING:
     from rockafka.cluster.member import ClusterMember
 
+    from .cluster_topology import ClusterTopology
+
 log = logging.getLogger(__name__)
 
 DRAIN_TIMEOUT_S = 10.0
@@ -66,6 +68,7 @@ class BrokerApp:
         self._stopped = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._member: ClusterMember | None = None  # set when the broker joined a cluster
+        self._cluster_topology: ClusterTopology | None = None  # likewise
         address = config.str("rockafka.http.listener")
         self.http = HttpListener(*parse_address(address)) if address else None
         self.serving = False
@@ -176,7 +179,8 @@ class BrokerApp:
             "__consumer_offsets": broker.groups.coordinate,
             "__transaction_state": broker.transactions.coordinate,
         }
-        broker.topology = ClusterTopology(member, broker.store, coordinate)
+        topology = ClusterTopology(member, broker.store, coordinate, broker.producers.rebuild_partition)
+        broker.topology = self._cluster_topology = topology
         await self._share_security(member, security)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 
@@ -307,6 +311,8 @@ class BrokerApp:
             connection.close()
         await self._close_servers()
         if self._member is not None:
+            if self._cluster_topology is not None:
+                await self._cluster_topology.stop()  # the moves this broker was copying or sealing
             await self._member.stop()
         if self.http is not None:
             await self.http.stop()

@@ -28,7 +28,8 @@ wakes on the first append to any of its partitions; it is answered within the sa
 The answer is the hot codec's ``FetchResponse`` (``rockafka.core_pyx.hotcodec``, generated from the specs), encoded
 as parts: batches of ``ZERO_COPY_MIN_BYTES`` or more are written to the socket straight from the mapped CommitLog.
 Authorization: READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions, which are not read).
-In a cluster, a partition this broker does not lead is answered NOT_LEADER_OR_FOLLOWER (``topology.led``).
+In a cluster, a partition this broker does not lead is answered NOT_LEADER_OR_FOLLOWER (``topology.readable``:
+what it leads, and a partition moving away until the switch).
 Not implemented: preferred read replicas (always -1), diverging epochs, quotas.
 """
 
@@ -141,7 +142,7 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     total = 0
     failed = False
     by_topic: dict[int, list[hot.PartitionData]] = {}
-    led = ctx.broker.topology.led  # None on a single broker: it leads every partition
+    led = ctx.broker.topology.readable  # None on a single broker: it leads every partition
     legacy = ctx.api_version < FIRST_RECORD_BATCH_VERSION
     for target in targets:
         if led is not None and target.name is not None and target.partition not in led.get(target.name, ()):
