@@ -186,6 +186,9 @@ class ClusterTopology:
         present leader cancels a move in progress, or changes nothing)."""
         group = self._groups_of([node])[0]
         key = (topic, partition)
+        held = self.snapshot.leader_of(topic, partition)
+        if topic in INTERNAL_TOPICS and (held is None or held.group != group):
+            raise ApiError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, f"{topic} is internal: its partitions do not move")
         with _as_api_errors(topic):
             move = await self._moves.start(topic, partition, group)
             await self._view.wait_for(lambda s: s.moves.get(key) == move, SEEN_TIMEOUT_S)

@@ -35,6 +35,7 @@ from rockafka.cluster import ClusterError, ClusterSnapshot
 from rockafka.cluster.layout import MOVE_COPYING, MOVE_FENCED, MOVE_SEALED, MoveRecord
 from rockafka.cluster.moves import PartitionMoves
 from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.errors import ProtocolError
 from rockafka.facade.protocol.framing import decode_response, encode_request
 from rockafka.facade.protocol.messages.fetch import FetchPartition, FetchRequest, FetchResponse, FetchTopic
 from rockafka.store import MessageStore, StoreError, UnknownTopicOrPartitionError
@@ -47,6 +48,7 @@ FETCH_VERSION: Final = 11
 FETCH_BYTES: Final = 4 << 20
 FETCH_WAIT_MS: Final = 100
 RETRY_S: Final = 0.2
+MAX_RETRY_S: Final = 5.0
 PartitionKey = tuple[str, int]
 
 
@@ -137,6 +139,7 @@ class PartitionMover:
     async def _copy(self, key: PartitionKey) -> None:
         """The target's step: copy from the source until the move completes, is cancelled or is redirected."""
         source: _SourceConnection | None = None
+        pause = RETRY_S
         try:
             while True:
                 snapshot = self._snapshot()
@@ -149,12 +152,14 @@ class PartitionMover:
                         await asyncio.sleep(RETRY_S)
                     elif await self._switched(move):
                         return
-                except (OSError, EOFError, asyncio.IncompleteReadError, ClusterError, StoreError) as exc:
-                    log.warning("move of %s-%d: copy paused: %s", key[0], key[1], exc)
+                    pause = RETRY_S
+                except (OSError, EOFError, ProtocolError, ClusterError, StoreError) as exc:
+                    log.warning("move of %s-%d: copy paused %.1f s: %s", key[0], key[1], pause, exc)
                     if source is not None:
                         source.close()
                     source = None
-                    await asyncio.sleep(RETRY_S)
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, MAX_RETRY_S)
         finally:
             if source is not None:
                 source.close()
@@ -179,8 +184,10 @@ class PartitionMover:
             offsets = self._store.records.partition_offsets(topic, partition)
         except UnknownTopicOrPartitionError:
             return False  # the topic is not mirrored here yet
-        answer = await source.fetch(topic, partition, offsets.high_watermark)
-        if answer.error_code == ErrorCode.OFFSET_OUT_OF_RANGE and answer.log_start_offset > offsets.high_watermark:
+        position = max(offsets.high_watermark, source.log_start)  # records here below the source's start: stale
+        answer = await source.fetch(topic, partition, position)
+        source.log_start = max(source.log_start, answer.log_start_offset)
+        if answer.error_code == ErrorCode.OFFSET_OUT_OF_RANGE and answer.log_start_offset > position:
             self._store.kept_offsets.start_at(topic, partition, answer.log_start_offset)
             return True
         if answer.error_code != ErrorCode.NONE:
@@ -225,6 +232,7 @@ class _SourceConnection:
 
     def __init__(self, host: str, port: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.address = (host, port)
+        self.log_start = 0  # the partition's log start offset there, as last answered
         self._reader = reader
         self._writer = writer
         self._correlation = itertools.count(1)

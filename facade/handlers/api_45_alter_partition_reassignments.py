@@ -17,7 +17,8 @@ a move already switching (its source stopped taking appends) can be neither canc
 REASSIGNMENT_IN_PROGRESS. Internal topics do not move (INVALID_REPLICA_ASSIGNMENT).
 
 Version notes: v0 only, flexible.
-Not implemented: ACL checks (CLUSTER ALTER); ``timeout_ms`` is moot (the answer comes once etcd took the move).
+Authorization: ALTER on the cluster (``authorized.py``, before the handler runs).
+Not implemented: ``timeout_ms`` is moot (the answer comes once etcd took the move and this broker saw it).
 """
 
 from __future__ import annotations
@@ -97,10 +98,6 @@ async def _move(ctx: RequestContext, topic: str, partition: ReassignablePartitio
             await cancelled
         return
     check_replicas(ctx, partition.replicas)
-    if topic.startswith("__"):
-        raise ApiError(
-            ErrorCode.INVALID_REPLICA_ASSIGNMENT, f"{topic} is an internal topic: its partitions do not move"
-        )
     moving = topology.move_partition(topic, partition.partition_index, partition.replicas[0])
     if moving is not None:
         await moving

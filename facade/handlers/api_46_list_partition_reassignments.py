@@ -9,7 +9,8 @@ target's and the source's brokers (the target group's leader first), ``adding_re
 ``removing_replicas`` the source's.
 
 Version notes: v0 only, flexible.
-Not implemented: ACL checks (CLUSTER DESCRIBE); ``timeout_ms`` is moot (the answer is immediate).
+Authorization: DESCRIBE on the cluster (``authorized.py``, before the handler runs).
+Not implemented: ``timeout_ms`` is moot (the answer is immediate).
 """
 
 from __future__ import annotations
