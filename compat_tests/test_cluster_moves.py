@@ -6,7 +6,8 @@ kafka-python consumer group reads and commits. ``rockafka cluster move`` moves t
 middle; the producer goes on. Afterwards broker 2 leads the partition and broker 1 answers
 NOT_LEADER_OR_FOLLOWER, and reading the partition from broker 2
 gives every acknowledged record exactly once, in the order acknowledged, at the offset its acknowledgement
-named; the consumer group's committed offset carried over. The error cases answer as Kafka's controller does.
+named; the consumer group's committed offset carried over. Moved back, broker 1 serves the whole partition again.
+The error cases answer as Kafka's controller does.
 """
 
 from __future__ import annotations
@@ -184,6 +185,15 @@ def test_a_partition_moved_under_load_loses_and_repeats_nothing(cluster: Cluster
         reader.close()
     assert committed is not None and 0 < committed <= end and consumed and max(consumed) == committed - 1
     assert sorted(set(consumed)) == list(range(committed))  # the group read every offset up to its commit
+
+    # and back: broker 1 retired its copy (log start at its end), and holds the whole partition again after the move
+    back = subprocess.run(
+        [sys.executable, "-m", "rockafka", "cluster", "move", "--bootstrap-server", cluster.brokers[1].bootstrap,
+         "--topic", topic, "--partition", "0", "--to-broker", "1", "--timeout", "80"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert back.returncode == 0, back.stdout + back.stderr
+    assert _read_all(cluster.brokers[1].bootstrap, topic, end) == stored
 
 
 def test_a_move_is_cancelled_and_wrong_ones_are_refused(cluster: Cluster) -> None:

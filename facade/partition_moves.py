@@ -195,7 +195,7 @@ class PartitionMover:
             return False
         if answer.records:
             self._store.kept_offsets.append(topic, partition, _whole_batches(answer.records))
-        if answer.log_start_offset > offsets.log_start_offset:
+        if answer.log_start_offset != offsets.log_start_offset:  # moved up there, or a retired copy here
             self._store.kept_offsets.start_at(topic, partition, answer.log_start_offset)
         copied = self._store.records.partition_offsets(topic, partition).high_watermark
         close = move.state == MOVE_COPYING and answer.high_watermark - copied <= CATCH_UP_RECORDS

@@ -8,8 +8,11 @@ included. Unlike ``replica.py`` (a follower's whole CommitLog, at the same physi
 is copied, appended to this CommitLog after whatever it holds, like a produced batch.
 
 - ``start_at(topic, partition, log_start)``: the copy's first offset. The partition's log start offset rises to
-  ``log_start`` (DeleteRecords' floor, persisted; it never goes down); an empty partition whose next offset is
-  below it continues from there, so a partition whose every record is below its log start has the same bounds.
+  ``log_start`` (DeleteRecords' floor, persisted); an empty partition whose next offset is below it continues
+  from there, so a partition whose every record is below its log start has the same bounds. It goes down to
+  ``log_start`` only while this store still holds every record from there (its units were not deleted by
+  retention): a partition moving back to a group it left, whose copy there was retired by moving its log start
+  up, is whole again without copying what it still holds.
 - ``append(topic, partition, records)``: ``records`` is a sequence of whole RecordBatches (v2, as Fetch returns
   them), each checked (length, magic, CRC-32C) and each at or past the partition's next offset, in order; the
   first that is not refuses the whole append with ``InvalidCopyError`` (nothing of it written). Each batch is
@@ -33,6 +36,7 @@ from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.recordbatch import validate_batches
 
 from .commitlog import CommitLog
+from .consumequeue import ConsumeQueue
 from .epochfile import EpochFile
 from .errors import StoreError
 from .health import StoreHealth, guarded
@@ -73,8 +77,14 @@ class KeptOffsets:
             raise InvalidCopyError(f"log start offset {log_start} of {topic}-{partition} is negative")
         if queue.end_index == queue.first_index and queue.next_offset < log_start:
             queue.wipe(log_start)
-        if log_start > self._partitions.log_starts.get(*key):
+        stored = self._partitions.log_starts.get(*key)
+        if log_start > stored or (log_start < stored and self._held_from(key, queue) <= log_start):
             self._partitions.log_starts.set_many({key: log_start})
+
+    def _held_from(self, key: tuple[bytes, int], queue: ConsumeQueue) -> int:
+        """The first offset whose records this store still holds (its first unit, or its compacted log's first)."""
+        compacted = self._partitions.compacted.get(key)
+        return queue.first_offset if compacted is None else min(compacted.start_offset, queue.first_offset)
 
     @guarded
     def append(self, topic: str, partition: int, records: Buffer) -> int:

@@ -108,6 +108,17 @@ class StoreMachine(RuleBasedStateMachine):
         for batch in built:
             model.add_at(batch, int.from_bytes(batch[:8], "big"), len(records))
 
+    @precondition(lambda self: any(model.batches for models in self.topics.values() for model in models))
+    @rule(data=st.data())
+    def log_start_back_down(self, data: st.DataObject) -> None:
+        """A partition moving back to a store that retired its copy: the log start goes down to records still held."""
+        name, number = data.draw(st.sampled_from([p for p in self._partitions() if self.topics[p[0]][p[1]].batches]))
+        model = self.topics[name][number]
+        first = model.batches[0][0]
+        start = data.draw(st.integers(first, max(first, model.log_start)))
+        self.store.kept_offsets.start_at(name, number, start)
+        model.log_start = start
+
     @precondition(lambda self: any(self.topics.values()))
     @rule(data=st.data(), max_bytes=st.integers(0, 6000))
     def read(self, data: st.DataObject, max_bytes: int) -> None:
