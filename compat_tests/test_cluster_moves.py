@@ -24,6 +24,7 @@ from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition
 from kafka.errors import InvalidReplicationAssignmentError, NoReassignmentInProgressError, UnknownTopicOrPartitionError
 
 from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.find_coordinator import FindCoordinatorRequest, FindCoordinatorResponse
 from rockafka.facade.protocol.messages.list_offsets import (
     ListOffsetsPartition,
     ListOffsetsRequest,
@@ -52,14 +53,14 @@ def _admin(cluster: Cluster) -> KafkaAdminClient:
     return KafkaAdminClient(bootstrap_servers=cluster.brokers[1].bootstrap, request_timeout_ms=30_000)
 
 
-def _new_topic_on_group_1(cluster: Cluster, partitions: int = 1) -> str:
+def _new_topic_on_group_1(cluster: Cluster, partitions: int = 1, node: int = 1) -> str:
     topic = unique_topic("moving")
     admin = _admin(cluster)
     try:
-        admin.create_topics({topic: {"assignments": {p: [1] for p in range(partitions)}}})
+        admin.create_topics({topic: {"assignments": {p: [node] for p in range(partitions)}}})
     finally:
         admin.close()
-    _until(f"{topic} is led by broker 1", lambda: _leader(cluster, topic, 0) == (1, True))
+    _until(f"{topic} is led by broker {node}", lambda: _leader(cluster, topic, 0)[0] == node)
     return topic
 
 
@@ -91,8 +92,12 @@ def _until(what: str, check: object, deadline_s: float = DEADLINE_S) -> None:
     raise AssertionError(f"not within {deadline_s:g} s: {what}")
 
 
-def _read_all(bootstrap: str, topic: str, end: int) -> list[tuple[int, bytes]]:
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest")
+def _read_all(bootstrap: str, topic: str, end: int, committed: bool = False) -> list[tuple[int, bytes]]:
+    """Every record of partition 0 until the one at ``end - 1`` (or the deadline)."""
+    consumer = KafkaConsumer(
+        bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest",
+        isolation_level="read_committed" if committed else "read_uncommitted",
+    )  # fmt: skip
     try:
         consumer.assign([TopicPartition(topic, 0)])
         seen: list[tuple[int, bytes]] = []
@@ -242,3 +247,62 @@ def test_a_move_is_cancelled_and_wrong_ones_are_refused(cluster: Cluster) -> Non
     )  # fmt: skip
     assert cancel.returncode == 1
     assert f"{topic}-1: NO_REASSIGNMENT_IN_PROGRESS: No partition reassignment is in progress." in cancel.stdout
+
+
+def _transaction_coordinator(cluster: Cluster, transactional_id: str) -> int:
+    """The node coordinating ``transactional_id`` (the first lookup may create the internal topic)."""
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        with WireClient(cluster.brokers[1].bootstrap) as wire:
+            found = wire.request(FindCoordinatorRequest(key=transactional_id, key_type=1), 3, FindCoordinatorResponse)
+        if found.error_code != ErrorCode.COORDINATOR_NOT_AVAILABLE or time.monotonic() > deadline:
+            assert found.error_code == ErrorCode.NONE
+            return found.node_id
+        time.sleep(0.1)
+
+
+def test_transactions_aborted_records_and_the_log_start_move_with_the_partition(cluster: Cluster) -> None:
+    transactional_id = unique_topic("moving-txn")
+    source = _transaction_coordinator(cluster, transactional_id)  # transactions spanning groups are not built
+    target = 3 - source
+    topic = _new_topic_on_group_1(cluster, node=source)
+    producer = Producer({"bootstrap.servers": cluster.brokers[source].bootstrap, "transactional.id": transactional_id})
+    producer.init_transactions(30)
+    for values, commit in (([b"c1", b"c2", b"c3"], True), ([b"a1", b"a2"], False), ([b"c4"], True)):
+        producer.begin_transaction()
+        for value in values:
+            producer.produce(topic, value=value, partition=0)
+        producer.flush(30)
+        (producer.commit_transaction if commit else producer.abort_transaction)(30)
+    admin = _admin(cluster)
+    try:
+        admin.delete_records({TopicPartition(topic, 0): 1})
+    finally:
+        admin.close()
+    end = 8  # 3 + marker, 2 + marker, c4 at offset 7 (its marker at 8)
+    everything = _read_all(cluster.brokers[source].bootstrap, topic, end)
+    committed = _read_all(cluster.brokers[source].bootstrap, topic, end, committed=True)
+    assert [value for _, value in committed] == [b"c2", b"c3", b"c4"]
+
+    moved = subprocess.run(
+        [sys.executable, "-m", "rockafka", "cluster", "move", "--bootstrap-server", cluster.brokers[1].bootstrap,
+         "--topic", topic, "--partition", "0", "--to-broker", str(target), "--timeout", "80"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert _read_all(cluster.brokers[target].bootstrap, topic, end) == everything  # aborted records too
+    assert _read_all(cluster.brokers[target].bootstrap, topic, end, committed=True) == committed
+    assert _offset(cluster, target, topic, -2) == 1  # the log start came along
+    assert _offset(cluster, target, topic, -1, committed=True) == 9  # the last stable offset: nothing open
+
+
+def _offset(cluster: Cluster, node: int, topic: str, timestamp: int, committed: bool = False) -> int:
+    """ListOffsets of partition 0 on ``node`` (-2 earliest, -1 latest; ``committed``: read_committed)."""
+    with WireClient(cluster.brokers[node].bootstrap) as wire:
+        asked = ListOffsetsPartition(partition_index=0, timestamp=timestamp)
+        request = ListOffsetsRequest(
+            replica_id=-1, isolation_level=int(committed), topics=[ListOffsetsTopic(name=topic, partitions=[asked])]
+        )
+        (found,) = wire.request(request, 4, ListOffsetsResponse).topics[0].partitions
+    assert found.error_code == ErrorCode.NONE
+    return int(found.offset)

@@ -15,7 +15,9 @@ is copied, appended to this CommitLog after whatever it holds, like a produced b
   up, is whole again without copying what it still holds.
 - ``append(topic, partition, records)``: ``records`` is a sequence of whole RecordBatches (v2, as Fetch returns
   them), each checked (length, magic, CRC-32C) and each at or past the partition's next offset, in order; the
-  first that is not refuses the whole append with ``InvalidCopyError`` (nothing of it written). Each batch is
+  first that is not refuses the whole append with ``InvalidCopyError`` (nothing of it written). One exception:
+  an empty partition takes a first batch that holds its next offset (the copy's log start fell inside that
+  batch, as Fetch answers it whole), and continues after it. Each batch is
   written unchanged except for its partitionLeaderEpoch, which becomes this store's current epoch as in an
   append, then its ConsumeQueue unit and transaction events are dispatched and the records are published.
   Returns the partition's next offset.
@@ -45,6 +47,8 @@ from .queuebuilder import QueueBuilder
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
+
+    from rockafka.core_pyx.recordbatch import BatchHeader
 
 
 class InvalidCopyError(StoreError):
@@ -95,6 +99,8 @@ class KeptOffsets:
             headers = validate_batches(view)
         except KernelError as exc:
             raise InvalidCopyError(f"copied batches of {topic}-{partition} do not parse: {exc}") from exc
+        if headers and _begins_inside(queue, headers[0]):
+            queue.wipe(headers[0].base_offset)  # the copy began at a log start inside this batch: held whole
         next_offset = queue.next_offset
         for header in headers:
             if header.base_offset < next_offset:
@@ -114,3 +120,9 @@ class KeptOffsets:
         finally:
             self._commitlog.publish()
         return queue.next_offset
+
+
+def _begins_inside(queue: ConsumeQueue, first: BatchHeader) -> bool:
+    """Whether ``queue`` is empty and its next offset falls inside ``first`` (not at its base)."""
+    empty = queue.end_index == queue.first_index
+    return empty and first.base_offset < queue.next_offset <= first.base_offset + first.last_offset_delta

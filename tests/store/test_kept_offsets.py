@@ -48,3 +48,14 @@ def test_what_does_not_continue_the_partition_is_refused_whole(tmp_path: Path) -
         with pytest.raises(InvalidCopyError, match="do not parse"):
             store.kept_offsets.append("t", 0, late[:-3])
         assert store.records.partition_offsets("t", 0).high_watermark == 6
+
+
+def test_a_copy_whose_log_start_falls_inside_a_batch_takes_that_batch_whole(tmp_path: Path) -> None:
+    with MessageStore.open(small_config(tmp_path)) as store:
+        store.topics.create("t", 1)
+        store.kept_offsets.start_at("t", 0, 1)
+        batch = build_batch([(b"a", b"0"), (b"b", b"1"), (b"c", b"2")])
+        assert store.kept_offsets.append("t", 0, batch) == 3
+        offsets = store.records.partition_offsets("t", 0)
+        assert (offsets.log_start_offset, offsets.high_watermark) == (1, 3)
+        assert [r[0] for r in decoded(store.records.read("t", 0, 1, 1 << 20).batches)] == [0, 1, 2]
