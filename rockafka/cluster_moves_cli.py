@@ -72,6 +72,7 @@ def _connection(parser: argparse.ArgumentParser) -> None:
 
 def run_move(args: argparse.Namespace) -> int:
     try:
+        _check_arguments(args)
         with connect(args) as client:
             wanted = _wanted(client, args)
             accepted = _alter(client, wanted)
@@ -95,20 +96,27 @@ def run_moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def _wanted(client: WireClient, args: argparse.Namespace) -> Wanted:
-    """Each partition named and the replicas it goes to (None: cancel)."""
+def _check_arguments(args: argparse.Namespace) -> None:
+    """A mistake in the arguments, before connecting: MoveCommandError."""
     if args.reassignment_json_file is not None:
         if args.topic is not None or args.to_group is not None or args.to_broker is not None:
             raise MoveCommandError("--reassignment-json-file replaces --topic, --partition, --to-group, --to-broker")
-        return _from_json(args.reassignment_json_file, args.cancel)
+        _from_json(args.reassignment_json_file, args.cancel)
+        return
     if args.topic is None or args.partition is None:
         raise MoveCommandError("name the partition: --topic T --partition P (or --reassignment-json-file)")
+    if not args.cancel and args.to_group is None and args.to_broker is None:
+        raise MoveCommandError("say where to: --to-group G or --to-broker N")
+
+
+def _wanted(client: WireClient, args: argparse.Namespace) -> Wanted:
+    """Each partition named and the replicas it goes to (None: cancel); the arguments are checked."""
+    if args.reassignment_json_file is not None:
+        return _from_json(args.reassignment_json_file, args.cancel)
     if args.cancel:
         return {(args.topic, args.partition): None}
     if args.to_broker is not None:
         return {(args.topic, args.partition): [args.to_broker]}
-    if args.to_group is None:
-        raise MoveCommandError("say where to: --to-group G or --to-broker N")
     return {(args.topic, args.partition): [_broker_of(client, args.to_group)]}
 
 
@@ -119,8 +127,10 @@ def _from_json(path: Path, cancel: bool) -> Wanted:
         for item in doc["partitions"]:
             replicas = None if cancel else [int(node) for node in item["replicas"]]
             wanted[(str(item["topic"]), int(item["partition"]))] = replicas
-    except (ValueError, KeyError, TypeError) as exc:
-        raise MoveCommandError(f"{path} is not a reassignment file ({exc.__class__.__name__}: {exc})") from None
+    except KeyError as exc:
+        raise MoveCommandError(f"{path} is not a reassignment file: it lacks the key {exc}") from None
+    except (ValueError, TypeError) as exc:
+        raise MoveCommandError(f"{path} is not a reassignment file: {exc}") from None
     if not wanted:
         raise MoveCommandError(f"{path} names no partition")
     return wanted
