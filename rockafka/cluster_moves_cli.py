@@ -5,9 +5,10 @@
 ``--to-broker N``; or ``--reassignment-json-file FILE`` in the format of Kafka's kafka-reassign-partitions
 (``{"version": 1, "partitions": [{"topic": "t", "partition": 0, "replicas": [2]}]}``). ``--cancel`` cancels the
 named partitions' moves instead (null replicas). It then prints progress: one line per partition when its move
-is accepted, and, unless ``--no-wait``, one when it completes (its leader is the target), polling
-ListPartitionReassignments and Metadata every half second for at most ``--timeout`` seconds. A partition refused
-is one line with Kafka's error name and message; the exit status is 1 if any was refused or did not finish.
+is accepted and, unless ``--no-wait``, one every five seconds while it runs and one when it completes (its leader
+is the target), polling ListPartitionReassignments and Metadata every half second for at most ``--timeout``
+seconds. A partition refused is one line with Kafka's error name and message; the exit status is 1 if any was
+refused or did not finish.
 
 ``moves`` lists the moves in progress: ``TOPIC PARTITION from broker S to broker T``, one a line.
 """
@@ -40,6 +41,7 @@ from .cli_target import connect
 from .wire_client import WireClient, WireClientError
 
 POLL_S: Final = 0.5
+REPORT_S: Final = 5.0
 Wanted = dict[tuple[str, int], list[int] | None]
 
 
@@ -172,7 +174,8 @@ def _alter(client: WireClient, wanted: Wanted) -> list[tuple[str, int]]:
 
 def _wait(client: WireClient, moving: Wanted, timeout_s: float) -> bool:
     """Poll until every move is done (its leader the target); print each as it finishes."""
-    deadline = time.monotonic() + timeout_s
+    started = time.monotonic()
+    deadline, report = started + timeout_s, started + REPORT_S
     left = dict(moving)
     while left:
         in_progress = _in_progress(client)
@@ -183,6 +186,10 @@ def _wait(client: WireClient, moving: Wanted, timeout_s: float) -> bool:
                 del left[key]
         if not left:
             return True
+        if time.monotonic() >= report:
+            report += REPORT_S
+            for key in left:
+                print(f"{key[0]}-{key[1]}: moving ({time.monotonic() - started:.0f} s)", flush=True)
         if time.monotonic() >= deadline:
             for key in left:
                 print(f"{key[0]}-{key[1]}: still moving after {timeout_s:g} s", flush=True)
