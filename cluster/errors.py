@@ -36,3 +36,12 @@ class ConcurrentChangeError(ClusterError):
 
 class NotControllerError(ClusterError):
     """This broker's controller term ended (another broker was elected); it must not act as controller."""
+
+
+class NoMoveError(ClusterError):
+    """No move of that partition is in progress (a cancel, or a step of a move that was cancelled)."""
+
+
+class MoveSwitchingError(ClusterError):
+    """The move is past copying (its source has stopped taking appends): it can no longer be cancelled or
+    redirected, only completed."""

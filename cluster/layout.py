@@ -40,6 +40,16 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
                                dynamic broker default (``kafka-configs --entity-type brokers
                                --entity-default``), applied by every broker's watch under its own
                                per-broker dynamic configs; written at the ``mod_revision`` read
+``moves/<topic>/<partition>``  ``{"source": "g1", "target": "g2", "state": "copying"}``: a         none
+                               partition moving between groups (AlterPartitionReassignments),
+                               created only if absent and only while ``topics/<topic>`` is at the
+                               ``mod_revision`` read; ``state`` goes ``copying`` (the target's
+                               leader copies from the source's) → ``fenced`` (the target caught
+                               up: the source stops taking appends) → ``sealed`` (the source
+                               stopped; ``"end": <offset>`` is its last offset + 1); then one
+                               transaction puts the topic's new placement, raises the target
+                               group's epoch above both groups' and deletes the key. A cancel
+                               deletes it while ``copying``; each step compares ``mod_revision``
 =============================  =================================================================  ==========
 
 The ``acls`` rows and ``users/<user>`` documents are the same JSON the single broker keeps in
@@ -71,6 +81,7 @@ TOPICS_DIR: Final = "topics/"
 ACLS_KEY: Final = "acls"
 USERS_DIR: Final = "users/"
 BROKER_DEFAULT_CONFIGS_KEY: Final = "broker_default_configs"
+MOVES_DIR: Final = "moves/"
 NO_LEADER: Final = -1
 
 _NAME: Final = re.compile(r"[a-zA-Z0-9._-]{1,249}")
@@ -120,6 +131,9 @@ class KeyLayout:
     def broker_default_configs(self) -> bytes:
         return self.key(BROKER_DEFAULT_CONFIGS_KEY)
 
+    def move(self, topic: str, partition: int) -> bytes:
+        return self.key(f"{MOVES_DIR}{topic}/{partition}")
+
     def relative(self, key: bytes) -> str | None:
         """The part of ``key`` after this cluster's prefix, or None for a key of another cluster."""
         prefix = self.prefix
@@ -163,6 +177,43 @@ class TopicRecord:
     @property
     def partitions(self) -> int:
         return len(self.placement)
+
+
+#: The states of a move, in order (see ``moves/<topic>/<partition>`` above).
+MOVE_COPYING: Final = "copying"
+MOVE_FENCED: Final = "fenced"
+MOVE_SEALED: Final = "sealed"
+MOVE_STATES: Final = (MOVE_COPYING, MOVE_FENCED, MOVE_SEALED)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """A partition moving from group ``source`` to group ``target`` (``moves/<topic>/<partition>``); ``end`` is
+    the source's next offset once it stopped taking appends (``sealed``), else -1."""
+
+    topic: str
+    partition: int
+    source: str
+    target: str
+    state: str
+    end: int = -1
+
+
+def encode_move(move: MoveRecord) -> bytes:
+    doc: dict[str, Any] = {"source": move.source, "target": move.target, "state": move.state}
+    if move.end >= 0:
+        doc["end"] = move.end
+    return _dump(doc)
+
+
+def decode_move(relative: str, value: bytes) -> MoveRecord:
+    """The move at ``<topic>/<partition>`` (the key below ``moves/``)."""
+    topic, _, partition = relative.rpartition("/")
+    doc = _load(value)
+    state = str(doc["state"])
+    if state not in MOVE_STATES or not topic:
+        raise ValueError(f"move {relative}: state {state!r}")
+    return MoveRecord(topic, int(partition), str(doc["source"]), str(doc["target"]), state, int(doc.get("end", -1)))
 
 
 def encode_broker(info: BrokerInfo) -> bytes:

@@ -28,18 +28,21 @@ from .layout import (
     CLUSTER_ID_KEY,
     CONTROLLER_KEY,
     GROUPS_DIR,
+    MOVES_DIR,
     NO_LEADER,
     TOPICS_DIR,
     USERS_DIR,
     BrokerInfo,
     GroupState,
     KeyLayout,
+    MoveRecord,
     TopicRecord,
     decode_acls,
     decode_broker,
     decode_configs,
     decode_controller,
     decode_group,
+    decode_move,
     decode_topic,
     decode_user,
 )
@@ -74,6 +77,7 @@ class ClusterSnapshot:
     users: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=lambda: MappingProxyType({}))
     broker_default_configs: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     """The cluster-wide dynamic broker default (``broker_default_configs``; empty when the key is absent)."""
+    moves: Mapping[tuple[str, int], MoveRecord] = field(default_factory=lambda: MappingProxyType({}))
     damaged: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def leader_of(self, topic: str, partition: int) -> PartitionLeader | None:
@@ -135,6 +139,7 @@ class _Builder:
         self.acls: tuple[Mapping[str, str], ...] = ()
         self.users: dict[str, Mapping[str, Mapping[str, Any]]] = {}
         self.broker_default_configs: Mapping[str, str] = _EMPTY
+        self.moves: dict[tuple[str, int], MoveRecord] = {}
         self.damaged: dict[str, str] = {}
 
     @classmethod
@@ -148,6 +153,7 @@ class _Builder:
         builder.acls = snapshot.acls
         builder.users = dict(snapshot.users)
         builder.broker_default_configs = snapshot.broker_default_configs
+        builder.moves = dict(snapshot.moves)
         builder.damaged = dict(snapshot.damaged)
         return builder
 
@@ -181,6 +187,16 @@ class _Builder:
             _put_or_drop(self.users, name, None if value is None else decode_user(value))
         elif relative == BROKER_DEFAULT_CONFIGS_KEY:
             self.broker_default_configs = _EMPTY if value is None else decode_configs(value)
+        elif relative.startswith(MOVES_DIR):
+            self._apply_move(relative[len(MOVES_DIR) :], value)
+
+    def _apply_move(self, relative: str, value: bytes | None) -> None:
+        if value is not None:
+            move = decode_move(relative, value)
+            self.moves[(move.topic, move.partition)] = move
+            return
+        topic, _, partition = relative.rpartition("/")
+        self.moves.pop((topic, int(partition)), None)
 
     def build(self, revision: int) -> ClusterSnapshot:
         return ClusterSnapshot(
@@ -193,6 +209,7 @@ class _Builder:
             acls=self.acls,
             users=MappingProxyType(self.users),
             broker_default_configs=self.broker_default_configs,
+            moves=MappingProxyType(self.moves),
             damaged=MappingProxyType(self.damaged) if self.damaged else _EMPTY,
         )
 

@@ -39,6 +39,8 @@ from .server import KafkaConnection, RequestHandler
 if TYPE_CHECKING:
     from rockafka.cluster.member import ClusterMember
 
+    from .cluster_topology import ClusterTopology
+
 log = logging.getLogger(__name__)
 
 DRAIN_TIMEOUT_S = 10.0
@@ -68,6 +70,7 @@ class BrokerApp:
         self._stopped = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._member: ClusterMember | None = None  # set when the broker joined a cluster
+        self._cluster_topology: ClusterTopology | None = None  # likewise
         address = config.str("rockafka.http.listener")
         self.http = HttpListener(*parse_address(address)) if address else None
         self.serving = False
@@ -197,8 +200,8 @@ class BrokerApp:
             "__consumer_offsets": broker.groups.coordinate,
             "__transaction_state": broker.transactions.coordinate,
         }
-        topology = ClusterTopology(member, broker.store, coordinate)
-        broker.topology = topology
+        topology = ClusterTopology(member, broker.store, coordinate, broker.producers.rebuild_partition)
+        broker.topology = self._cluster_topology = topology
         broker.dynamic.cluster_default = ClusterBrokerDefault(member, broker)
         broker.transactions.use_cluster(topology.marker_route, self._inter_broker_login())
         await self._share_security(member, security)
@@ -342,6 +345,8 @@ class BrokerApp:
             connection.close()
         await self._close_servers()
         if self._member is not None:
+            if self._cluster_topology is not None:
+                await self._cluster_topology.stop()  # the moves this broker was copying or sealing
             await self._member.stop()
         if self.broker is not None and self.broker.replication is not None:
             await self.broker.replication.stop()

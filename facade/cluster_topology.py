@@ -11,7 +11,12 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
   store (``store.epochs.begin``) before it leads anything, so the epoch Metadata reports (the group's, from
   etcd), the one stamped into every batch it appends and OffsetForLeaderEpoch's current epoch are one;
 - rebuilds ``led`` (per topic, the partitions this broker's group leads while this broker is the group's
-  leader) and drops the cached Metadata partitions.
+  leader, less those whose move away is fenced) and ``readable`` (``led`` with those: Fetch still serves them
+  until the switch), and drops the cached Metadata partitions;
+- lets the ``PartitionMover`` (``partition_moves.py``) play its part in the moves in progress.
+
+``move_partition`` and ``cancel_move`` (AlterPartitionReassignments) and ``moves`` (ListPartitionReassignments)
+write and read ``moves/<topic>/<partition>`` in etcd (``cluster/moves.py``).
 
 One store, one CommitLog, one epoch sequence per broker: every partition a group holds shares its group's
 epoch, so a Kafka per-partition leader epoch here is the group's epoch, and a partition's own history of epochs
@@ -46,14 +51,17 @@ from rockafka.cluster import (
     TopicExistsError,
     UnknownTopicError,
 )
+from rockafka.cluster.errors import MoveSwitchingError, NoMoveError
 from rockafka.cluster.member import ClusterMember
 from rockafka.cluster.metadata import ClusterMetadata
+from rockafka.cluster.moves import PartitionMoves
 from rockafka.core_pyx import hotcodec as hot
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError, TopicInfo, TopicPartition, UnknownTopicOrPartitionError
 
 from .handlers.context import ApiError
-from .topology import BrokerAddress, ConfigUpdate, PartitionPlace, coordinator_partition
+from .partition_moves import PartitionMover
+from .topology import BrokerAddress, ConfigUpdate, PartitionMove, PartitionPlace, coordinator_partition
 from .transactions.markers import Place
 
 log = logging.getLogger(__name__)
@@ -71,6 +79,7 @@ class ClusterTopology:
         member: ClusterMember,
         store: MessageStore,
         on_coordination: Mapping[str, Callable[[frozenset[int]], None]],
+        moved_in: Callable[[str, int], None] = lambda topic, partition: None,
     ) -> None:
         assert member.view is not None, "the member must have started"
         self._member = member
@@ -78,6 +87,11 @@ class ClusterTopology:
         self._store = store
         self._node = member.settings.node_id
         self.led: Mapping[str, frozenset[int]] = {}
+        self.readable: Mapping[str, frozenset[int]] = {}
+        metadata = member.metadata
+        assert metadata is not None, "the member has started"
+        self._moves = PartitionMoves(metadata.etcd, metadata.layout)
+        self._mover = PartitionMover(self._moves, store, self._node, lambda: self._view.snapshot, moved_in)
         self._partitions_cache: dict[str, tuple[hot.MetadataResponsePartition, ...]] = {}
         self._creating: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -92,12 +106,17 @@ class ClusterTopology:
         return self._view.snapshot
 
     def brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
+        brokers = self.snapshot.brokers
         others = [
-            BrokerAddress(node, *info.address(own.listener), own.listener)
-            for node, info in sorted(self.snapshot.brokers.items())
+            BrokerAddress(node, *info.address(own.listener), own.listener, info.group)
+            for node, info in sorted(brokers.items())
             if node != own.node_id
         ]
-        return [own, *others]
+        mine = brokers.get(own.node_id)
+        return [
+            BrokerAddress(own.node_id, own.host, own.port, own.listener, None if mine is None else mine.group),
+            *others,
+        ]
 
     def controller_id(self, own: int) -> int:
         controller = self.snapshot.controller
@@ -196,6 +215,44 @@ class ClusterTopology:
             await self._view.wait_for(lambda s: s.revision >= revision, SEEN_TIMEOUT_S)
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
 
+    async def move_partition(self, topic: str, partition: int, node: int) -> None:
+        """Start moving ``topic``-``partition`` to the group of broker ``node`` (a registered broker; naming the
+        present leader cancels a move in progress, or changes nothing)."""
+        group = self._groups_of([node])[0]
+        key = (topic, partition)
+        held = self.snapshot.leader_of(topic, partition)
+        if topic in INTERNAL_TOPICS and (held is None or held.group != group):
+            raise ApiError(ErrorCode.INVALID_REPLICA_ASSIGNMENT, f"{topic} is internal: its partitions do not move")
+        with _as_api_errors(topic):
+            move = await self._moves.start(topic, partition, group)
+            await self._view.wait_for(lambda s: s.moves.get(key) == move, SEEN_TIMEOUT_S)
+
+    async def cancel_move(self, topic: str, partition: int) -> None:
+        key = (topic, partition)
+        with _as_api_errors(topic):
+            await self._moves.cancel(topic, partition)
+            await self._view.wait_for(lambda s: key not in s.moves, SEEN_TIMEOUT_S)
+
+    def moves(self) -> list[PartitionMove]:
+        """The moves in progress: (topic, partition, target leader, source leader), by topic and partition."""
+        snapshot = self.snapshot
+        found = []
+        for key in sorted(snapshot.moves):
+            move = snapshot.moves[key]
+            if key[0] not in snapshot.topics:
+                continue  # a move of a deleted topic, left behind
+            target, source = snapshot.groups.get(move.target), snapshot.groups.get(move.source)
+            found.append(
+                PartitionMove(
+                    move.topic, move.partition, NO_LEADER if target is None else target.leader,
+                    NO_LEADER if source is None else source.leader, move.state,
+                )
+            )  # fmt: skip
+        return found
+
+    async def stop(self) -> None:
+        await self._mover.stop()
+
     def _groups_of(self, leaders: Sequence[int]) -> list[str]:
         """The group of each broker a manual assignment names (INVALID_REPLICA_ASSIGNMENT for one not registered)."""
         brokers = self.snapshot.brokers
@@ -241,8 +298,13 @@ class ClusterTopology:
         if new.topics is not old.topics:
             self._mirror(old, new)
         self._begin_epoch(new)
-        self.led = self._led_by_me(new)
+        self.readable = self._led_by_me(new)
+        fenced = self._mover.fenced_out(new)
+        self.led = {
+            name: frozenset(led - fenced[name]) if name in fenced else led for name, led in self.readable.items()
+        }
         self._partitions_cache = {}
+        self._mover.changed(old, new)
         for topic, coordinate in self._on_coordination.items():
             coordinated = self.led.get(topic, frozenset())
             if self._coordinated.get(topic) != coordinated:
@@ -315,7 +377,7 @@ class ClusterTopology:
 
 @contextlib.contextmanager
 def _as_api_errors(name: str) -> Iterator[None]:
-    """The cluster layer's errors of a topic change, as the Kafka error codes admin clients act on."""
+    """The cluster layer's errors of a topic change or a move, as the Kafka error codes admin clients act on."""
     try:
         yield
     except TopicExistsError as exc:
@@ -324,6 +386,10 @@ def _as_api_errors(name: str) -> Iterator[None]:
         raise ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, str(exc)) from None
     except NoBrokerGroupsError as exc:
         raise ApiError(ErrorCode.INVALID_REPLICATION_FACTOR, str(exc)) from None
+    except NoMoveError as exc:
+        raise ApiError(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS, str(exc)) from None
+    except MoveSwitchingError as exc:
+        raise ApiError(ErrorCode.REASSIGNMENT_IN_PROGRESS, str(exc)) from None
     except (ClusterError, TimeoutError) as exc:  # etcd unreachable, or a concurrent change won: retriable
         raise ApiError(
             ErrorCode.REQUEST_TIMED_OUT, f"the cluster metadata did not take the change to {name}: {exc}"

@@ -6,6 +6,11 @@ Handlers never ask "are we clustered?"; they ask ``ctx.broker.topology``:
   and list-offsets check nothing more); otherwise, per topic, the partitions this broker leads. Those
   handlers read it once per request and answer NOT_LEADER_OR_FOLLOWER for any other partition: an O(1)
   lookup in a map rebuilt when the cluster changes, never a request to etcd.
+- ``readable``: what Fetch serves: ``led``, and in a cluster also the partitions whose move away is fenced
+  (they take no appends any more, but are read until the switch; ``partition_moves.py``).
+- ``move_partition``, ``cancel_move``, ``moves``: partitions moving between broker groups
+  (AlterPartitionReassignments, ListPartitionReassignments); a single broker has nowhere to move them
+  (``cancel_move`` answers False: no move was in progress; in a cluster an awaitable that raises ``ApiError``).
 - ``brokers``, ``controller_id``: what Metadata and DescribeCluster list.
 - ``metadata_partitions`` and ``place``: each partition's leader, leader epoch and replicas.
 - ``leader_epoch``: a partition's leader epoch alone (-1: unknown), what the ``current_leader_epoch`` of Fetch,
@@ -48,13 +53,26 @@ coordinator_partition: Final = key_partition
 
 @dataclass(frozen=True, slots=True)
 class BrokerAddress:
-    """A broker as clients reach it."""
+    """A broker as clients reach it; ``rack`` is its broker group in a cluster (DescribeCluster shows it)."""
 
     node_id: int
     host: str
     port: int
     #: the listener's name the address is for (a cluster tells a client the other brokers' on its listener)
     listener: str = ""
+    rack: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionMove:
+    """A partition moving between broker groups: to ``target``'s group from ``source``'s; ``state`` as etcd has it
+    (copying, fenced, sealed)."""
+
+    topic: str
+    partition: int
+    target: int
+    source: int
+    state: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +89,15 @@ class Topology(Protocol):
 
     @property
     def led(self) -> Mapping[str, frozenset[int]] | None: ...
+
+    @property
+    def readable(self) -> Mapping[str, frozenset[int]] | None: ...
+
+    def move_partition(self, topic: str, partition: int, node: int) -> Awaitable[None] | None: ...
+
+    def cancel_move(self, topic: str, partition: int) -> Awaitable[None] | bool: ...
+
+    def moves(self) -> list[PartitionMove]: ...
 
     def brokers(self, own: BrokerAddress) -> list[BrokerAddress]: ...
 
@@ -106,9 +133,20 @@ class LocalTopology:
     begins another, ``store/epochs.py``) and coordinates everything."""
 
     led: Final = None
+    readable: Final = None
 
     def __init__(self, store: MessageStore) -> None:
         self._store = store
+
+    def move_partition(self, topic: str, partition: int, node: int) -> None:
+        """``node`` is this broker (the handler checked it is registered): the partition is already there."""
+
+    def cancel_move(self, topic: str, partition: int) -> bool:
+        """False: no move is ever in progress on one broker."""
+        return False
+
+    def moves(self) -> list[PartitionMove]:
+        return []
 
     def brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
         return [own]

@@ -1,4 +1,5 @@
-"""``rockafka cluster up --groups N``: a local cluster for development, in one command.
+"""``rockafka cluster up --groups N``: a local cluster for development, in one command (``cluster move`` and
+``cluster moves``: ``cluster_moves_cli.py``).
 
 Starts a one-node etcd (Debian's ``etcd``, see docs/cluster.md) and N brokers (``rockafka serve`` processes,
 node ids 1..N, groups ``group-1``..``group-N``) on 127.0.0.1 with free ports, each with its own data
@@ -20,6 +21,8 @@ from typing import Any
 
 from rockafka.cluster import ClusterError
 
+from .cluster_moves_cli import add_actions as add_move_actions
+
 
 def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -31,6 +34,7 @@ def add_parser(subparsers: Any) -> None:
     up.add_argument("--data-dir", type=Path, default=None, help="keep data here (default: temporary)")
     up.add_argument("--name", default="local", help="the cluster's name (its key prefix in etcd)")
     up.set_defaults(func=run_up)
+    add_move_actions(actions)
 
 
 def run_up(args: argparse.Namespace) -> int:

@@ -16,7 +16,9 @@ The broker calls the services through it, each the one owner of its state:
 - ``keys`` (``keyquery.py``): records by key, from the IndexFiles;
 - ``cleaner`` (``cleaner.py``): log compaction of ``cleanup.policy=compact`` topics;
 - ``epochs`` (``epochs.py``): the leader epochs, stamped into every batch, and OffsetForLeaderEpoch's answers;
-- ``replica`` (``replica.py``): a follower's appends, CommitLog bytes copied from its leader.
+- ``replica`` (``replica.py``): a follower's appends, CommitLog bytes copied from its leader;
+- ``kept_offsets`` (``keptoffsets.py``): one partition's batches copied from another broker at their own offsets
+  (a partition moving between broker groups).
 
 Only this module knows every service; it builds each with what it uses (a config value, the clock, a file
 service, ``StoreHealth``), never with itself. The import-linter contracts in ``pyproject.toml`` keep it so.
@@ -63,6 +65,7 @@ from .groups import Documents, SyncedLogs
 from .health import StoreHealth, guarded
 from .indexservice import IndexService
 from .internaltopics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, InternalTopic, group_key, transaction_key
+from .keptoffsets import KeptOffsets
 from .keyquery import KeyQueries
 from .layout import StoreLayout
 from .opening import OpenFiles, open_files
@@ -187,6 +190,7 @@ class MessageStore:
         self.keys = KeyQueries(health, files.table, partitions, index, commitlog)
         self.epochs = LeaderEpochs(health, files.epochs, partitions, commitlog)
         self.replica = ReplicaLog(health, commitlog, files.builder, files.epochs, writer)
+        self.kept_offsets = KeptOffsets(health, partitions, commitlog, files.builder, files.epochs, self._clock)
         self.cleaner = self._cleaner = LogCleaner(
             health=health, layout=self._layout, partitions=partitions, commitlog=commitlog, topics=files.table,
             transactions=tracker, clock=self._clock, io_bytes_per_second=config.cleaner_io_bytes_per_second,

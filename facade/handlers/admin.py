@@ -135,10 +135,9 @@ def check_not_internal(name: str) -> None:
         )
 
 
-def check_replicas(ctx: RequestContext, broker_ids: list[int], current: Sequence[int] | None = None) -> None:
+def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
     """A manual replica list: one registered broker (a single broker: this one; a cluster: the leader of the group
-    the partition goes to), and for an existing partition (``current``) its present replicas, since partitions
-    do not move between broker groups yet; INVALID_REPLICA_ASSIGNMENT otherwise."""
+    the partition goes to); INVALID_REPLICA_ASSIGNMENT otherwise."""
     if not broker_ids:
         raise ApiError(
             ErrorCode.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes an empty replica list."
@@ -161,12 +160,6 @@ def check_replicas(ctx: RequestContext, broker_ids: list[int], current: Sequence
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
             f"The manual partition assignment names brokers {broker_ids}: a partition has one replica, its broker "
             "group's leader, until broker groups have followers",
-        )
-    if current is not None and list(broker_ids) != list(current):
-        raise ApiError(
-            ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-            f"The partition is on broker(s) {list(current)}; moving a partition to another broker group is not "
-            "supported yet",
         )
 
 

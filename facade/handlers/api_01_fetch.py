@@ -30,8 +30,8 @@ as parts: batches of ``ZERO_COPY_MIN_BYTES`` or more are written to the socket s
 Authorization: READ on each topic (TOPIC_AUTHORIZATION_FAILED for its partitions, which are not read).
 Leadership (``handlers/leadership.py``): v9+ ``current_leader_epoch`` is checked first (FENCED_LEADER_EPOCH,
 UNKNOWN_LEADER_EPOCH; -1 skips it); in a cluster, a partition this broker does not lead is then answered
-NOT_LEADER_OR_FOLLOWER (``topology.led``), and from v16 both errors carry the partition's current leader and the
-response the leaders' endpoints (KIP-951).
+NOT_LEADER_OR_FOLLOWER (``topology.readable``: what it leads, and a partition moving away until the switch), and
+from v16 both errors carry the partition's current leader and the response the leaders' endpoints (KIP-951).
 Diverging epoch (v12+, Kafka's ``Partition.readRecords``): a partition fetched with ``last_fetched_epoch`` (a
 follower's, or a client's that tracks it; -1 skips this) is first checked against the leader's epoch history:
 where that epoch ends here (OffsetForLeaderEpoch's answer) must be at or past ``fetch_offset``, in that same
@@ -165,7 +165,7 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     total = 0
     failed = False
     by_topic: dict[int, list[hot.PartitionData]] = {}
-    led = ctx.broker.topology.led  # None on a single broker: it leads every partition, at its store's epoch
+    led = ctx.broker.topology.readable  # None on a single broker: it leads every partition, at its store's epoch
     same_epoch = store.epochs.current if led is None else None  # read once: no call per partition then
     hints = LeaderHints(ctx) if led is not None and ctx.api_version >= FETCH_HINTS_VERSION else None
     legacy = ctx.api_version < FIRST_RECORD_BATCH_VERSION

@@ -1,16 +1,24 @@
-"""AlterPartitionReassignments v0: move partitions' replicas; on one broker the only replica set is this broker.
+"""AlterPartitionReassignments v0: move partitions' replicas; in a cluster, move a partition to another broker group.
 
 Each partition answers alone, as Kafka's controller does: an unknown topic → UNKNOWN_TOPIC_OR_PARTITION
 ("Unable to find a topic named T."), an unknown partition → UNKNOWN_TOPIC_OR_PARTITION ("Unable to find
-partition T:P."); null replicas cancel a reassignment, and none is ever in progress →
-NO_REASSIGNMENT_IN_PROGRESS ("No partition reassignment is in progress."); a replica list that is not
-exactly this broker → INVALID_REPLICA_ASSIGNMENT (empty list, unregistered broker, a broker twice);
-``[this broker]`` is the current assignment → NONE (nothing moves). In a cluster the current assignment is
-the partition's group leader: naming it → NONE; naming another registered broker → INVALID_REPLICA_ASSIGNMENT
-(moving a partition between broker groups is not built: docs/cluster.md).
+partition T:P."); a replica list that is empty, names an unregistered broker, a broker twice, or more than one
+broker (a group has one member today) → INVALID_REPLICA_ASSIGNMENT.
+
+On one broker the only replica set is this broker: ``[this broker]`` is the current assignment → NONE
+(nothing moves); null replicas cancel a reassignment, and none is ever in progress → NO_REASSIGNMENT_IN_PROGRESS
+("No partition reassignment is in progress.").
+
+In a cluster a replica list names the broker whose group is to hold the partition: another group's leader
+starts a move (recorded in etcd, ``cluster/moves.py``; the copy and switch: ``partition_moves.py``), answered
+NONE once recorded, as Kafka answers once the reassignment is accepted; the present leader cancels a move in
+progress or changes nothing; null replicas cancel (NO_REASSIGNMENT_IN_PROGRESS when none is in progress);
+a move already switching (its source stopped taking appends) can be neither cancelled nor redirected →
+REASSIGNMENT_IN_PROGRESS. Internal topics do not move (INVALID_REPLICA_ASSIGNMENT).
 
 Version notes: v0 only, flexible.
-Not implemented: ACL checks (CLUSTER ALTER); ``timeout_ms`` is moot (nothing is ever reassigned).
+Authorization: ALTER on the cluster (``authorized.py``, before the handler runs).
+Not implemented: ``timeout_ms`` is moot (the answer comes once etcd took the move and this broker saw it).
 """
 
 from __future__ import annotations
@@ -47,10 +55,12 @@ def _error(request: AlterPartitionReassignmentsRequest, code: ErrorCode) -> Alte
 
 
 @register(45, 0, 0, _error)
-def handle(ctx: RequestContext, request: AlterPartitionReassignmentsRequest) -> AlterPartitionReassignmentsResponse:
+async def handle(
+    ctx: RequestContext, request: AlterPartitionReassignmentsRequest
+) -> AlterPartitionReassignmentsResponse:
     responses = [
         ReassignableTopicResponse(
-            name=topic.name, partitions=[_reassign(ctx, topic.name, partition) for partition in topic.partitions]
+            name=topic.name, partitions=[await _reassign(ctx, topic.name, partition) for partition in topic.partitions]
         )
         for topic in request.topics
     ]
@@ -59,9 +69,9 @@ def handle(ctx: RequestContext, request: AlterPartitionReassignmentsRequest) -> 
     )
 
 
-def _reassign(ctx: RequestContext, topic: str, partition: ReassignablePartition) -> ReassignablePartitionResponse:
+async def _reassign(ctx: RequestContext, topic: str, partition: ReassignablePartition) -> ReassignablePartitionResponse:
     try:
-        _check(ctx, topic, partition)
+        await _move(ctx, topic, partition)
     except ApiError as exc:
         return ReassignablePartitionResponse(
             partition_index=partition.partition_index, error_code=exc.error_code, error_message=exc.message
@@ -71,7 +81,7 @@ def _reassign(ctx: RequestContext, topic: str, partition: ReassignablePartition)
     )
 
 
-def _check(ctx: RequestContext, topic: str, partition: ReassignablePartition) -> None:
+async def _move(ctx: RequestContext, topic: str, partition: ReassignablePartition) -> None:
     info = known_topic(ctx, topic)
     if info is None:
         raise ApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Unable to find a topic named {topic}.")
@@ -79,7 +89,15 @@ def _check(ctx: RequestContext, topic: str, partition: ReassignablePartition) ->
         raise ApiError(
             ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Unable to find partition {topic}:{partition.partition_index}."
         )
+    topology = ctx.broker.topology
     if partition.replicas is None:
-        raise ApiError(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS, "No partition reassignment is in progress.")
-    current = ctx.broker.topology.place(topic, partition.partition_index, ctx.broker.node_id).replicas
-    check_replicas(ctx, partition.replicas, current)
+        cancelled = topology.cancel_move(topic, partition.partition_index)
+        if cancelled is False:
+            raise ApiError(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS, "No partition reassignment is in progress.")
+        if not isinstance(cancelled, bool):
+            await cancelled
+        return
+    check_replicas(ctx, partition.replicas)
+    moving = topology.move_partition(topic, partition.partition_index, partition.replicas[0])
+    if moving is not None:
+        await moving

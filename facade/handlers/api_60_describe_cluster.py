@@ -8,7 +8,8 @@ every cluster operation when authorization is off) when asked for, INT32_MIN oth
 Version notes: v1 adds ``endpoint_type``: 1 (brokers) is answered; 2 (controllers) gets
 UNSUPPORTED_ENDPOINT_TYPE, as a Kafka broker answers it (a client asking for controllers must
 bootstrap from a controller listener, which a single Rockafka node does not have apart).
-Not implemented: racks (always null), fenced brokers (v2+ of the spec, not advertised).
+A broker's rack is its broker group in a cluster (null on a single broker).
+Not implemented: fenced brokers (v2+ of the spec, not advertised).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def handle(ctx: RequestContext, request: DescribeClusterRequest) -> DescribeClus
         cluster_id=broker.cluster_id,
         controller_id=broker.topology.controller_id(broker.node_id),
         brokers=[
-            DescribeClusterBroker(broker_id=item.node_id, host=item.host, port=item.port, rack=None)
+            DescribeClusterBroker(broker_id=item.node_id, host=item.host, port=item.port, rack=item.rack)
             for item in broker.topology.brokers(
                 BrokerAddress(broker.node_id, listener.host, listener.port, listener.name)
             )

@@ -63,7 +63,7 @@ class LeaderHints:
             return []
         broker = self._ctx.broker
         listener = advertised_listener(self._ctx)
-        own = BrokerAddress(broker.node_id, listener.host, listener.port)
+        own = BrokerAddress(broker.node_id, listener.host, listener.port, listener.name)
         return [
             hot.NodeEndpoint(address.node_id, address.host, address.port)
             for address in broker.topology.brokers(own)

@@ -205,6 +205,19 @@ class ProducerService:
         now = self._clock()
         return sum(table.expire(now, self._producer_expiration_ms) for table in self._partitions.values())
 
+    def rebuild_partition(self, topic: str, partition: int) -> None:
+        """Rebuild ``topic``-``partition``'s producers from its stored batches (a partition copied in from another
+        broker group: its idempotent producers continue their sequences here)."""
+        try:
+            info = self._store.topics.describe(topic)
+        except UnknownTopicOrPartitionError:
+            return
+        table, _, _ = self._rebuild(info, partition, None)
+        if table.entries:
+            self._partitions[(topic, partition)] = table
+        else:
+            self._partitions.pop((topic, partition), None)
+
     def _rebuild_all(self, documents: Mapping[str, Mapping[str, Any]]) -> RebuildReport:
         from_snapshot = replayed = 0
         for topic in self._store.topics.list():

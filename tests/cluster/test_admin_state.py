@@ -69,7 +69,7 @@ def test_concurrent_config_changes_through_two_brokers_both_land(etcd: LocalEtcd
         )
         expected = {"retention.ms": "1000", "max.message.bytes": "2000", "cleanup.policy": "compact"}
         for view in (first_view, second_view):
-            await view.wait_for(lambda s: s.topics["orders"].configs == expected, WAIT_S)
+            await view.wait_for(lambda s: "orders" in s.topics and s.topics["orders"].configs == expected, WAIT_S)
         with pytest.raises(UnknownTopicError):
             await first.alter_topic_configs("missing", adding("retention.ms", "1"))
 

@@ -88,3 +88,24 @@ def test_cluster_up_prints_the_bootstrap_serves_and_stops_everything_on_ctrl_c(t
         assert (tmp_path / f"broker-{node}" / "data").is_dir()
         log = (tmp_path / f"broker-{node}" / "broker.log").read_text()
         assert "Rockafka broker stopped" in log
+
+
+def _move(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "rockafka", "cluster", "move", "--bootstrap-server", "127.0.0.1:1", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=START_S, check=False)
+
+
+def test_cluster_move_says_what_is_wrong_with_its_arguments_in_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "moves.json"
+    bad.write_text('{"version": 1, "partitions": [{"topic": "t"}]}', encoding="utf-8")
+    cases = {
+        ("--topic", "t"): "name the partition: --topic T --partition P (or --reassignment-json-file)",
+        ("--topic", "t", "--partition", "0"): "say where to: --to-group G or --to-broker N",
+        ("--reassignment-json-file", str(bad)): f"{bad} is not a reassignment file: it lacks the key 'replicas'",
+        ("--topic", "t", "--partition", "0", "--to-broker", "2"): "cannot connect to 127.0.0.1:1",
+    }
+    for args, message in cases.items():
+        done = _move(*args)
+        assert done.returncode == 1, args
+        assert done.stdout == "" and done.stderr.startswith(f"rockafka cluster move: {message}"), done.stderr
+        assert len(done.stderr.splitlines()) == 1

@@ -80,6 +80,11 @@ class PartitionModel:
         self.next_offset += record_count
         return base
 
+    def add_at(self, batch: bytes, base: int, record_count: int) -> None:
+        """A batch copied at its own ``base`` offset (``keptoffsets.py``): the offsets between are a gap."""
+        self.batches.append((base, with_base_offset(batch, base)))
+        self.next_offset = base + record_count
+
     def expected_read(self, fetch_offset: int, max_bytes: int) -> list[bytes]:
         out: list[bytes] = []
         total = 0

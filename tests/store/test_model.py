@@ -20,7 +20,7 @@ from hypothesis.stateful import (
 
 from rockafka.store import CommittedOffset, MessageStore, OffsetCommit, TopicPartition
 
-from .helpers import CODECS, PartitionModel, append, build_batch, decoded, small_config
+from .helpers import CODECS, PartitionModel, append, build_batch, decoded, small_config, with_base_offset
 
 NAMES = ["a", "b", "c"]
 records_strategy = st.lists(
@@ -84,6 +84,40 @@ class StoreMachine(RuleBasedStateMachine):
         result = append(self.store, name, number, *built)
         bases = [model.add(batch, len(records)) for batch in built]
         assert (result.base_offset, result.last_offset) == (bases[0], model.next_offset - 1)
+
+    @precondition(lambda self: self.topics)
+    @rule(data=st.data(), records=records_strategy, gaps=st.lists(st.integers(0, 5), min_size=1, max_size=3))
+    def copy_at_kept_offsets(
+        self, data: st.DataObject, records: list[tuple[bytes | None, int]], gaps: list[int]
+    ) -> None:
+        """Batches copied from another broker at their own offsets (a partition moving in), gaps between them."""
+        name, number = data.draw(st.sampled_from(self._partitions()))
+        model = self.topics[name][number]
+        payload = [(key, bytes([size % 251]) * size) for key, size in records]
+        built, base = [], model.next_offset
+        for gap in gaps:
+            built.append(with_base_offset(build_batch(payload), base + gap))
+            base += gap + len(records)
+        if not model.batches and data.draw(st.booleans()):  # an empty partition first takes the copy's log start
+            start = model.next_offset + gaps[0]
+            self.store.kept_offsets.start_at(name, number, start)
+            model.next_offset, model.log_start = start, max(model.log_start, start)
+        assert self.store.kept_offsets.append(name, number, b"".join(built)) == base
+        if not model.batches:  # the first batch held is where an empty partition's log starts
+            model.log_start = max(model.log_start, int.from_bytes(built[0][:8], "big"))
+        for batch in built:
+            model.add_at(batch, int.from_bytes(batch[:8], "big"), len(records))
+
+    @precondition(lambda self: any(model.batches for models in self.topics.values() for model in models))
+    @rule(data=st.data())
+    def log_start_back_down(self, data: st.DataObject) -> None:
+        """A partition moving back to a store that retired its copy: the log start goes down to records still held."""
+        name, number = data.draw(st.sampled_from([p for p in self._partitions() if self.topics[p[0]][p[1]].batches]))
+        model = self.topics[name][number]
+        first = model.batches[0][0]
+        start = data.draw(st.integers(first, max(first, model.log_start)))
+        self.store.kept_offsets.start_at(name, number, start)
+        model.log_start = start
 
     @precondition(lambda self: any(self.topics.values()))
     @rule(data=st.data(), max_bytes=st.integers(0, 6000))
