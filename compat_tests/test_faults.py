@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 from aiokafka import AIOKafkaProducer
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
+from confluent_kafka import Consumer, KafkaError, Producer
 from kafka import KafkaProducer
 from kafka.errors import KafkaStorageError
 
 from rockafka.testing import Broker, BrokerError
 
 from .groupscenario import Worker, python_worker
+from .txnfence import assert_aborted_and_fenced
 
 SETTLE_TIMEOUT_S = 60.0
 NOTHING_PENDING: dict[str, list[object]] = {"errors": [], "delays": [], "moved_groups": []}
@@ -141,27 +142,7 @@ def test_a_timed_out_transaction_is_aborted_and_its_producer_fenced(broker: Brok
     producer.flush(SETTLE_TIMEOUT_S)
     assert broker.faults.time_out_transaction("timed-out")
     assert not broker.faults.time_out_transaction("timed-out")  # nothing ongoing any more
-    with pytest.raises(KafkaException) as failure:
-        producer.commit_transaction(SETTLE_TIMEOUT_S)
-    error = failure.value.args[0]
-    assert error.fatal() or error.txn_requires_abort(), error  # fenced (fatal) or abortable, as librdkafka decides
-    reader = Consumer(
-        {"bootstrap.servers": broker.bootstrap, "group.id": "txn-reader", "isolation.level": "read_committed",
-         "auto.offset.reset": "earliest", "enable.partition.eof": True}
-    )  # fmt: skip
-    reader.subscribe(["txn-faults"])
-    try:
-        deadline = time.monotonic() + SETTLE_TIMEOUT_S
-        while time.monotonic() < deadline:
-            message = reader.poll(0.5)
-            if message is None:
-                continue
-            assert message.error() is not None and message.error().code() == KafkaError._PARTITION_EOF, message.value()
-            break
-        else:
-            pytest.fail("the reader never reached the end of the partition")
-    finally:
-        reader.close()
+    assert_aborted_and_fenced(producer, broker.bootstrap, "txn-faults")
 
 
 # --- latency and connections ---

@@ -33,6 +33,7 @@ from rockafka.facade.config import BrokerConfig
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, TopicInfo
 
+from ..clock import REAL_CLOCK, Clock
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
 from .offsets import OffsetManager, PendingTransactional, no_pending_transactional
@@ -52,14 +53,17 @@ class GroupService:
         cluster_id: str,
         *,
         pending_transactional: PendingTransactional = no_pending_transactional,
+        timers: Clock = REAL_CLOCK,
     ) -> None:
         self._store = store
+        self._timers = timers
         self.coordinator = GroupCoordinator(
             store,
             min_session_timeout_ms=config.int("group.min.session.timeout.ms"),
             max_session_timeout_ms=config.int("group.max.session.timeout.ms"),
             initial_rebalance_delay_ms=config.int("group.initial.rebalance.delay.ms"),
             max_group_size=config.int("group.max.size"),
+            timers=timers,
         )
         self.offsets = OffsetManager(
             self.coordinator,
@@ -107,7 +111,7 @@ class GroupService:
 
     async def _retention_loop(self) -> None:
         while True:
-            await asyncio.sleep(self._retention_check_s)
+            await self._timers.sleep(self._retention_check_s)
             with contextlib.suppress(Exception):
                 self.offsets.expire(self._retention_ms)
 
