@@ -181,6 +181,21 @@ def test_aiokafka_reconnects_after_its_connections_are_dropped(broker: Broker) -
     assert _read_all(broker.bootstrap, "dropped", 2) == [b"one", b"two"]
 
 
+@pytest.mark.parametrize("fault", ["stop_answering", "stop_reading"])
+def test_kafka_python_times_out_a_half_closed_connection_and_retries_on_a_new_one(broker: Broker, fault: str) -> None:
+    topic = f"half-closed-{fault}"
+    producer = KafkaProducer(bootstrap_servers=broker.bootstrap, request_timeout_ms=2000, retries=5, linger_ms=0)
+    try:
+        producer.send(topic, b"one").get(SETTLE_TIMEOUT_S)
+        assert getattr(broker.faults, fault)() >= 1  # the connections open now: the producer's among them
+        started = time.monotonic()
+        producer.send(topic, b"two").get(SETTLE_TIMEOUT_S)
+        assert time.monotonic() - started >= 1.5  # a lower bound: the first attempt waited out request.timeout.ms
+    finally:
+        producer.close(timeout=SETTLE_TIMEOUT_S)
+    assert _read_all(broker.bootstrap, topic, 2) == [b"one", b"two"]  # the unanswered attempt wrote nothing
+
+
 def test_librdkafka_waits_out_refused_connections(broker: Broker) -> None:
     broker.faults.refuse_connections(1.5)
     started = time.monotonic()

@@ -294,6 +294,8 @@ class BrokerApp:
         for task in self._tasks:
             task.cancel()
         self._connections.stop()
+        if self.faults is not None:
+            self.faults.clear()  # no request waits on a fault any more
         for connection in self._connections:
             connection.finish()
         if self.broker is not None:

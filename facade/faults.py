@@ -21,6 +21,13 @@ The faults, and the Kafka behaviour each one stands for:
   that crashed or a network that cut the TCP connections (clients see a reset and reconnect).
 - ``refuse_connections``: for ``seconds``, new connections are closed as soon as they are accepted, as
   a broker that is down or restarting looks to a client (existing connections go on).
+- ``stop_answering``: the connections open now go on reading requests and never answer them: a broker
+  that hangs (a stuck request thread, a long GC pause) or a network path that lost its return direction.
+  Clients time the requests out (``request.timeout.ms``), close the connection and retry on a new one,
+  which is served normally.
+- ``stop_reading``: the connections open now answer what they have read and then read no more: a peer
+  whose receive side stopped (a half-open TCP connection, a zero window). The client's requests wait in
+  the socket buffers until they time out; it closes the connection and retries on a new one.
 - ``rebalance``: the group starts a rebalance as if a member had joined or changed its subscription;
   members are told REBALANCE_IN_PROGRESS on their next heartbeat and rejoin.
 - ``move_coordinator``: the group's requests (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
@@ -98,6 +105,8 @@ class FaultInjector:
         self._errors: list[ErrorFault] = []
         self._delays: list[DelayFault] = []
         self._moved_groups: set[str] = set()
+        self._unanswered: list[ConnectionInfo] = []
+        self._never_answered: list[asyncio.Future[Buffers | None]] = []
         self.dispatch = inner.dispatch
 
     def ssl_principal(self, listener_name: str, peer_certificate: dict[str, object] | None) -> str:
@@ -124,6 +133,20 @@ class FaultInjector:
             connection.drop()
         return len(dropped)
 
+    def stop_answering(self) -> int:
+        """Read but never answer on every connection open now; how many there are."""
+        self._unanswered = [connection.info for connection in self._connections]
+        if self._unanswered:
+            self._armed()
+        return len(self._unanswered)
+
+    def stop_reading(self) -> int:
+        """Answer what was read, then read nothing more, on every connection open now; how many there are."""
+        stopped = list(self._connections)
+        for connection in stopped:
+            connection.hold()
+        return len(stopped)
+
     def refuse_connections(self, seconds: float) -> None:
         self._connections.refuse_for(seconds, "refusing connections (a fault injected by a test)")
 
@@ -139,10 +162,15 @@ class FaultInjector:
         self._broker.store.health.report(OSError(errno.EIO, "input/output error (a fault injected by a test)"))
 
     def clear(self) -> None:
-        """Remove every request fault (errors, delays, moved coordinators) and accept connections again."""
+        """Remove every request fault (errors, delays, moved coordinators, unanswered connections; requests never
+        answered stay so) and accept connections again. A stopping broker calls it, so nothing waits on a fault."""
         self._errors.clear()
         self._delays.clear()
         self._moved_groups.clear()
+        self._unanswered.clear()
+        for never in self._never_answered:
+            never.cancel()
+        self._never_answered.clear()
         self._connections.refuse_for(0.0, "")
         self._disarm_if_idle()
 
@@ -159,12 +187,16 @@ class FaultInjector:
         self.dispatch = self._dispatch_with_faults
 
     def _disarm_if_idle(self) -> None:
-        if not self._errors and not self._delays and not self._moved_groups:
+        if not self._errors and not self._delays and not self._moved_groups and not self._unanswered:
             self.dispatch = self._inner.dispatch
 
     # --- requests while faults are installed ---
 
     def _dispatch_with_faults(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
+        if self._unanswered and any(connection is unanswered for unanswered in self._unanswered):
+            never: asyncio.Future[Buffers | None] = asyncio.get_running_loop().create_future()
+            self._never_answered.append(never)
+            return never
         api_key = int.from_bytes(frame[0:2], "big", signed=True)
         if self._moved_groups and (api_key in GROUP_APIS or api_key == FIND_COORDINATOR_KEY):
             answer = self._moved_coordinator(api_key, frame)
@@ -336,6 +368,8 @@ _COMMANDS: dict[str, Callable[[FaultInjector, Mapping[str, Any]], object]] = {
     "fail": _fail,
     "delay": _delay,
     "drop_connections": lambda injector, _: injector.drop_connections(),
+    "stop_answering": lambda injector, _: injector.stop_answering(),
+    "stop_reading": lambda injector, _: injector.stop_reading(),
     "refuse_connections": _refuse,
     "rebalance": lambda injector, command: injector.rebalance(str(command["group"])),
     "move_coordinator": lambda injector, command: injector.move_coordinator(str(command["group"])),
