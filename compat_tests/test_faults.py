@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from aiokafka import AIOKafkaProducer
 from confluent_kafka import Consumer, KafkaError, Producer
-from kafka import KafkaProducer
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.errors import KafkaStorageError
 
 from rockafka.testing import Broker, BrokerError
@@ -202,6 +202,37 @@ def test_librdkafka_waits_out_refused_connections(broker: Broker) -> None:
     assert _confluent_produce(broker.bootstrap, "refused", b"eventually", **{"reconnect.backoff.ms": 100}) is None
     assert time.monotonic() - started >= 1.0  # no connection was taken before the refusal ended
     assert _read_all(broker.bootstrap, "refused", 1) == [b"eventually"]
+
+
+# --- a stalled high watermark ---
+
+
+def test_a_stalled_high_watermark_hides_new_records_from_a_consumer_until_released(broker: Broker) -> None:
+    producer = KafkaProducer(bootstrap_servers=broker.bootstrap, linger_ms=0)
+    consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap, enable_auto_commit=False, fetch_max_wait_ms=100)
+    partition = TopicPartition("stalled", 0)
+    try:
+        producer.send("stalled", b"seen").get(SETTLE_TIMEOUT_S)
+        assert broker.faults.stall_high_watermark("stalled", 0) == 1
+        for value in (b"held", b"back"):
+            producer.send("stalled", value).get(SETTLE_TIMEOUT_S)  # appended and acknowledged (acks=1)
+        consumer.assign([partition])
+        consumer.seek_to_beginning(partition)
+        seen = [r.value for _ in range(10) for records in consumer.poll(timeout_ms=200).values() for r in records]
+        assert seen == [b"seen"]  # two seconds of polling: nothing past the stalled high watermark
+        assert consumer.end_offsets([partition])[partition] == 1
+        assert broker.faults.release_high_watermark("stalled", 0)
+        for _ in range(50):
+            seen += [r.value for records in consumer.poll(timeout_ms=200).values() for r in records]
+            if len(seen) == 3:
+                break
+        assert seen == [b"seen", b"held", b"back"]
+        assert not broker.faults.release_high_watermark("stalled", 0)  # released already
+    finally:
+        consumer.close()
+        producer.close()
+    with pytest.raises(BrokerError, match="cannot stall"):
+        broker.faults.stall_high_watermark("no-such-topic", 0)
 
 
 # --- groups: a forced rebalance, a moved coordinator ---

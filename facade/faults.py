@@ -28,6 +28,8 @@ The faults, and the Kafka behaviour each one stands for:
 - ``stop_reading``: the connections open now answer what they have read and then read no more: a peer
   whose receive side stopped (a half-open TCP connection, a zero window). The client's requests wait in
   the socket buffers until they time out; it closes the connection and retries on a new one.
+- ``stall_high_watermark``: a partition's high watermark stands still until ``release_high_watermark``
+  (``stalled_records.py``): appends go on, fetches see nothing past it, as when a follower in the ISR lags.
 - ``rebalance``: the group starts a rebalance as if a member had joined or changed its subscription;
   members are told REBALANCE_IN_PROGRESS on their next heartbeat and rejoin.
 - ``move_coordinator``: the group's requests (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
@@ -52,8 +54,11 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rockafka.store import StoreError
+
 from .protocol.error_codes import ErrorCode
 from .protocol.messages import API_SPECS
+from .stalled_records import StalledRecords
 
 if TYPE_CHECKING:
     from .broker import Broker
@@ -147,6 +152,30 @@ class FaultInjector:
             connection.hold()
         return len(stopped)
 
+    def stall_high_watermark(self, topic: str, partition: int) -> int:
+        """Stop ``topic``-``partition``'s high watermark where it is now (fetches see nothing past it); that
+        offset."""
+        store = self._broker.store
+        stalled = store.records if isinstance(store.records, StalledRecords) else StalledRecords(store.records)
+        try:
+            offset = stalled.real.partition_bounds(topic, partition).high_watermark
+        except StoreError as exc:
+            raise FaultError(f"cannot stall {topic}-{partition}: {exc}") from None
+        stalled.stalled.setdefault((topic, partition), offset)
+        store.records = stalled  # type: ignore[assignment]
+        return stalled.stalled[(topic, partition)]
+
+    def release_high_watermark(self, topic: str, partition: int) -> bool:
+        """Let ``topic``-``partition``'s high watermark move again (parked fetches wake); False if not stalled."""
+        store = self._broker.store
+        stalled = store.records
+        if not isinstance(stalled, StalledRecords) or stalled.stalled.pop((topic, partition), None) is None:
+            return False
+        if not stalled.stalled:
+            store.records = stalled.real
+        self._broker.waiters.wake(topic, partition)
+        return True
+
     def refuse_connections(self, seconds: float) -> None:
         self._connections.refuse_for(seconds, "refusing connections (a fault injected by a test)")
 
@@ -168,6 +197,9 @@ class FaultInjector:
         self._delays.clear()
         self._moved_groups.clear()
         self._unanswered.clear()
+        if isinstance(self._broker.store.records, StalledRecords):
+            for topic, partition in list(self._broker.store.records.stalled):
+                self.release_high_watermark(topic, partition)
         for never in self._never_answered:
             never.cancel()
         self._never_answered.clear()
@@ -370,6 +402,12 @@ _COMMANDS: dict[str, Callable[[FaultInjector, Mapping[str, Any]], object]] = {
     "drop_connections": lambda injector, _: injector.drop_connections(),
     "stop_answering": lambda injector, _: injector.stop_answering(),
     "stop_reading": lambda injector, _: injector.stop_reading(),
+    "stall_high_watermark": lambda injector, command: injector.stall_high_watermark(
+        str(command["topic"]), int(command["partition"])
+    ),
+    "release_high_watermark": lambda injector, command: injector.release_high_watermark(
+        str(command["topic"]), int(command["partition"])
+    ),
     "refuse_connections": _refuse,
     "rebalance": lambda injector, command: injector.rebalance(str(command["group"])),
     "move_coordinator": lambda injector, command: injector.move_coordinator(str(command["group"])),

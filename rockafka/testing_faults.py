@@ -90,6 +90,15 @@ class Faults:
         many."""
         return int(self._send({"fault": "stop_reading"}))
 
+    def stall_high_watermark(self, topic: str, partition: int = 0) -> int:
+        """Stop the partition's high watermark where it is (appends go on; fetches and ListOffsets see nothing past
+        it) until :meth:`release_high_watermark` or :meth:`clear`; the offset it stands at."""
+        return int(self._send({"fault": "stall_high_watermark", "topic": topic, "partition": partition}))
+
+    def release_high_watermark(self, topic: str, partition: int = 0) -> bool:
+        """Let the partition's high watermark catch up with its log; False if it was not stalled."""
+        return bool(self._send({"fault": "release_high_watermark", "topic": topic, "partition": partition}))
+
     def refuse_connections(self, seconds: float) -> None:
         """Close new connections as soon as they are accepted, for ``seconds``."""
         self._send({"fault": "refuse_connections", "seconds": seconds})
