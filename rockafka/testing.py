@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import shutil
 import signal
@@ -315,6 +316,7 @@ class _InProcess:
         return self._app is not None and self._thread.is_alive()
 
     def start(self) -> None:
+        _log_info_unless_configured()
         self._thread.start()
         app = BrokerApp(self._config, fault_injection=True, clock=self._clock)
         try:
@@ -345,6 +347,15 @@ class _InProcess:
             self._thread.join(STOP_TIMEOUT_S)
         if not self._thread.is_alive():
             self._loop.close()
+
+
+def _log_info_unless_configured() -> None:
+    """Let the in-process broker's INFO lines (started, listening, recovered, rebalanced, stopped) reach the root
+    logger's handlers, pytest's among them: a failing test's report then shows them under "Captured log". Only
+    while nobody set the ``rockafka`` logger's level; pytest's ``--log-level`` still filters them."""
+    logger = logging.getLogger("rockafka")
+    if logger.level == logging.NOTSET:
+        logger.setLevel(logging.INFO)
 
 
 def _new_event_loop() -> asyncio.AbstractEventLoop:
