@@ -3,8 +3,9 @@
 Every broker-side timer reads it: group session timeouts, rebalance and join timeouts and
 ``group.initial.rebalance.delay.ms``, transaction timeouts and transactional id expiry, producer id
 expiry, log retention (``log.retention.check.interval.ms``), the log cleaner's schedule and
-``delete.retention.ms``, and offsets retention. A timer is a handle with ``when()`` and ``cancel()``, as
-asyncio's are; periodic passes ``await clock.sleep(seconds)``.
+``delete.retention.ms``, offsets retention, and SASL session lifetimes (``connections.max.reauth.ms``).
+A timer is a handle with ``when()`` and ``cancel()``, as asyncio's are; periodic passes
+``await clock.sleep(seconds)``.
 
 What a client waits on stays on real time, because the client's own timers do: a parked fetch's
 ``fetch.max.wait.ms``, request latency, idle connections (``connections.max.idle.ms``), and shutdown. A
