@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from rockafka.facade.clock import REAL_CLOCK, ManualClock
+from rockafka.facade.clock import REAL_CLOCK, ManualClock, wall_clock_ms
 
 
 @pytest.fixture
@@ -86,6 +86,7 @@ def test_the_real_clock_uses_the_running_loop() -> None:
         return fired
 
     assert asyncio.run(scenario()) == ["now"]
+    assert REAL_CLOCK.now_ms is wall_clock_ms  # what the writer stamps appends with: a plain function, as before
 
 
 def test_a_timer_due_already_fires_at_the_next_turn_without_an_advance() -> None:
