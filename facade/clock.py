@@ -109,9 +109,17 @@ class ManualTimer:
         return self._cancelled
 
     def fire(self) -> None:
-        if not self._cancelled:
-            self._cancelled = True
+        """Run the callback once (not after ``cancel``); what it raises goes to its loop's exception handler, as
+        with an asyncio timer."""
+        if self._cancelled:
+            return
+        self._cancelled = True
+        try:
             self._callback(*self._args)
+        except Exception as exc:
+            if self.loop is None:
+                raise
+            self.loop.call_exception_handler({"message": "exception in a ManualClock timer", "exception": exc})
 
 
 class ManualClock:

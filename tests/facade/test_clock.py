@@ -101,3 +101,18 @@ def test_a_timer_due_already_fires_at_the_next_turn_without_an_advance() -> None
         return fired
 
     assert asyncio.run(scenario()) == ["now"]
+
+
+def test_a_failing_timer_goes_to_its_loops_exception_handler(loop_thread: asyncio.AbstractEventLoop) -> None:
+    clock = ManualClock()
+    reported: list[str] = []
+    loop_thread.call_soon_threadsafe(
+        loop_thread.set_exception_handler, lambda loop, context: reported.append(str(context["exception"]))
+    )
+
+    async def arm() -> None:
+        clock.call_later(1, lambda: 1 / 0)
+
+    asyncio.run_coroutine_threadsafe(arm(), loop_thread).result(10)
+    clock.advance(1)  # does not raise here: the loop's handler is told, as for an asyncio timer
+    assert reported == ["division by zero"]
