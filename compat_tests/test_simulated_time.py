@@ -26,6 +26,7 @@ SETTLE_TIMEOUT_S = 60.0
 SESSION_TIMEOUT_S = 30
 RETENTION_CHECK_S = 300  # log.retention.check.interval.ms: Kafka's default, five minutes
 CLEANER_BACKOFF_S = 15  # log.cleaner.backoff.ms: Kafka's default
+OFFSETS_RETENTION_CHECK_S = 600  # offsets.retention.check.interval.ms: Kafka's default
 ABORT_CHECK_S = 10  # transaction.abort.timed.out.transaction.cleanup.interval.ms: Kafka's default
 
 
@@ -114,6 +115,29 @@ def test_the_initial_rebalance_delay_waits_for_the_clock(tmp_path: Path, clock: 
             _until(lambda: bool(consumer.poll(timeout_ms=200) is not None and consumer.assignment()), "assignment")
         finally:
             consumer.close()
+
+
+def test_an_empty_groups_offsets_expire_after_offsets_retention_minutes(tmp_path: Path, clock: ManualClock) -> None:
+    settings = {"offsets.retention.minutes": "1"}  # checked every offsets.retention.check.interval.ms (10 min)
+    with Broker(data_dir=tmp_path / "data", clock=clock, settings=settings) as broker:
+        producer = KafkaProducer(bootstrap_servers=broker.bootstrap)
+        producer.send("kept", b"x").get(SETTLE_TIMEOUT_S)
+        producer.close()
+        consumer = KafkaConsumer("kept", bootstrap_servers=broker.bootstrap, group_id="leaving")
+        _until(lambda: bool(consumer.poll(timeout_ms=200)) or bool(consumer.assignment() and consumer.position(
+            TopicPartition("kept", 0)) == 1), "the record consumed")  # fmt: skip
+        consumer.commit()
+        consumer.close()  # the group is empty from now on
+        reader = KafkaConsumer(bootstrap_servers=broker.bootstrap, group_id="leaving", enable_auto_commit=False)
+        try:
+            partition = TopicPartition("kept", 0)
+            assert reader.committed(partition) == 1  # OffsetFetch, without joining the group
+            clock.advance(OFFSETS_RETENTION_CHECK_S - 1)  # past the minute, before the check
+            assert reader.committed(partition) == 1
+            clock.advance(1)
+            assert reader.committed(partition) is None
+        finally:
+            reader.close()
 
 
 # --- transactions ---
