@@ -20,7 +20,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
 from rockafka.store import OffsetCommit, TopicPartition
 
-from .helpers import elapse, join, open_store, settle, sync
+from .helpers import elapse, join, open_store, sync
 
 T = TypeVar("T")
 SIMPLE = CommitRequest("g", -1, "", None)
@@ -223,8 +223,8 @@ def test_coordination_moving_away_unloads_a_group_and_moving_back_serves_it_as_i
         first = await join(coordinator, group="waiting", rebalance_ms=60_000)
         await sync(coordinator, first, group="waiting", assignments={})
         second = asyncio.ensure_future(join(coordinator, group="waiting", client="b", rebalance_ms=60_000))
-        await settle(0.05)
-        assert not second.done()  # waits for the first member to rejoin
+        await elapse(clock, 4.9)
+        assert not second.done()  # waits for the first member to rejoin (or its 5 s session to run out)
         assert await service.offsets.commit(SIMPLE, [OffsetCommit("t", 0, 7)]) == {TP0: ErrorCode.NONE}
         moved = frozenset({state.partition_of("stable"), state.partition_of("waiting"), state.partition_of("g")})
         service.coordinate(every - moved)
@@ -238,4 +238,5 @@ def test_coordination_moving_away_unloads_a_group_and_moving_back_serves_it_as_i
         assert group.members[stable.member_id].assignment == b"a"
         assert service.offsets.fetch("g", [TP0], False)[1][0].offset == 7
 
-    run(tmp_path, scenario, **{"offsets.topic.num.partitions": "10"})
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock, **{"offsets.topic.num.partitions": "10"})
