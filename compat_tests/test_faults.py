@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 from aiokafka import AIOKafkaProducer
-from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
-from kafka import KafkaProducer
+from confluent_kafka import Consumer, KafkaError, Producer
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.errors import KafkaStorageError
 
 from rockafka.testing import Broker, BrokerError
 
 from .groupscenario import Worker, python_worker
+from .txnfence import assert_aborted_and_fenced
 
 SETTLE_TIMEOUT_S = 60.0
 NOTHING_PENDING: dict[str, list[object]] = {"errors": [], "delays": [], "moved_groups": []}
@@ -141,27 +142,7 @@ def test_a_timed_out_transaction_is_aborted_and_its_producer_fenced(broker: Brok
     producer.flush(SETTLE_TIMEOUT_S)
     assert broker.faults.time_out_transaction("timed-out")
     assert not broker.faults.time_out_transaction("timed-out")  # nothing ongoing any more
-    with pytest.raises(KafkaException) as failure:
-        producer.commit_transaction(SETTLE_TIMEOUT_S)
-    error = failure.value.args[0]
-    assert error.fatal() or error.txn_requires_abort(), error  # fenced (fatal) or abortable, as librdkafka decides
-    reader = Consumer(
-        {"bootstrap.servers": broker.bootstrap, "group.id": "txn-reader", "isolation.level": "read_committed",
-         "auto.offset.reset": "earliest", "enable.partition.eof": True}
-    )  # fmt: skip
-    reader.subscribe(["txn-faults"])
-    try:
-        deadline = time.monotonic() + SETTLE_TIMEOUT_S
-        while time.monotonic() < deadline:
-            message = reader.poll(0.5)
-            if message is None:
-                continue
-            assert message.error() is not None and message.error().code() == KafkaError._PARTITION_EOF, message.value()
-            break
-        else:
-            pytest.fail("the reader never reached the end of the partition")
-    finally:
-        reader.close()
+    assert_aborted_and_fenced(producer, broker.bootstrap, "txn-faults")
 
 
 # --- latency and connections ---
@@ -200,12 +181,58 @@ def test_aiokafka_reconnects_after_its_connections_are_dropped(broker: Broker) -
     assert _read_all(broker.bootstrap, "dropped", 2) == [b"one", b"two"]
 
 
+@pytest.mark.parametrize("fault", ["stop_answering", "stop_reading"])
+def test_kafka_python_times_out_a_half_closed_connection_and_retries_on_a_new_one(broker: Broker, fault: str) -> None:
+    topic = f"half-closed-{fault}"
+    producer = KafkaProducer(bootstrap_servers=broker.bootstrap, request_timeout_ms=2000, retries=5, linger_ms=0)
+    try:
+        producer.send(topic, b"one").get(SETTLE_TIMEOUT_S)
+        assert getattr(broker.faults, fault)() >= 1  # the connections open now: the producer's among them
+        started = time.monotonic()
+        producer.send(topic, b"two").get(SETTLE_TIMEOUT_S)
+        assert time.monotonic() - started >= 1.5  # a lower bound: the first attempt waited out request.timeout.ms
+    finally:
+        producer.close(timeout=SETTLE_TIMEOUT_S)
+    assert _read_all(broker.bootstrap, topic, 2) == [b"one", b"two"]  # the unanswered attempt wrote nothing
+
+
 def test_librdkafka_waits_out_refused_connections(broker: Broker) -> None:
     broker.faults.refuse_connections(1.5)
     started = time.monotonic()
     assert _confluent_produce(broker.bootstrap, "refused", b"eventually", **{"reconnect.backoff.ms": 100}) is None
     assert time.monotonic() - started >= 1.0  # no connection was taken before the refusal ended
     assert _read_all(broker.bootstrap, "refused", 1) == [b"eventually"]
+
+
+# --- a stalled high watermark ---
+
+
+def test_a_stalled_high_watermark_hides_new_records_from_a_consumer_until_released(broker: Broker) -> None:
+    producer = KafkaProducer(bootstrap_servers=broker.bootstrap, linger_ms=0)
+    consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap, enable_auto_commit=False, fetch_max_wait_ms=100)
+    partition = TopicPartition("stalled", 0)
+    try:
+        producer.send("stalled", b"seen").get(SETTLE_TIMEOUT_S)
+        assert broker.faults.stall_high_watermark("stalled", 0) == 1
+        for value in (b"held", b"back"):
+            producer.send("stalled", value).get(SETTLE_TIMEOUT_S)  # appended and acknowledged (acks=1)
+        consumer.assign([partition])
+        consumer.seek_to_beginning(partition)
+        seen = [r.value for _ in range(10) for records in consumer.poll(timeout_ms=200).values() for r in records]
+        assert seen == [b"seen"]  # two seconds of polling: nothing past the stalled high watermark
+        assert consumer.end_offsets([partition])[partition] == 1
+        assert broker.faults.release_high_watermark("stalled", 0)
+        for _ in range(50):
+            seen += [r.value for records in consumer.poll(timeout_ms=200).values() for r in records]
+            if len(seen) == 3:
+                break
+        assert seen == [b"seen", b"held", b"back"]
+        assert not broker.faults.release_high_watermark("stalled", 0)  # released already
+    finally:
+        consumer.close()
+        producer.close()
+    with pytest.raises(BrokerError, match="cannot stall"):
+        broker.faults.stall_high_watermark("no-such-topic", 0)
 
 
 # --- groups: a forced rebalance, a moved coordinator ---

@@ -25,6 +25,7 @@ from rockafka.store import MessageStore, StoreError
 from . import handlers as _handlers  # noqa: F401  (registers every API handler)
 from . import replication as _replication
 from .broker import Broker, load_cluster_id, store_config
+from .clock import REAL_CLOCK, Clock
 from .config import BrokerConfig, Listener
 from .connections import ConnectionLimits, Connections
 from .console import Console
@@ -57,10 +58,11 @@ class BoundListener:
 
 
 class BrokerApp:
-    def __init__(self, config: BrokerConfig, *, fault_injection: bool = False) -> None:
+    def __init__(self, config: BrokerConfig, *, fault_injection: bool = False, clock: Clock = REAL_CLOCK) -> None:
         """``fault_injection``: serve through a :class:`FaultInjector` (``self.faults``), for ``rockafka.testing``
-        only; ``rockafka serve`` never sets it."""
+        only; ``rockafka serve`` never sets it. ``clock``: what the broker's own timers consult (``clock.py``)."""
         self.config = config
+        self.clock = clock
         self._fault_injection = fault_injection
         self.faults: FaultInjector | None = None
         self.broker: Broker | None = None
@@ -86,7 +88,7 @@ class BrokerApp:
         except SecurityError as exc:
             raise StartupError(str(exc)) from None
         try:
-            store = MessageStore.open(store_config(self.config))
+            store = MessageStore.open(store_config(self.config), clock=self.clock.now_ms)
         except Exception as exc:
             raise StartupError(f"cannot open the data directory {self.config.data_dir}: {exc}") from exc
         log.info("%s", recovery_summary(store.recovery_report, store.open_seconds))
@@ -97,7 +99,7 @@ class BrokerApp:
             store.close()
             raise StartupError(str(exc)) from None
         metrics = BrokerMetrics() if self.http is not None else None
-        broker = Broker(self.config, store, cluster_id, metrics=metrics, replication=replication)
+        broker = Broker(self.config, store, cluster_id, metrics=metrics, replication=replication, clock=self.clock)
         broker.reconfigured.append(self._reconfigure_connections)
         self._reconfigure_connections(broker.config)
         store.records.add_append_listener(broker.waiters.on_append)
@@ -307,7 +309,7 @@ class BrokerApp:
             return [report] if report.deleted_segments or report.log_start_moves else []
 
         interval_s = self.config.int("log.retention.check.interval.ms") / 1000
-        await _every(lambda: interval_s, "retention", enforce)
+        await _every(self.clock, lambda: interval_s, "retention", enforce)
 
     async def _cleaner_loop(self, broker: Broker) -> None:
         """Log compaction: every ``log.cleaner.backoff.ms``, publish the cleaner's finished pass and start the next
@@ -317,7 +319,7 @@ class BrokerApp:
         def backoff_s() -> float:  # a dynamic broker config: read before each wait
             return broker.config.int("log.cleaner.backoff.ms") / 1000
 
-        await _every(backoff_s, "compaction", cleaner.run, lambda: cleaner.planning)
+        await _every(self.clock, backoff_s, "compaction", cleaner.run, lambda: cleaner.planning)
 
     async def stop(self) -> None:
         """Stop accepting, drain requests in flight (bounded), close connections, close the store."""
@@ -330,6 +332,8 @@ class BrokerApp:
         for task in self._tasks:
             task.cancel()
         self._connections.stop()
+        if self.faults is not None:
+            self.faults.clear()  # no request waits on a fault any more
         for connection in self._connections:
             connection.finish()
         if self.broker is not None:
@@ -382,6 +386,7 @@ async def wait_for_stop_signal() -> None:
 
 
 async def _every(
+    clock: Clock,
     interval_s: Callable[[], float],
     what: str,
     run_once: Callable[[], Iterable[object]],
@@ -393,7 +398,7 @@ async def _every(
     rather than after the interval."""
     refused = ""
     while True:
-        await asyncio.sleep(0 if again() else interval_s())
+        await clock.sleep(0 if again() else interval_s())
         try:
             reports = run_once()
         except StoreError as exc:

@@ -19,6 +19,7 @@ from rockafka.store import (
     UnknownTopicOrPartitionError,
 )
 
+from .clock import REAL_CLOCK, Clock
 from .config import BrokerConfig, ConfigSource, describe_topic_config
 from .config.broker import decode_properties, read_properties
 from .config.errors import ConfigError
@@ -60,12 +61,17 @@ class Broker:
     """The dynamic broker configs (``dynamicBrokerConfigs.json``), layered over the static ones in ``config``."""
     reconfigured: list[Callable[[BrokerConfig], None]] = field(default_factory=list)
     """Called with the new configuration after a dynamic broker config changed (the connection limits)."""
+    clock: Clock = REAL_CLOCK
+    """What the broker's own timers consult (``clock.py``): real, or a test's ``ManualClock``."""
 
     def __post_init__(self) -> None:
         self.topology = LocalTopology(self.store)
-        self.producers = ProducerService(self.config, self.store)
-        self.transactions = TransactionCoordinator(self.config, self.store, self.producers)
-        self.groups = GroupService(self.config, self.store, pending_transactional=self.transactions.pending_offsets)
+        clock = self.clock
+        self.producers = ProducerService(self.config, self.store, clock.now_ms, clock)
+        self.transactions = TransactionCoordinator(self.config, self.store, self.producers, clock.now_ms, clock)
+        self.groups = GroupService(
+            self.config, self.store, pending_transactional=self.transactions.pending_offsets, timers=clock
+        )
         self.internal_topics = InternalTopicListing(
             self.cluster_id,
             self.config.int("offsets.topic.num.partitions"),

@@ -42,6 +42,7 @@ from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.reqheader import RequestHeader
 from rockafka.store import StoreError
 
+from .clock import REAL_CLOCK
 from .errors import StoreErrorLog, store_error_code
 from .handlers import HANDLERS, ApiHandler
 from .handlers.authorized import CLUSTER_APIS
@@ -89,6 +90,8 @@ class RequestDispatcher:
         if security is None and broker is not None:
             security = SecurityService(broker.config)
         self.security = security
+        if security is not None and broker is not None and broker.clock is not REAL_CLOCK:
+            security.session_clock = broker.clock.time  # simulated time (rockafka.testing)
         protocol_version = "3.9" if broker is None else broker.config.str(PROTOCOL_VERSION_SETTING)
         self._floors = version_floors(protocol_version)
         self._unserved_logged: set[tuple[str | None, int, int]] = set()

@@ -21,6 +21,15 @@ The faults, and the Kafka behaviour each one stands for:
   that crashed or a network that cut the TCP connections (clients see a reset and reconnect).
 - ``refuse_connections``: for ``seconds``, new connections are closed as soon as they are accepted, as
   a broker that is down or restarting looks to a client (existing connections go on).
+- ``stop_answering``: the connections open now go on reading requests and never answer them: a broker
+  that hangs (a stuck request thread, a long GC pause) or a network path that lost its return direction.
+  Clients time the requests out (``request.timeout.ms``), close the connection and retry on a new one,
+  which is served normally.
+- ``stop_reading``: the connections open now answer what they have read and then read no more: a peer
+  whose receive side stopped (a half-open TCP connection, a zero window). The client's requests wait in
+  the socket buffers until they time out; it closes the connection and retries on a new one.
+- ``stall_high_watermark``: a partition's high watermark stands still until ``release_high_watermark``
+  (``stalled_records.py``): appends go on, fetches see nothing past it, as when a follower in the ISR lags.
 - ``rebalance``: the group starts a rebalance as if a member had joined or changed its subscription;
   members are told REBALANCE_IN_PROGRESS on their next heartbeat and rejoin.
 - ``move_coordinator``: the group's requests (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
@@ -45,8 +54,11 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rockafka.store import StoreError
+
 from .protocol.error_codes import ErrorCode
 from .protocol.messages import API_SPECS
+from .stalled_records import StalledRecords
 
 if TYPE_CHECKING:
     from .broker import Broker
@@ -98,6 +110,8 @@ class FaultInjector:
         self._errors: list[ErrorFault] = []
         self._delays: list[DelayFault] = []
         self._moved_groups: set[str] = set()
+        self._unanswered: list[ConnectionInfo] = []
+        self._never_answered: list[asyncio.Future[Buffers | None]] = []
         self.dispatch = inner.dispatch
 
     def ssl_principal(self, listener_name: str, peer_certificate: dict[str, object] | None) -> str:
@@ -124,6 +138,44 @@ class FaultInjector:
             connection.drop()
         return len(dropped)
 
+    def stop_answering(self) -> int:
+        """Read but never answer on every connection open now; how many there are."""
+        self._unanswered = [connection.info for connection in self._connections]
+        if self._unanswered:
+            self._armed()
+        return len(self._unanswered)
+
+    def stop_reading(self) -> int:
+        """Answer what was read, then read nothing more, on every connection open now; how many there are."""
+        stopped = list(self._connections)
+        for connection in stopped:
+            connection.hold()
+        return len(stopped)
+
+    def stall_high_watermark(self, topic: str, partition: int) -> int:
+        """Stop ``topic``-``partition``'s high watermark where it is now (fetches see nothing past it); that
+        offset."""
+        store = self._broker.store
+        stalled = store.records if isinstance(store.records, StalledRecords) else StalledRecords(store.records)
+        try:
+            offset = stalled.real.partition_bounds(topic, partition).high_watermark
+        except StoreError as exc:
+            raise FaultError(f"cannot stall {topic}-{partition}: {exc}") from None
+        stalled.stalled.setdefault((topic, partition), offset)
+        store.records = stalled  # type: ignore[assignment]
+        return stalled.stalled[(topic, partition)]
+
+    def release_high_watermark(self, topic: str, partition: int) -> bool:
+        """Let ``topic``-``partition``'s high watermark move again (parked fetches wake); False if not stalled."""
+        store = self._broker.store
+        stalled = store.records
+        if not isinstance(stalled, StalledRecords) or stalled.stalled.pop((topic, partition), None) is None:
+            return False
+        if not stalled.stalled:
+            store.records = stalled.real
+        self._broker.waiters.wake(topic, partition)
+        return True
+
     def refuse_connections(self, seconds: float) -> None:
         self._connections.refuse_for(seconds, "refusing connections (a fault injected by a test)")
 
@@ -139,10 +191,18 @@ class FaultInjector:
         self._broker.store.health.report(OSError(errno.EIO, "input/output error (a fault injected by a test)"))
 
     def clear(self) -> None:
-        """Remove every request fault (errors, delays, moved coordinators) and accept connections again."""
+        """Remove every request fault (errors, delays, moved coordinators, unanswered connections; requests never
+        answered stay so) and accept connections again. A stopping broker calls it, so nothing waits on a fault."""
         self._errors.clear()
         self._delays.clear()
         self._moved_groups.clear()
+        self._unanswered.clear()
+        if isinstance(self._broker.store.records, StalledRecords):
+            for topic, partition in list(self._broker.store.records.stalled):
+                self.release_high_watermark(topic, partition)
+        for never in self._never_answered:
+            never.cancel()
+        self._never_answered.clear()
         self._connections.refuse_for(0.0, "")
         self._disarm_if_idle()
 
@@ -159,12 +219,16 @@ class FaultInjector:
         self.dispatch = self._dispatch_with_faults
 
     def _disarm_if_idle(self) -> None:
-        if not self._errors and not self._delays and not self._moved_groups:
+        if not self._errors and not self._delays and not self._moved_groups and not self._unanswered:
             self.dispatch = self._inner.dispatch
 
     # --- requests while faults are installed ---
 
     def _dispatch_with_faults(self, frame: bytes, connection: ConnectionInfo) -> Outcome:
+        if self._unanswered and any(connection is unanswered for unanswered in self._unanswered):
+            never: asyncio.Future[Buffers | None] = asyncio.get_running_loop().create_future()
+            self._never_answered.append(never)
+            return never
         api_key = int.from_bytes(frame[0:2], "big", signed=True)
         if self._moved_groups and (api_key in GROUP_APIS or api_key == FIND_COORDINATOR_KEY):
             answer = self._moved_coordinator(api_key, frame)
@@ -336,6 +400,14 @@ _COMMANDS: dict[str, Callable[[FaultInjector, Mapping[str, Any]], object]] = {
     "fail": _fail,
     "delay": _delay,
     "drop_connections": lambda injector, _: injector.drop_connections(),
+    "stop_answering": lambda injector, _: injector.stop_answering(),
+    "stop_reading": lambda injector, _: injector.stop_reading(),
+    "stall_high_watermark": lambda injector, command: injector.stall_high_watermark(
+        str(command["topic"]), int(command["partition"])
+    ),
+    "release_high_watermark": lambda injector, command: injector.release_high_watermark(
+        str(command["topic"]), int(command["partition"])
+    ),
     "refuse_connections": _refuse,
     "rebalance": lambda injector, command: injector.rebalance(str(command["group"])),
     "move_coordinator": lambda injector, command: injector.move_coordinator(str(command["group"])),

@@ -31,6 +31,16 @@ class PartitionWaiters:
             if not future.done():
                 future.set_result(True)
 
+    def parked(self, topic: str, partition: int) -> int:
+        """How many fetches wait on the partition now."""
+        return len(self._parked.get((topic, partition), ()))
+
+    def wake(self, topic: str, partition: int) -> None:
+        """Wake the fetches parked on the partition, as an append does."""
+        for future in self._parked.pop((topic, partition), ()):
+            if not future.done():
+                future.set_result(True)
+
     async def wait_for_append(self, partitions: Iterable[PartitionKey], timeout_s: float) -> bool:
         """Wait until one of ``partitions`` gets an append, or ``timeout_s`` passes; True if woken by an append.
 

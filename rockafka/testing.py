@@ -32,6 +32,9 @@ for brokers that join a cluster (docs/cluster.md).
 rebalances, coordinator moves, a failing store; :mod:`rockafka.testing_faults`, docs/testing.md): always
 in-process, and for a subprocess broker started with ``faults=True``.
 
+``Broker(clock=ManualClock())`` runs an in-process broker's own timers (group sessions, transaction timeouts,
+retention, the cleaner) on simulated time: ``clock.advance(seconds)`` fires them, without sleeping.
+
 The pytest plugin :mod:`rockafka.testing_plugin` (entry point ``pytest11``) offers this broker as
 the ``kafka_broker`` fixture, and new topics per test as ``kafka_topic``. ``RockafkaContainer`` is the
 container image as a testcontainers-python container (:mod:`rockafka.testing_container`; imported on first
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import shutil
 import signal
@@ -58,13 +62,14 @@ from typing import Final
 
 from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.facade.app import BrokerApp, StartupError
+from rockafka.facade.clock import REAL_CLOCK, Clock, ManualClock
 from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigError, load_broker_config
 from rockafka.facade.config.broker import ENV_PREFIX
 
 from .testing_faults import FaultCommandError, Faults, Send, channel_sender, in_process_sender
 
 # and RockafkaContainer, imported on first use
-__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "Faults", "LocalEtcd"]
+__all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "Faults", "LocalEtcd", "ManualClock"]
 
 
 def __getattr__(name: str) -> object:
@@ -114,9 +119,13 @@ class Broker:
         subprocess: bool = False,
         port: int | None = None,
         faults: bool = False,
+        clock: ManualClock | None = None,
     ) -> None:
         """``faults``: a subprocess broker opens the test-only fault channel (``broker.faults``); an in-process
-        broker always takes faults (free while none is installed)."""
+        broker always takes faults (free while none is installed). ``clock``: an in-process broker's timers run on
+        it (sessions, transaction timeouts, retention, the cleaner; ``clock.advance(seconds)`` moves them on)."""
+        if clock is not None and subprocess:
+            raise BrokerError("a subprocess broker runs on real time: Broker(clock=...) is for an in-process broker")
         placed = sorted(PLACEMENT_SETTINGS & set(settings or {}))
         if placed:
             raise BrokerError(f"set {', '.join(placed)} through Broker(port=..., data_dir=...), not settings")
@@ -127,6 +136,7 @@ class Broker:
         self._port = port
         self._runner: _InProcess | _Subprocess | None = None
         self._fault_channel = faults and subprocess
+        self.clock: Clock = clock if clock is not None else REAL_CLOCK
         self._started_once = False
 
     # --- where it is ---
@@ -297,6 +307,7 @@ class _InProcess:
 
     def __init__(self, broker: Broker, config: BrokerConfig) -> None:
         self._config = config
+        self._clock = broker.clock
         self._loop = _new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name=f"rockafka-{broker.port}", daemon=True)
         self._app: BrokerApp | None = None
@@ -305,8 +316,9 @@ class _InProcess:
         return self._app is not None and self._thread.is_alive()
 
     def start(self) -> None:
+        _log_info_unless_configured()
         self._thread.start()
-        app = BrokerApp(self._config, fault_injection=True)
+        app = BrokerApp(self._config, fault_injection=True, clock=self._clock)
         try:
             asyncio.run_coroutine_threadsafe(app.start(), self._loop).result(START_TIMEOUT_S)
         except StartupError as exc:
@@ -335,6 +347,15 @@ class _InProcess:
             self._thread.join(STOP_TIMEOUT_S)
         if not self._thread.is_alive():
             self._loop.close()
+
+
+def _log_info_unless_configured() -> None:
+    """Let the in-process broker's INFO lines (started, listening, recovered, rebalanced, stopped) reach the root
+    logger's handlers, pytest's among them: a failing test's report then shows them under "Captured log". Only
+    while nobody set the ``rockafka`` logger's level; pytest's ``--log-level`` still filters them."""
+    logger = logging.getLogger("rockafka")
+    if logger.level == logging.NOTSET:
+        logger.setLevel(logging.INFO)
 
 
 def _new_event_loop() -> asyncio.AbstractEventLoop:

@@ -8,6 +8,8 @@
         broker.faults.move_coordinator("billing")     # NOT_COORDINATOR until the client looks it up again
         broker.faults.rebalance("billing")            # members rejoin
         broker.faults.drop_connections()              # every client reconnects
+        broker.faults.stop_answering()                # half-closed: requests time out, clients reconnect
+        broker.faults.stop_reading()                  # half-closed the other way
         broker.faults.refuse_connections(2.0)         # the broker looks down for 2 s
         broker.faults.fail_store()                    # KAFKA_STORAGE_ERROR until broker.restart()
         broker.faults.clear()
@@ -78,6 +80,24 @@ class Faults:
     def drop_connections(self) -> int:
         """Abort every client connection now; how many there were."""
         return int(self._send({"fault": "drop_connections"}))
+
+    def stop_answering(self) -> int:
+        """Read requests but never answer them, on every connection open now (new ones are served); how many."""
+        return int(self._send({"fault": "stop_answering"}))
+
+    def stop_reading(self) -> int:
+        """Answer what was read, then read nothing more, on every connection open now (new ones are served); how
+        many."""
+        return int(self._send({"fault": "stop_reading"}))
+
+    def stall_high_watermark(self, topic: str, partition: int = 0) -> int:
+        """Stop the partition's high watermark where it is (appends go on; fetches and ListOffsets see nothing past
+        it) until :meth:`release_high_watermark` or :meth:`clear`; the offset it stands at."""
+        return int(self._send({"fault": "stall_high_watermark", "topic": topic, "partition": partition}))
+
+    def release_high_watermark(self, topic: str, partition: int = 0) -> bool:
+        """Let the partition's high watermark catch up with its log; False if it was not stalled."""
+        return bool(self._send({"fault": "release_high_watermark", "topic": topic, "partition": partition}))
 
     def refuse_connections(self, seconds: float) -> None:
         """Close new connections as soon as they are accepted, for ``seconds``."""

@@ -34,7 +34,8 @@ if TYPE_CHECKING:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "kafka_broker(subprocess=False, settings=None): how the kafka_broker fixture runs its Rockafka broker",
+        "kafka_broker(subprocess=False, settings=None, faults=False, clock=None): how the kafka_broker fixture runs"
+        " its Rockafka broker (clock: a rockafka.testing.ManualClock for simulated time)",
     )
 
 

@@ -125,6 +125,11 @@ class FlushService:
         self.times = FlushTimes()
         self._thread = threading.Thread(target=self._run, name="rockafka-flusher", daemon=True)
 
+    @property
+    def writing_behind(self) -> bool:
+        """async: write-behind steps run (every ``WRITE_BEHIND_S``) until one finds nothing new to write."""
+        return not self._idle
+
     def start(self) -> None:
         self._thread.start()
 

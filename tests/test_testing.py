@@ -13,7 +13,7 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from kafka import KafkaConsumer, KafkaProducer
 from kafka import TopicPartition as KafkaTopicPartition
 
-from rockafka.testing import TEST_SETTINGS, Broker, BrokerError
+from rockafka.testing import TEST_SETTINGS, Broker, BrokerError, ManualClock
 
 TIMEOUT_S = 20.0
 
@@ -186,3 +186,16 @@ def test_kafka_broker_fixture_as_configured_by_the_marker(kafka_broker: Broker) 
         assert consumer.partitions_for_topic("marked") == {0, 1}
     finally:
         consumer.close()
+
+
+@pytest.mark.kafka_broker(clock=ManualClock())
+def test_the_fixture_runs_on_the_markers_clock(kafka_broker: Broker) -> None:
+    assert isinstance(kafka_broker.clock, ManualClock)
+    before = kafka_broker.clock.now_ms()
+    kafka_broker.clock.advance(3600)
+    assert kafka_broker.clock.now_ms() == before + 3_600_000
+
+
+def test_a_subprocess_broker_refuses_a_clock() -> None:
+    with pytest.raises(BrokerError, match="runs on real time"):
+        Broker(subprocess=True, clock=ManualClock())

@@ -186,7 +186,7 @@ class GroupCoordinator(Rebalancer):
                 self._add_member_and_rebalance(group, new_id, request, waiter)
         elif request.require_known_member_id:
             timeout_s = request.session_timeout_ms / 1000
-            group.pending_members[new_id] = self.loop.call_later(timeout_s, self._expire_pending, group, new_id)
+            group.pending_members[new_id] = self.timers.call_later(timeout_s, self._expire_pending, group, new_id)
             waiter.set_result(JoinResult(ErrorCode.MEMBER_ID_REQUIRED, new_id))
         else:
             self._add_member_and_rebalance(group, new_id, request, waiter)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 
+from ..clock import Timer
 from .model import JoinedMember, JoinResult, Protocols, SyncResult
 from .state import CAN_REBALANCE, GroupState, check_transition
 
@@ -44,7 +45,7 @@ class Member:
     sync_waiter: asyncio.Future[SyncResult] | None = None
     #: Event-loop time after which the session has expired unless renewed.
     deadline: float = 0.0
-    timer: asyncio.TimerHandle | None = None
+    timer: Timer | None = None
 
     @property
     def awaiting_join(self) -> bool:
@@ -88,17 +89,17 @@ class ClassicGroup:
         self.leader_id: str | None = None
         self.members: dict[str, Member] = {}
         #: Members told MEMBER_ID_REQUIRED that have not joined with their id yet, and their expiry timers.
-        self.pending_members: dict[str, asyncio.TimerHandle | None] = {}
+        self.pending_members: dict[str, Timer | None] = {}
         #: Members of the current generation that have not sent SyncGroup yet.
         self.pending_sync: set[str] = set()
         #: group.instance.id -> member id
         self.static_members: dict[str, str] = {}
         #: A member joined during the initial rebalance delay (which then waits once more).
         self.new_member_added = False
-        self.join_timer: asyncio.TimerHandle | None = None
+        self.join_timer: Timer | None = None
         #: The join timer is the initial delay, which never completes early.
         self.join_timer_is_initial_delay = False
-        self.sync_timer: asyncio.TimerHandle | None = None
+        self.sync_timer: Timer | None = None
 
     # --- state ---
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable, Container, Mapping
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
+from ..clock import REAL_CLOCK, Clock, Timer
 from .group import ClassicGroup, Member
 from .model import JoinResult, SyncResult
 from .persistence import group_document
@@ -28,10 +28,6 @@ PREPARING = GroupState.PREPARING_REBALANCE
 COMPLETING = GroupState.COMPLETING_REBALANCE
 
 
-def wall_clock_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
 class Rebalancer:
     """The groups of this broker and the timers that move them through rebalances."""
 
@@ -43,14 +39,15 @@ class Rebalancer:
         max_session_timeout_ms: int,
         initial_rebalance_delay_ms: int,
         max_group_size: int,
-        clock_ms: Callable[[], int] = wall_clock_ms,
+        timers: Clock = REAL_CLOCK,
     ) -> None:
         self.store = store
         self.min_session_timeout_ms = min_session_timeout_ms
         self.max_session_timeout_ms = max_session_timeout_ms
         self.initial_rebalance_delay_ms = initial_rebalance_delay_ms
         self.max_group_size = max_group_size
-        self.clock_ms = clock_ms
+        self.timers = timers
+        self.clock_ms = timers.now_ms
         self.groups: dict[str, ClassicGroup] = {}
         #: Group ids held by KIP-848 consumer groups (``consumer_protocol``): JoinGroup for one is refused.
         self.consumer_group_ids: Container[str] = frozenset()
@@ -86,12 +83,12 @@ class Rebalancer:
             self._schedule_initial_delay(group, delay, max(group.rebalance_timeout_ms - delay, 0))
         else:
             group.join_timer_is_initial_delay = False
-            group.join_timer = self.loop.call_later(group.rebalance_timeout_ms / 1000, self._complete_join, group)
+            group.join_timer = self.timers.call_later(group.rebalance_timeout_ms / 1000, self._complete_join, group)
         self._try_complete_join(group)
 
     def _schedule_initial_delay(self, group: ClassicGroup, delay_ms: int, remaining_ms: int) -> None:
         group.join_timer_is_initial_delay = True
-        group.join_timer = self.loop.call_later(
+        group.join_timer = self.timers.call_later(
             delay_ms / 1000, self._initial_delay_passed, group, delay_ms, remaining_ms
         )
 
@@ -123,7 +120,7 @@ class Rebalancer:
                 group.remove(member.member_id)
         if not group.maybe_elect_new_joined_leader() and group.members:
             # only static members that have not rejoined remain: wait for them (or their session expiry)
-            group.join_timer = self.loop.call_later(group.rebalance_timeout_ms / 1000, self._complete_join, group)
+            group.join_timer = self.timers.call_later(group.rebalance_timeout_ms / 1000, self._complete_join, group)
             return
         group.init_next_generation(self.clock_ms())
         log.info(
@@ -140,7 +137,7 @@ class Rebalancer:
                 group.pending_sync.add(member.member_id)
                 self._arm_session(group, member, member.session_timeout_ms)
         generation = group.generation_id
-        group.sync_timer = self.loop.call_later(
+        group.sync_timer = self.timers.call_later(
             group.rebalance_timeout_ms / 1000, self._sync_expired, group, generation
         )
 
@@ -182,22 +179,20 @@ class Rebalancer:
         self._arm_session(group, member, member.session_timeout_ms)
 
     def _arm_session(self, group: ClassicGroup, member: Member, timeout_ms: int) -> None:
-        loop = self._loop
-        if loop is None:
+        if self._loop is None:
             return  # shut down: no more timers
-        member.deadline = loop.time() + timeout_ms / 1000
+        member.deadline = self.timers.time() + timeout_ms / 1000
         if member.timer is not None and member.timer.when() <= member.deadline:
             return  # the timer fires first and then waits for the rest
         member.cancel_timer()
-        member.timer = loop.call_at(member.deadline, self._session_check, group, member)
+        member.timer = self.timers.call_at(member.deadline, self._session_check, group, member)
 
     def _session_check(self, group: ClassicGroup, member: Member) -> None:
         member.timer = None
         if group.members.get(member.member_id) is not member:
             return
-        loop = self.loop
-        if loop.time() < member.deadline:
-            member.timer = loop.call_at(member.deadline, self._session_check, group, member)
+        if self.timers.time() < member.deadline:
+            member.timer = self.timers.call_at(member.deadline, self._session_check, group, member)
         elif (member.awaiting_join and not member.is_new) or member.sync_waiter is not None:
             self._arm_session(group, member, member.session_timeout_ms)  # it waits on us: it cannot heartbeat
         else:
@@ -248,6 +243,6 @@ def reset_and_propagate_assignment_error(group: ClassicGroup, error: ErrorCode) 
         member.answer_sync(SyncResult(error))
 
 
-def cancel(handle: asyncio.TimerHandle | None) -> None:
+def cancel(handle: Timer | None) -> None:
     if handle is not None:
         handle.cancel()

@@ -37,6 +37,7 @@ from rockafka.facade.config import BrokerConfig
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
+from ..clock import REAL_CLOCK, Clock
 from .consumer_protocol import ClassicGroups, ConsumerGroup, ConsumerGroupCoordinator, GroupConfigs, assignor_name
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
@@ -59,14 +60,17 @@ class GroupService:
         store: MessageStore,
         *,
         pending_transactional: PendingTransactional = no_pending_transactional,
+        timers: Clock = REAL_CLOCK,
     ) -> None:
         self._store = store
+        self._timers = timers
         self.coordinator = GroupCoordinator(
             store,
             min_session_timeout_ms=config.int("group.min.session.timeout.ms"),
             max_session_timeout_ms=config.int("group.max.session.timeout.ms"),
             initial_rebalance_delay_ms=config.int("group.initial.rebalance.delay.ms"),
             max_group_size=config.int("group.max.size"),
+            timers=timers,
         )
         assignors = config.get("group.consumer.assignors")
         self.consumer = ConsumerGroupCoordinator(
@@ -76,6 +80,7 @@ class GroupService:
             max_size=config.int("group.consumer.max.size"),
             classic=ClassicGroups(self._classic_has_members, self._drop_empty_classic),
             clock_ms=self.coordinator.clock_ms,
+            timers=timers,
         )
         self.coordinator.consumer_group_ids = self.consumer.groups
         self.offsets = OffsetManager(
@@ -125,7 +130,7 @@ class GroupService:
 
     async def _retention_loop(self) -> None:
         while True:
-            await asyncio.sleep(self._retention_check_s)
+            await self._timers.sleep(self._retention_check_s)
             with contextlib.suppress(Exception):
                 self.offsets.expire(self._retention_ms)
 

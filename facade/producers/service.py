@@ -34,6 +34,7 @@ from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.recordbatch import BatchHeader, read_batch_header
 from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
 
+from ..clock import REAL_CLOCK, Clock
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from .ids import BLOCK_KEY, BLOCK_SIZE, DOCUMENT_VERSION, AllocatedId, ProducerIdAllocator
@@ -70,9 +71,14 @@ def _wall_clock_ms() -> int:
 
 
 class ProducerService:
-    def __init__(self, config: BrokerConfig, store: MessageStore, clock: Callable[[], int] = _wall_clock_ms) -> None:
+    def __init__(
+        self, config: BrokerConfig, store: MessageStore, clock: Callable[[], int] = _wall_clock_ms,
+        timers: Clock = REAL_CLOCK,
+    ) -> None:  # fmt: skip
+        """``clock``: wall-clock milliseconds (producer expiry); ``timers``: what the periodic pass sleeps on."""
         self._store = store
         self._clock = clock
+        self._timers = timers
         self._producer_expiration_ms = config.int("producer.id.expiration.ms")
         self._partitions: dict[tuple[str, int], PartitionProducers] = {}
         clustered = bool(config.get("rockafka.cluster.etcd.endpoints"))
@@ -127,7 +133,7 @@ class ProducerService:
 
     async def _maintenance_loop(self) -> None:
         while True:
-            await asyncio.sleep(SNAPSHOT_INTERVAL_S)
+            await self._timers.sleep(SNAPSHOT_INTERVAL_S)
             try:
                 self.expire()
                 self.snapshot()

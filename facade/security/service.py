@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 import re
 import ssl
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rockafka.facade.config import BrokerConfig, Listener
@@ -54,6 +56,8 @@ class SecurityService:
             super_users = parse_super_users(config.values.get("super.users"))  # type: ignore[arg-type]
             self.authorizer = Authorizer(self.acls, super_users, config.bool("allow.everyone.if.no.acl.found"))
         self.listeners = {item.name: self._listener(item) for item in config.listeners}
+        self.session_clock: Callable[[], float] = time.monotonic
+        """What SASL session lifetimes (``connections.max.reauth.ms``) run on: a test broker's clock, if it has one."""
 
     def share(self, acls: Acls, credentials: Credentials) -> None:
         """Serve the cluster's ACLs and SCRAM credentials instead of this broker's files (on joining a cluster)."""
@@ -67,7 +71,9 @@ class SecurityService:
         security = self.listeners.get(listener_name)
         if security is None or security.sasl is None:
             return None
-        return SaslSession(security.sasl, lambda user, mechanism: self.credentials.lookup(user, mechanism))
+        return SaslSession(
+            security.sasl, lambda user, mechanism: self.credentials.lookup(user, mechanism), self.session_clock
+        )
 
     def _listener(self, listener: Listener) -> ListenerSecurity:
         protocol = listener.security_protocol

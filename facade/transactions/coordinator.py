@@ -63,6 +63,7 @@ from rockafka.store import (
     TopicPartition,
 )
 
+from ..clock import REAL_CLOCK, Clock
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from ..group import OFFSETS_TOPIC
@@ -112,11 +113,13 @@ class LoadReport:
 class TransactionCoordinator:
     def __init__(
         self, config: BrokerConfig, store: MessageStore, producers: ProducerService,
-        clock: Callable[[], int] = _wall_clock_ms,
+        clock: Callable[[], int] = _wall_clock_ms, timers: Clock = REAL_CLOCK,
     ) -> None:  # fmt: skip
+        """``clock``: wall-clock milliseconds (timeouts, expiry); ``timers``: what the periodic passes sleep on."""
         self._store = store
         self._producers = producers
         self._clock = clock
+        self._timers = timers
         self._max_timeout_ms = config.int("transaction.max.timeout.ms")
         self._expiration_ms = config.int("transactional.id.expiration.ms")
         self._abort_interval_s = config.int("transaction.abort.timed.out.transaction.cleanup.interval.ms") / 1000
@@ -212,7 +215,7 @@ class TransactionCoordinator:
 
     async def _timeout_loop(self) -> None:
         while True:
-            await asyncio.sleep(self._abort_interval_s)
+            await self._timers.sleep(self._abort_interval_s)
             try:
                 await self.abort_timed_out()
                 self.retry_completions()
@@ -221,7 +224,7 @@ class TransactionCoordinator:
 
     async def _expiry_loop(self) -> None:
         while True:
-            await asyncio.sleep(self._remove_interval_s)
+            await self._timers.sleep(self._remove_interval_s)
             with contextlib.suppress(StoreError):
                 self.expire()
 

@@ -45,10 +45,11 @@ def test_a_cancelled_wait_is_unparked_and_close_ends_the_rest_and_every_later_wa
         waiters = PartitionWaiters()
         cancelled = asyncio.ensure_future(waiters.wait_for_append([("t", 0)], 10.0))
         kept = asyncio.ensure_future(waiters.wait_for_append([("t", 0), ("u", 0)], 10.0))
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0)  # both park
+        assert waiters.parked("t", 0) == 2
         cancelled.cancel()
-        await asyncio.sleep(0.01)
-        assert len(waiters._parked[("t", 0)]) == 1
+        await asyncio.sleep(0)
+        assert waiters.parked("t", 0) == 1 and waiters.parked("u", 0) == 1
         waiters.close()
         later = asyncio.ensure_future(waiters.wait_for_append([("t", 0)], 10.0))
         await asyncio.sleep(0)

@@ -34,7 +34,11 @@ def test_appends_after_a_pause_are_written_behind_before_the_next_round(tmp_path
         fill(store, 2)
         assert unwritten_after(store, 5.0) < WRITE_BEHIND_MIN_BYTES
         store.flush()
-        time.sleep(0.2)  # write-behind steps find nothing new and stop; the next round is ten minutes away
+        for _ in range(500):  # bounded: 5 s
+            if not store._flusher.writing_behind:  # a step found nothing new: no more until an append
+                break
+            time.sleep(0.01)
+        assert not store._flusher.writing_behind  # and the next round is ten minutes away
         fill(store, 3)
         assert store.records._commitlog.unwritten_bytes > 0
         assert unwritten_after(store, 5.0) < WRITE_BEHIND_MIN_BYTES

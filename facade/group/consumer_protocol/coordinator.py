@@ -43,6 +43,7 @@ from rockafka.facade.config.group import HEARTBEAT_INTERVAL, SESSION_TIMEOUT
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
+from ...clock import REAL_CLOCK, Clock
 from .configs import GroupConfigs
 from .model import (
     LEAVE_EPOCH,
@@ -86,8 +87,10 @@ class ConsumerGroupCoordinator:
         max_size: int,
         classic: ClassicGroups,
         clock_ms: Callable[[], int],
+        timers: Clock = REAL_CLOCK,
     ) -> None:
         self._store = store
+        self._timers = timers
         #: Each group's session timeout and heartbeat interval: its group configs, else the broker's settings.
         self.configs = configs
         self.subscriptions = Subscriptions(assignors)
@@ -212,7 +215,7 @@ class ConsumerGroupCoordinator:
             member, changed = self._known_member(group, request), False
         before = member.assigned
         changed |= self._update_subscription(member, request)
-        now = self._running_loop.time()
+        now = self._started_timers.time()
         if changed or now - group.topics_checked_at >= self.configs.value(group.group_id, HEARTBEAT_INTERVAL) / 1000:
             group.topics_checked_at = now
             changed |= self.subscriptions.refresh(group, self._store.topics.list())
@@ -342,7 +345,8 @@ class ConsumerGroupCoordinator:
         group.set_owned(member, dict(step.assigned), dict(step.revoking))
         if step.state is MemberState.UNREVOKED_PARTITIONS and not was_revoking:
             timeout_s = member.rebalance_timeout_ms / 1000
-            member.revocation_timer = self._running_loop.call_later(timeout_s, self._revocation_expired, group, member)
+            timers = self._started_timers
+            member.revocation_timer = timers.call_later(timeout_s, self._revocation_expired, group, member)
         elif step.state is not MemberState.UNREVOKED_PARTITIONS and member.revocation_timer is not None:
             member.revocation_timer.cancel()
             member.revocation_timer = None
@@ -377,16 +381,17 @@ class ConsumerGroupCoordinator:
             self._bump(group)
 
     @property
-    def _running_loop(self) -> asyncio.AbstractEventLoop:
+    def _started_timers(self) -> Clock:
+        """The broker's timers (its clock: real, or a test's), once the coordinator has started."""
         if self._loop is None:
             raise RuntimeError("the consumer group coordinator is not started")
-        return self._loop
+        return self._timers
 
     def _arm_session(self, group: ConsumerGroup, member: ConsumerMember) -> None:
         if member.session_timer is not None:
             member.session_timer.cancel()
         timeout_s = self.configs.value(group.group_id, SESSION_TIMEOUT) / 1000
-        member.session_timer = self._running_loop.call_later(timeout_s, self._session_expired, group, member)
+        member.session_timer = self._started_timers.call_later(timeout_s, self._session_expired, group, member)
 
     def _session_expired(self, group: ConsumerGroup, member: ConsumerMember) -> None:
         self._expel(group, member, "session expired")

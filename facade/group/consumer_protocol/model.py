@@ -25,11 +25,12 @@ once), ``Reconciling`` (some member is not yet at the target), ``Stable``, ``Dea
 
 from __future__ import annotations
 
-import asyncio
 import enum
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+from ...clock import Timer
 
 #: topic id -> partition indexes (mutable sets are not used: assignments are replaced whole).
 Assignment = dict[uuid.UUID, frozenset[int]]
@@ -69,8 +70,8 @@ class ConsumerMember:
     state: MemberState = MemberState.STABLE
     assigned: Assignment = field(default_factory=dict)
     revoking: Assignment = field(default_factory=dict)
-    session_timer: asyncio.TimerHandle | None = None
-    revocation_timer: asyncio.TimerHandle | None = None
+    session_timer: Timer | None = None
+    revocation_timer: Timer | None = None
 
     def owned(self) -> Iterator[tuple[uuid.UUID, int]]:
         """Every partition this member holds: assigned, or still to revoke."""

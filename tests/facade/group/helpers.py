@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rockafka.facade.clock import REAL_CLOCK, Clock, ManualClock
 from rockafka.facade.group import GroupCoordinator, JoinRequest, JoinResult, SyncRequest, SyncResult
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreConfig
@@ -15,7 +16,8 @@ T = TypeVar("T")
 RANGE = (("range", b"range-subscription"),)
 
 
-def open_store(root: Path, **overrides: Any) -> MessageStore:
+def open_store(root: Path, *, clock: Clock = REAL_CLOCK, **overrides: Any) -> MessageStore:
+    """A small store in ``root``, its wall clock ``clock``'s."""
     settings: dict[str, Any] = {
         "commitlog_segment_bytes": 1 << 20,
         "consume_queue_units_per_file": 64,
@@ -25,10 +27,10 @@ def open_store(root: Path, **overrides: Any) -> MessageStore:
         "flush_interval_ms": 50,
     }
     settings.update(overrides)
-    return MessageStore.open(StoreConfig(root, **settings))
+    return MessageStore.open(StoreConfig(root, **settings), clock=clock.now_ms)
 
 
-def new_coordinator(store: MessageStore, **overrides: int) -> GroupCoordinator:
+def new_coordinator(store: MessageStore, *, timers: Clock = REAL_CLOCK, **overrides: int) -> GroupCoordinator:
     settings = {
         "min_session_timeout_ms": 10,
         "max_session_timeout_ms": 60_000,
@@ -36,15 +38,19 @@ def new_coordinator(store: MessageStore, **overrides: int) -> GroupCoordinator:
         "max_group_size": 100,
     }
     settings.update(overrides)
-    return GroupCoordinator(store, **settings)
+    return GroupCoordinator(store, timers=timers, **settings)
 
 
-def run(root: Path, scenario: Callable[[GroupCoordinator], Awaitable[T]], **settings: int) -> T:
-    """Run ``scenario`` against a started coordinator over a fresh store in ``root``; close everything after."""
+def run(
+    root: Path, scenario: Callable[[GroupCoordinator], Awaitable[T]], *, clock: ManualClock | None = None,
+    **settings: int,
+) -> T:  # fmt: skip
+    """Run ``scenario`` against a started coordinator over a fresh store in ``root``; close everything after.
+    With ``clock``, the coordinator's timers run on it (``elapse`` moves it on)."""
 
     async def main() -> T:
         store = open_store(root)
-        coordinator = new_coordinator(store, **settings)
+        coordinator = new_coordinator(store, timers=clock or REAL_CLOCK, **settings)
         coordinator.start()
         try:
             return await scenario(coordinator)
@@ -114,3 +120,10 @@ async def settle(seconds: float = 0.0) -> None:
     await asyncio.sleep(seconds)
     for _ in range(3):
         await asyncio.sleep(0)
+
+
+async def elapse(clock: ManualClock, seconds: float) -> None:
+    """Move the coordinator's clock ``seconds`` on (its due timers fire here), then let what they woke run."""
+    await settle()
+    clock.advance(seconds)
+    await settle()

@@ -8,10 +8,11 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from rockafka.facade.clock import ManualClock
 from rockafka.facade.group import GroupCoordinator, GroupState, LeavingMember
 from rockafka.facade.protocol.error_codes import ErrorCode
 
-from .helpers import join, join_request, run, settle, sync
+from .helpers import elapse, join, join_request, run, settle, sync
 
 BOTH = (("range", b"r"), ("roundrobin", b"rr"))
 
@@ -125,60 +126,72 @@ def test_a_member_that_stops_heartbeating_is_removed_after_its_session_timeout(t
     async def scenario(coordinator: GroupCoordinator) -> None:
         a_join = asyncio.ensure_future(join(coordinator, client="a", session_ms=300))
         b_join = asyncio.ensure_future(join(coordinator, client="b", session_ms=300))
+        await elapse(clock, 0.1)  # the initial rebalance delay, twice: b arrived during the first
         a, b = await asyncio.wait_for(asyncio.gather(a_join, b_join), 5)
         await asyncio.gather(sync(coordinator, a, assignments={}), sync(coordinator, b, assignments={}))
-        for _ in range(6):  # a keeps heartbeating, b does not
-            await asyncio.sleep(0.1)
-            if coordinator.heartbeat("g", a.member_id, None, 1) is not ErrorCode.NONE:
-                break
+        await elapse(clock, 0.2)  # a heartbeats, b does not
+        assert coordinator.heartbeat("g", a.member_id, None, 1) is ErrorCode.NONE  # b's 300 ms have not run out
+        await elapse(clock, 0.2)
         assert coordinator.heartbeat("g", a.member_id, None, 1) is ErrorCode.REBALANCE_IN_PROGRESS
         assert b.member_id not in coordinator.groups["g"].members
         assert coordinator.heartbeat("g", b.member_id, None, 1) is ErrorCode.UNKNOWN_MEMBER_ID
 
-    run(tmp_path, scenario, initial_rebalance_delay_ms=50)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock, initial_rebalance_delay_ms=50)
 
 
 def test_members_that_do_not_rejoin_within_the_rebalance_timeout_are_dropped(tmp_path: Path) -> None:
     async def scenario(coordinator: GroupCoordinator) -> None:
         a_join = asyncio.ensure_future(join(coordinator, client="a", rebalance_ms=200))
         b_join = asyncio.ensure_future(join(coordinator, client="b", rebalance_ms=200))
+        await elapse(clock, 0.1)  # the initial rebalance delay, twice: b arrived during the first
         a, b = await asyncio.wait_for(asyncio.gather(a_join, b_join), 5)
         await asyncio.gather(sync(coordinator, a, assignments={}), sync(coordinator, b, assignments={}))
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        rejoined = await asyncio.wait_for(join(coordinator, member=a.member_id, rebalance_ms=200), 5)
-        assert loop.time() - started >= 0.15  # waited for b until the rebalance timeout
+        rejoining = asyncio.ensure_future(join(coordinator, member=a.member_id, rebalance_ms=200))
+        await elapse(clock, 0.15)
+        assert not rejoining.done()  # waits for b until the rebalance timeout
+        await elapse(clock, 0.05)
+        rejoined = await asyncio.wait_for(rejoining, 5)
         assert rejoined.generation_id == 2 and [m.member_id for m in rejoined.members] == [a.member_id]
 
-    run(tmp_path, scenario, initial_rebalance_delay_ms=50)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock, initial_rebalance_delay_ms=50)
 
 
 def test_a_member_that_never_syncs_is_dropped_after_the_rebalance_timeout(tmp_path: Path) -> None:
     async def scenario(coordinator: GroupCoordinator) -> None:
         a_join = asyncio.ensure_future(join(coordinator, client="a", rebalance_ms=200))
         b_join = asyncio.ensure_future(join(coordinator, client="b", rebalance_ms=200))
+        await elapse(clock, 0.1)  # the initial rebalance delay, twice: b arrived during the first
         a, b = await asyncio.wait_for(asyncio.gather(a_join, b_join), 5)
         leader, silent = (a, b) if a.leader_id == a.member_id else (b, a)
         await sync(coordinator, leader, assignments={})
-        await asyncio.sleep(0.3)
+        await elapse(clock, 0.15)
+        assert silent.member_id in coordinator.groups["g"].members  # within the rebalance timeout
+        await elapse(clock, 0.1)
         assert silent.member_id not in coordinator.groups["g"].members
         assert coordinator.heartbeat("g", leader.member_id, None, 1) is ErrorCode.REBALANCE_IN_PROGRESS
 
-    run(tmp_path, scenario, initial_rebalance_delay_ms=50)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock, initial_rebalance_delay_ms=50)
 
 
 def test_the_initial_delay_gathers_members_that_arrive_one_after_another(tmp_path: Path) -> None:
     async def scenario(coordinator: GroupCoordinator) -> None:
         first = asyncio.ensure_future(join(coordinator, client="a"))
-        await asyncio.sleep(0.1)
+        await elapse(clock, 0.1)
         second = asyncio.ensure_future(join(coordinator, client="b"))
-        await asyncio.sleep(0.1)
+        await elapse(clock, 0.1)
         third = asyncio.ensure_future(join(coordinator, client="c"))
+        await elapse(clock, 0.1)
+        assert not first.done()  # each newcomer made the delay wait once more
+        await elapse(clock, 0.5)
         results = await asyncio.wait_for(asyncio.gather(first, second, third), 5)
         assert {r.generation_id for r in results} == {1}
         assert len(next(r for r in results if r.members).members) == 3
 
-    run(tmp_path, scenario, initial_rebalance_delay_ms=150)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock, initial_rebalance_delay_ms=150)
 
 
 def test_group_max_size_refuses_members_beyond_it(tmp_path: Path) -> None:
@@ -199,12 +212,13 @@ def test_an_unanswered_member_id_is_forgotten_after_the_session_timeout(tmp_path
         first = await coordinator.join(join_request(session_ms=100))
         assert first.error is ErrorCode.MEMBER_ID_REQUIRED
         assert first.member_id in coordinator.groups["g"].pending_members
-        await asyncio.sleep(0.2)
+        await elapse(clock, 0.1)
         assert "g" not in coordinator.groups  # nothing else referred to the group
         late = await coordinator.join(join_request(member=first.member_id, session_ms=100))
         assert late.error is ErrorCode.UNKNOWN_MEMBER_ID
 
-    run(tmp_path, scenario)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock)
 
 
 def test_a_restarted_static_member_gets_its_assignment_back_without_a_rebalance(tmp_path: Path) -> None:

@@ -13,10 +13,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from rockafka.facade.clock import ManualClock
 from rockafka.facade.group import GroupCoordinator, GroupState
 from rockafka.facade.protocol.error_codes import ErrorCode
 
-from .helpers import join, join_request, run, settle, sync, sync_request
+from .helpers import elapse, join, join_request, run, settle, sync, sync_request
 
 
 def collect_loop_errors() -> list[dict[str, Any]]:
@@ -27,13 +28,15 @@ def collect_loop_errors() -> list[dict[str, Any]]:
     return errors
 
 
-async def heartbeat_until_not_none(coordinator: GroupCoordinator, member_id: str, generation: int) -> ErrorCode:
-    """Heartbeat every 50 ms (bounded: 5 s) until the answer is not NONE."""
+async def heartbeat_until_not_none(
+    coordinator: GroupCoordinator, clock: ManualClock, member_id: str, generation: int
+) -> ErrorCode:
+    """Heartbeat every 50 ms of the coordinator's clock (bounded: 5 s of it) until the answer is not NONE."""
     for _ in range(100):
         error = coordinator.heartbeat("g", member_id, None, generation)
         if error is not ErrorCode.NONE:
             return error
-        await asyncio.sleep(0.05)
+        await elapse(clock, 0.05)
     return ErrorCode.NONE
 
 
@@ -54,7 +57,7 @@ def test_a_member_gone_mid_join_is_removed_at_its_session_expiry_and_the_rest_re
         assert second.generation_id == 2  # at once: the departed member's join still counts, as in Kafka
         assert sorted(m.member_id for m in second.members) == sorted([stays.member_id, first.member_id])
         await sync(coordinator, second, assignments={stays.member_id: b"half", first.member_id: b"half"})
-        error = await heartbeat_until_not_none(coordinator, stays.member_id, 2)
+        error = await heartbeat_until_not_none(coordinator, clock, stays.member_id, 2)
         assert error is ErrorCode.REBALANCE_IN_PROGRESS  # the departed member's session expired
         assert first.member_id not in group.members
         third = await asyncio.wait_for(join(coordinator, member=stays.member_id, session_ms=10_000), 1)
@@ -63,7 +66,8 @@ def test_a_member_gone_mid_join_is_removed_at_its_session_expiry_and_the_rest_re
         assert group.state is GroupState.STABLE and group.pending_sync == set()
         assert errors == []
 
-    run(tmp_path, scenario)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock)
 
 
 def test_a_member_gone_mid_sync_does_not_upset_the_leaders_assignment(tmp_path: Path) -> None:
@@ -71,6 +75,7 @@ def test_a_member_gone_mid_sync_does_not_upset_the_leaders_assignment(tmp_path: 
         errors = collect_loop_errors()
         a_join = asyncio.ensure_future(join(coordinator, client="a", session_ms=300))
         b_join = asyncio.ensure_future(join(coordinator, client="b", session_ms=300))
+        await elapse(clock, 0.1)  # the initial rebalance delay, twice: b arrived during the first
         a, b = await asyncio.wait_for(asyncio.gather(a_join, b_join), 5)
         leader, follower = (a, b) if a.leader_id == a.member_id else (b, a)
         parked = coordinator.sync(sync_request(follower))
@@ -81,11 +86,12 @@ def test_a_member_gone_mid_sync_does_not_upset_the_leaders_assignment(tmp_path: 
         assert led.error is ErrorCode.NONE and led.assignment == b"one"
         group = coordinator.groups["g"]
         assert group.state is GroupState.STABLE and group.members[follower.member_id].sync_waiter is None
-        error = await heartbeat_until_not_none(coordinator, leader.member_id, 1)
+        error = await heartbeat_until_not_none(coordinator, clock, leader.member_id, 1)
         assert error is ErrorCode.REBALANCE_IN_PROGRESS and follower.member_id not in group.members
         assert errors == []
 
-    run(tmp_path, scenario, initial_rebalance_delay_ms=50)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock, initial_rebalance_delay_ms=50)
 
 
 def test_a_departed_members_timers_end_with_it(tmp_path: Path) -> None:
@@ -98,12 +104,13 @@ def test_a_departed_members_timers_end_with_it(tmp_path: Path) -> None:
         await settle()
         parked.cancel()
         group = coordinator.groups["g"]
-        for _ in range(100):  # bounded: 5 s
+        for _ in range(100):  # bounded: 5 s of the coordinator's clock
             if group.state is GroupState.EMPTY and not group.members:
                 break
-            await asyncio.sleep(0.05)
+            await elapse(clock, 0.05)
         assert group.state is GroupState.EMPTY and not group.members and not group.pending_members
         assert (group.join_timer, group.sync_timer) == (None, None)
         assert errors == []
 
-    run(tmp_path, scenario, initial_rebalance_delay_ms=50)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock, initial_rebalance_delay_ms=50)

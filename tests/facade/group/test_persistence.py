@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from rockafka.facade.clock import ManualClock
 from rockafka.facade.group import GroupState, LeavingMember, SyncRequest
 from rockafka.facade.group.group import ClassicGroup
 from rockafka.facade.group.persistence import GroupDocumentError, group_document, load_group
 from rockafka.facade.protocol.error_codes import ErrorCode
 
-from .helpers import join, new_coordinator, open_store, sync
+from .helpers import elapse, join, new_coordinator, open_store, sync
 
 BOTH = (("range", b"\x00\x01r"), ("roundrobin", b"\xffrr"))
 
@@ -72,12 +73,15 @@ def test_an_emptied_group_is_loaded_empty_and_members_that_never_return_expire(t
 
     async def after() -> None:
         store = open_store(tmp_path)
-        coordinator = new_coordinator(store)
+        clock = ManualClock()
+        coordinator = new_coordinator(store, timers=clock)
         coordinator.start()
         assert coordinator.groups["empty-later"].state is GroupState.EMPTY
         assert coordinator.groups["empty-later"].generation_id == 2
         assert coordinator.groups["lost"].state is GroupState.STABLE
-        await asyncio.sleep(0.25)  # its member does not come back within its 100 ms session
+        await elapse(clock, 0.09)
+        assert coordinator.groups["lost"].members  # its 100 ms session, started at the load, still runs
+        await elapse(clock, 0.02)  # its member does not come back within it
         lost = coordinator.groups["lost"]
         assert lost.state is GroupState.EMPTY and lost.generation_id == 2 and not lost.members
         coordinator.shutdown()

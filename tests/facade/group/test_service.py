@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
+from rockafka.facade.clock import REAL_CLOCK, ManualClock
 from rockafka.facade.config import load_broker_config
 from rockafka.facade.group import (
     CommitRequest,
@@ -18,14 +19,18 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
 from rockafka.store import OffsetCommit, TopicPartition
 
-from .helpers import join, open_store, settle, sync
+from .helpers import elapse, join, open_store, sync
 
 T = TypeVar("T")
 SIMPLE = CommitRequest("g", -1, "", None)
 TP0, TP1 = TopicPartition("t", 0), TopicPartition("t", 1)
 
 
-def run(root: Path, scenario: Callable[[GroupService], Awaitable[T]], *, flush: str = "async", **settings: str) -> T:
+def run(
+    root: Path, scenario: Callable[[GroupService], Awaitable[T]], *, flush: str = "async",
+    clock: ManualClock | None = None, **settings: str,
+) -> T:  # fmt: skip
+    """``scenario`` against a started service over a fresh store; with ``clock``, both run on it."""
     overrides = [
         f"log.dirs={root}",
         "group.initial.rebalance.delay.ms=0",
@@ -35,10 +40,11 @@ def run(root: Path, scenario: Callable[[GroupService], Awaitable[T]], *, flush: 
     config = load_broker_config(overrides=overrides)
 
     async def main() -> T:
-        store = open_store(root / "store", flush_mode=flush)
+        timers = clock or REAL_CLOCK
+        store = open_store(root / "store", flush_mode=flush, clock=timers)
         store.topics.create("t", 2)
         store.topics.create("other", 1)
-        service = GroupService(config, store)
+        service = GroupService(config, store, timers=timers)
         service.start()
         try:
             return await scenario(service)
@@ -182,13 +188,15 @@ def test_retention_expires_offsets_of_groups_left_empty_and_forgets_them(tmp_pat
         gone = await join(service.coordinator, group="gone")
         await sync(service.coordinator, gone, group="gone", assignments={})
         service.coordinator.leave("gone", [LeavingMember(gone.member_id)])
-        await asyncio.sleep(0.05)
+        assert service.offsets.expire(retention_ms=10) == 0  # committed just now
+        await elapse(clock, 0.011)
         assert service.offsets.expire(retention_ms=10) == 1  # g's offset; active keeps its own
         assert service.offsets.fetch("active", [TP0], False)[1][0].offset == 5
         assert "gone" not in service.coordinator.groups  # Empty and without offsets: removed
         assert [g.group_id for g in service.list_groups()] == ["active"]
 
-    run(tmp_path, scenario)
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock)
 
 
 def test_the_group_service_has_state_once_a_group_has_committed(tmp_path: Path) -> None:
@@ -211,8 +219,8 @@ def test_coordination_moving_away_unloads_a_group_and_moving_back_serves_it_as_i
         first = await join(coordinator, group="waiting", rebalance_ms=60_000)
         await sync(coordinator, first, group="waiting", assignments={})
         second = asyncio.ensure_future(join(coordinator, group="waiting", client="b", rebalance_ms=60_000))
-        await settle(0.05)
-        assert not second.done()  # waits for the first member to rejoin
+        await elapse(clock, 4.9)
+        assert not second.done()  # waits for the first member to rejoin (or its 5 s session to run out)
         assert await service.offsets.commit(SIMPLE, [OffsetCommit("t", 0, 7)]) == {TP0: ErrorCode.NONE}
         moved = frozenset({state.partition_of("stable"), state.partition_of("waiting"), state.partition_of("g")})
         service.coordinate(every - moved)
@@ -226,4 +234,5 @@ def test_coordination_moving_away_unloads_a_group_and_moving_back_serves_it_as_i
         assert group.members[stable.member_id].assignment == b"a"
         assert service.offsets.fetch("g", [TP0], False)[1][0].offset == 7
 
-    run(tmp_path, scenario, **{"offsets.topic.num.partitions": "10"})
+    clock = ManualClock()
+    run(tmp_path, scenario, clock=clock, **{"offsets.topic.num.partitions": "10"})

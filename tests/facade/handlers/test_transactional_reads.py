@@ -88,6 +88,15 @@ def run(tmp_path: Path, scenario: Scenario, settings: dict[str, str] | None = No
     asyncio.run(main())
 
 
+async def parked_once(broker: Broker) -> None:
+    """Wait (bounded: 10 s) until one fetch is parked on t-0."""
+    for _ in range(1000):
+        if broker.waiters.parked("t", 0) == 1:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("no fetch parked on t-0")
+
+
 def put(store: MessageStore, batch: bytes, partition: int = 0) -> int:
     return store.records.append("t", partition, batch, validate_batches(batch)).base_offset
 
@@ -197,9 +206,9 @@ def test_a_parked_read_committed_fetch_wakes_when_the_marker_moves_the_lso(tmp_p
         parked = asyncio.create_task(
             conn.call(fetch_request(0, READ_COMMITTED, max_wait_ms=30_000), f.FetchResponse, 11)
         )
-        await asyncio.sleep(0.1)
+        await parked_once(broker)
         put(store, txn_batch(5, 1, sequence=2))  # more of the open transaction: still nothing to read
-        await asyncio.sleep(0.1)
+        await parked_once(broker)  # woken by the append, read nothing, and parked again
         assert not parked.done()
         marker(store, 5, commit=True)
         response = await asyncio.wait_for(parked, 10)  # long before max_wait_ms

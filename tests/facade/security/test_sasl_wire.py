@@ -4,11 +4,11 @@ re-authentication and session expiry."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
+from rockafka.facade.clock import ManualClock
 from rockafka.facade.dispatch import RequestDispatcher
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.framing import encode_request
@@ -154,10 +154,13 @@ def test_without_v1_authenticate_a_second_handshake_is_illegal(tmp_path: Path) -
 
 
 def test_an_expired_session_closes_on_the_next_request(tmp_path: Path) -> None:
-    with broker(tmp_path, *SETTINGS, "connections.max.reauth.ms=50") as (_, dispatcher):
+    clock = ManualClock()
+    with broker(tmp_path, *SETTINGS, "connections.max.reauth.ms=50", clock=clock) as (_, dispatcher):
         conn = sasl_conn(dispatcher)
         assert plain(conn, "alice", "alice-pw").session_lifetime_ms == 50
-        time.sleep(0.1)
+        clock.advance(0.049)
+        assert conn.call(MetadataRequest(topics=[]), 1).brokers  # within its lifetime
+        clock.advance(0.002)
         with pytest.raises(Closed, match="expired"):
             conn.call(MetadataRequest(topics=[]), 1)
 

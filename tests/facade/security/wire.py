@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rockafka.facade.broker import Broker
+from rockafka.facade.clock import REAL_CLOCK, Clock
 from rockafka.facade.config import load_broker_config
 from rockafka.facade.dispatch import RequestDispatcher
 from rockafka.facade.protocol.framing import decode_response, encode_request
@@ -71,7 +72,7 @@ def decode_closing(closed: Closed, response: type[M], version: int) -> M:
 
 
 @contextmanager
-def broker(tmp_path: Path, *settings: str) -> Iterator[tuple[Broker, RequestDispatcher]]:
+def broker(tmp_path: Path, *settings: str, clock: Clock = REAL_CLOCK) -> Iterator[tuple[Broker, RequestDispatcher]]:
     """A broker (store in ``tmp_path``) with the given ``key=value`` settings and its dispatcher; its group
     coordinator runs on an event loop of its own, made current for the block."""
     config = load_broker_config(overrides=[f"log.dirs={tmp_path}", *settings])
@@ -85,7 +86,7 @@ def broker(tmp_path: Path, *settings: str) -> Iterator[tuple[Broker, RequestDisp
             preallocate=False,
         )
     )
-    instance = Broker(config, store, "cluster")
+    instance = Broker(config, store, "cluster", clock=clock)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
 
