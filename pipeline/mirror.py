@@ -82,6 +82,11 @@ class MirrorState:
     batches: int = 0
     rows: int = 0
     last_batch_at: str | None = None
+    #: Where the last micro-batch's time went, in ms (Spark's ``durationMs``: latestOffset, queryPlanning,
+    #: walCommit, addBatch, commitOffsets, triggerExecution for all of it).
+    last_batch_ms: dict[str, int] = field(default_factory=dict)
+    #: The same, summed over every micro-batch with rows of this run.
+    batches_ms: dict[str, int] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
 
 
@@ -165,6 +170,9 @@ class Mirror:
         self.state.batches += 1
         self.state.rows += int(report["numInputRows"])
         self.state.last_batch_at = report.get("timestamp")
+        self.state.last_batch_ms = {k: int(v) for k, v in sorted((report.get("durationMs") or {}).items())}
+        for phase, ms in self.state.last_batch_ms.items():
+            self.state.batches_ms[phase] = self.state.batches_ms.get(phase, 0) + ms
         self.measure_lag()
         moved = ", ".join(
             f"{tp.topic}-{tp.partition} " + (f"+{end[tp] - begin[tp]}" if tp in begin else f"up to {end[tp]}")
@@ -172,7 +180,11 @@ class Mirror:
             if end[tp] != begin.get(tp)
         )
         lag = sum(self.state.lag.values())
-        self.say(f"mirror: batch {report['batchId']}: {report['numInputRows']} rows ({moved or 'none'}), lag {lag}")
+        took = self.state.last_batch_ms.get("triggerExecution")
+        self.say(
+            f"mirror: batch {report['batchId']}: {report['numInputRows']} rows ({moved or 'none'}), lag {lag}"
+            + ("" if took is None else f", {took / 1000:.2f} s")
+        )
 
     def measure_lag(self) -> None:
         partitions = [TopicPartition(t, p) for t, n in self.state.topics.items() for p in range(n)]
@@ -234,6 +246,8 @@ class Mirror:
             "rows": s.rows,
             "rows_per_s": round(s.rows / elapsed),
             "last_batch_at": s.last_batch_at,
+            "last_batch_ms": s.last_batch_ms,
+            "batches_ms": s.batches_ms,
             "lag": sum(s.lag.values()),
             "lag_error": s.lag_error,
             "topics": s.topics,
