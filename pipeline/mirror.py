@@ -46,7 +46,7 @@ from .jobs import POLL_S, ctrl_c_noted, stop_file_of, stop_quietly
 from .migration import Endpoint, differing
 from .offsets import Offsets, TopicPartition, offsets_from_json
 from .offsetsyncs import OffsetSyncs
-from .wire import offset_bounds
+from .wire import OffsetOracle
 
 Say = Callable[[str], None]
 TRANSACTIONAL_PREFIX = "rockafka-mirror-"
@@ -103,6 +103,9 @@ class Mirror:
         self.say = say
         self.state = MirrorState()
         self.syncs = OffsetSyncs(settings.checkpoint / SYNCS_FILE)
+        #: The source client that measures the lag, and the topics it was made for (a new one when they change, so
+        #: that it knows partitions added since; one client a second would cost the driver a connection each time).
+        self._lag_client: tuple[OffsetOracle, dict[str, int]] | None = None
 
     # --- topics ---
 
@@ -188,9 +191,14 @@ class Mirror:
 
     def measure_lag(self) -> None:
         partitions = [TopicPartition(t, p) for t, n in self.state.topics.items() for p in range(n)]
+        if self._lag_client is not None and self._lag_client[1] != self.state.topics:
+            self.close()
+        if self._lag_client is None:
+            self._lag_client = (OffsetOracle(self.source.config()), dict(self.state.topics))
         try:
-            bounds = offset_bounds(self.source.config(), partitions)  # a new client: it knows partitions added since
+            bounds = self._lag_client[0].bounds(partitions)
         except Exception as exc:  # a source that does not answer now: the status says so, the mirror goes on
+            self.close()
             self.state.lag_error = f"cannot measure the lag: {one_line(exc)}"
             return
         self.state.lag_error = None
@@ -198,6 +206,12 @@ class Mirror:
             tp: max(0, end - self.state.mirrored.get(tp, bounds.earliest.get(tp, 0)))
             for tp, end in bounds.latest.items()
         }
+
+    def close(self) -> None:
+        """Close the lag's client (the next measure makes a new one)."""
+        if self._lag_client is not None:
+            self._lag_client[0].close()
+            self._lag_client = None
 
     # --- groups ---
 
@@ -300,10 +314,12 @@ def run_mirror(spark: Any, mirror: Mirror) -> MirrorRun:
                 seen = _note_batches(mirror, query, seen)
                 break
     if query.exception() is not None:
+        mirror.close()
         mirror.write_status("failed")
         raise PipelineError(f"mirror failed: {one_line(query.exception())}")
     mirror.sync_groups()
     mirror.measure_lag()
+    mirror.close()
     mirror.write_status("stopped")
     if interrupted:
         raise KeyboardInterrupt
