@@ -28,11 +28,12 @@ START_WAIT_S = 600.0
 DRAIN_WAIT_S = 120.0
 
 
-def _mirror(source: str, target: str, work: Path) -> subprocess.Popen[bytes]:
+def _mirror(source: str, target: str, work: Path, extra: list[str]) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "rockafka", "pipeline", "mirror", "--master", "local[2]",
                "--from", source, "--to", target, "--topics-pattern", "lagged",
-               "--checkpoint", str(work / "checkpoint"), "--status", str(work / "status.json")]  # fmt: skip
-    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=(work / "mirror.log").open("wb"))
+               "--checkpoint", str(work / "checkpoint"), "--status", str(work / "status.json"), *extra]  # fmt: skip
+    log = (work / "mirror.log").open("wb")
+    return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
 
 
 def _status(work: Path) -> dict[str, Any]:
@@ -69,6 +70,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--partitions", type=int, default=4)
     parser.add_argument("--value-bytes", type=int, default=100)
+    parser.add_argument("--mirror-args", default="", metavar="ARGS",
+                        help="more arguments for rockafka pipeline mirror, e.g. '--trigger 0.5'")  # fmt: skip
+    parser.add_argument("--keep-log", type=Path, metavar="FILE", help="copy the mirror's output here")
     parser.add_argument("--no-write", action="store_true", help=f"print only, do not write {RESULTS}")
     args = parser.parse_args(argv)
 
@@ -86,13 +90,14 @@ def main(argv: list[str]) -> int:
         producer = Producer({"bootstrap.servers": source.bootstrap, "linger.ms": 5, "acks": "all"})
         producer.produce("lagged", b"first", partition=0)
         producer.flush(30)
-        mirror = _mirror(source.bootstrap, target.bootstrap, work)
+        mirror = _mirror(source.bootstrap, target.bootstrap, work, args.mirror_args.split())
         try:
             deadline = time.monotonic() + START_WAIT_S
             while _status(work).get("rows", 0) < 1 and time.monotonic() < deadline and mirror.poll() is None:
                 time.sleep(0.5)
             if _status(work).get("rows", 0) < 1:
                 raise SystemExit(f"the mirror copied nothing within {START_WAIT_S:.0f} s; see {work / 'mirror.log'}")
+            warmed = _status(work)  # its first micro-batches (Spark's start-up) are left out of the phase means
             consumer = Consumer({"bootstrap.servers": target.bootstrap, "group.id": "bench-mirror",
                                  "isolation.level": "read_committed", "auto.offset.reset": "latest"})  # fmt: skip
             consumer.subscribe(["lagged"])
@@ -114,7 +119,9 @@ def main(argv: list[str]) -> int:
             except subprocess.TimeoutExpired:
                 mirror.kill()
                 mirror.wait()
-    lines = _report(args, argv, sent, lags, status)
+            if args.keep_log is not None:
+                args.keep_log.write_bytes((work / "mirror.log").read_bytes())
+    lines = _report(args, argv, sent, lags, status, warmed)
     print("\n".join(lines))
     if not args.no_write:
         RESULTS.write_text("\n".join(lines) + "\n")
@@ -122,13 +129,21 @@ def main(argv: list[str]) -> int:
 
 
 def _report(
-    args: argparse.Namespace, argv: list[str], sent: int, lags: list[float], status: dict[str, Any]
+    args: argparse.Namespace,
+    argv: list[str],
+    sent: int,
+    lags: list[float],
+    status: dict[str, Any],
+    warmed: dict[str, Any],
 ) -> list[str]:
     ordered = sorted(lags)
 
     def pct(p: float) -> str:
         return f"{ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] / 1000:.2f}" if ordered else "-"
 
+    batches = max(1, status.get("batches", 0) - warmed.get("batches", 0))
+    before, after = warmed.get("batches_ms") or {}, status.get("batches_ms") or {}
+    phases = ", ".join(f"{phase} {(ms - before.get(phase, 0)) / batches / 1000:.2f}" for phase, ms in after.items())
     return [
         "# Mirror end-to-end lag",
         "",
@@ -136,12 +151,15 @@ def _report(
         f"on {os.cpu_count()} CPUs; Linux {platform.release()}, Python {platform.python_version()}",
         f"- command: `{' '.join(['.venv/bin/python -m bench.mirror', *argv])}`",
         f"- workload: {args.rate:,} records/s of {args.value_bytes} bytes for {args.seconds:.0f} s over "
-        f"{args.partitions} partitions; mirror with its defaults (1 s trigger, exactly-once sink), Spark `local[2]`",
+        f"{args.partitions} partitions; mirror exactly-once, Spark `local[2]`, "
+        f"{'its defaults' if not args.mirror_args else 'with `' + args.mirror_args + '`'}",
         "",
         "| records sent | records arrived | p50 s | p90 s | p99 s | max s | micro-batches | mirror rows/s |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|",
         f"| {sent:,} | {len(lags):,} | {pct(50)} | {pct(90)} | {pct(99)} | {pct(100)} | {status.get('batches', '-')} "
         f"| {status.get('rows_per_s', '-')} |",
+        "",
+        f"Mean seconds per micro-batch with rows after the first ones (Spark's durationMs): {phases or '-'}",
     ]
 
 

@@ -15,7 +15,16 @@ marker become visible together, or not at all.
 **A task, in order:** ``init_transactions`` (this fences any earlier attempt of the slot: the broker aborts its
 open transaction, or finishes one already decided, before it answers); read the group's committed marker;
 when it is ``B`` or later, this micro-batch's output is already committed: write nothing; otherwise begin,
-produce every row, commit the marker ``B``, commit the transaction. Any failure aborts the transaction.
+commit the marker ``B`` (AddOffsetsToTxn, TxnOffsetCommit), produce every row, commit the transaction. Any
+failure aborts the transaction.
+
+**Kept producers.** The Python worker keeps the slot's producer after a commit (Spark reuses its workers), and
+the slot's next task in that worker begins its transaction and adds the marker first: the coordinator accepts
+that only from the slot's current epoch, so no other producer of the slot has initialised, hence committed,
+since this one read the marker at its ``init_transactions``; the last committed micro-batch is then the one this
+producer knows. A refused marker (another worker's producer of the slot fenced this one) closes the kept
+producer and the task starts afresh as above. A micro-batch then costs no connection, InitProducerId or marker
+read per task, only its transaction.
 
 **Why this is exactly-once.** Spark replays a micro-batch after a failure with the same id and the same
 input offsets (the offsets log), so each task slot gets the same rows when the plan partitions them
@@ -29,6 +38,7 @@ read_uncommitted reader also sees aborted attempts.
 from __future__ import annotations
 
 import contextlib
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -109,7 +119,6 @@ def produce_transactionally(
     settings: ExactlyOnce, config: Mapping[str, Any], sends: Iterator[Send], send_all: SendAll
 ) -> TaskOutcome:
     """Write the task's rows (``sends``: the producer's ``send`` arguments) in one transaction with its marker."""
-    from kafka import KafkaProducer
     from kafka import TopicPartition as KafkaTP
     from kafka.structs import OffsetAndMetadata
 
@@ -119,25 +128,84 @@ def produce_transactionally(
     slot = task_slot()
     name = slot.transactional_id(settings.prefix)
     marker = KafkaTP(first[0], 0)
-    client = KafkaProducer(**{**PRODUCER_DEFAULTS, **config, "transactional_id": name})
+    note = f"rockafka sink: query {slot.query_id} batch {slot.batch_id}"
+    offsets = {marker: OffsetAndMetadata(slot.batch_id, note, -1)}
+    key = (name, repr(sorted(config.items())))
+    kept = _KEPT.pop(key, None)
+    producer = None if kept is None else _resumed(kept, name, offsets)
+    if producer is None:
+        producer = _initialised(name, config, marker)
     try:
-        client.init_transactions()
-        last = _committed_batch(config, name, marker)
-        if last is not None and last >= slot.batch_id:
+        if producer.committed is not None and producer.committed >= slot.batch_id:
+            if producer.in_transaction:
+                producer.client.abort_transaction()
+            _keep(key, producer)
             return TaskOutcome(0, skipped=True)
-        client.begin_transaction()
-        count = send_all(client, _chain(first, sends))
-        note = f"rockafka sink: query {slot.query_id} batch {slot.batch_id}"
-        client.send_offsets_to_transaction({marker: OffsetAndMetadata(slot.batch_id, note, -1)}, name)
-        client.commit_transaction()
-        return TaskOutcome(count, skipped=False)
+        if not producer.in_transaction:
+            producer.client.begin_transaction()
+            producer.client.send_offsets_to_transaction(offsets, name)
+        count = send_all(producer.client, _chain(first, sends))
+        producer.client.commit_transaction()
     except Exception as exc:
-        _abort_quietly(client)
+        _abort_quietly(producer.client)
+        producer.client.close(timeout=CLOSE_TIMEOUT_S)
         if isinstance(exc, PipelineError):
             raise
         raise PipelineError(f"exactlyOnce: transaction {name} failed: {exc}") from exc
-    finally:
+    producer.committed, producer.in_transaction = slot.batch_id, False
+    _keep(key, producer)
+    return TaskOutcome(count, skipped=False)
+
+
+@dataclass
+class _Producer:
+    """A transactional producer of one slot, kept by its Python worker between micro-batches."""
+
+    client: Any
+    #: The last micro-batch of the slot committed: read at ``init_transactions``, then each commit's. While the
+    #: producer's epoch is the slot's current one, no other producer has committed for the slot since.
+    committed: int | None
+    #: A transaction is begun with the micro-batch's marker in it (so the epoch was current then).
+    in_transaction: bool = False
+
+
+#: Per transactional id and producer settings, the producers this Python worker keeps (Spark reuses its workers,
+#: ``spark.python.worker.reuse``): a micro-batch then costs no new connection, InitProducerId or marker read.
+_KEPT: OrderedDict[tuple[str, str], _Producer] = OrderedDict()
+KEPT_PRODUCERS = 8
+
+
+def _initialised(name: str, config: Mapping[str, Any], marker: Any) -> _Producer:
+    """A new producer of the slot: ``init_transactions`` fences every earlier one, then the marker is read."""
+    from kafka import KafkaProducer
+
+    client = KafkaProducer(**{**PRODUCER_DEFAULTS, **config, "transactional_id": name})
+    try:
+        client.init_transactions()
+        return _Producer(client, _committed_batch(config, name, marker))
+    except Exception as exc:
         client.close(timeout=CLOSE_TIMEOUT_S)
+        raise PipelineError(f"exactlyOnce: transaction {name} failed: {exc}") from exc
+
+
+def _resumed(kept: _Producer, name: str, offsets: Mapping[Any, Any]) -> _Producer | None:
+    """The kept producer with a transaction begun and the marker added, which the slot's coordinator accepts only
+    from its current epoch; None (the producer closed) when another worker's producer has fenced it since."""
+    try:
+        kept.client.begin_transaction()
+        kept.client.send_offsets_to_transaction(offsets, name)
+    except Exception:  # fenced, or the coordinator lost: a new producer fences this one and aborts what it began
+        kept.client.close(timeout=CLOSE_TIMEOUT_S)
+        return None
+    kept.in_transaction = True
+    return kept
+
+
+def _keep(key: tuple[str, str], producer: _Producer) -> None:
+    _KEPT[key] = producer
+    while len(_KEPT) > KEPT_PRODUCERS:
+        _, oldest = _KEPT.popitem(last=False)
+        oldest.client.close(timeout=CLOSE_TIMEOUT_S)
 
 
 def _chain(first: Send, rest: Iterator[Send]) -> Iterator[Send]:

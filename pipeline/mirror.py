@@ -46,7 +46,7 @@ from .jobs import POLL_S, ctrl_c_noted, stop_file_of, stop_quietly
 from .migration import Endpoint, differing
 from .offsets import Offsets, TopicPartition, offsets_from_json
 from .offsetsyncs import OffsetSyncs
-from .wire import offset_bounds
+from .wire import OffsetOracle
 
 Say = Callable[[str], None]
 TRANSACTIONAL_PREFIX = "rockafka-mirror-"
@@ -82,6 +82,11 @@ class MirrorState:
     batches: int = 0
     rows: int = 0
     last_batch_at: str | None = None
+    #: Where the last micro-batch's time went, in ms (Spark's ``durationMs``: latestOffset, queryPlanning,
+    #: walCommit, addBatch, commitOffsets, triggerExecution for all of it).
+    last_batch_ms: dict[str, int] = field(default_factory=dict)
+    #: The same, summed over every micro-batch with rows of this run.
+    batches_ms: dict[str, int] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
 
 
@@ -98,6 +103,9 @@ class Mirror:
         self.say = say
         self.state = MirrorState()
         self.syncs = OffsetSyncs(settings.checkpoint / SYNCS_FILE)
+        #: The source client that measures the lag, and the topics it was made for (a new one when they change, so
+        #: that it knows partitions added since; one client a second would cost the driver a connection each time).
+        self._lag_client: tuple[OffsetOracle, dict[str, int]] | None = None
 
     # --- topics ---
 
@@ -165,6 +173,9 @@ class Mirror:
         self.state.batches += 1
         self.state.rows += int(report["numInputRows"])
         self.state.last_batch_at = report.get("timestamp")
+        self.state.last_batch_ms = {k: int(v) for k, v in sorted((report.get("durationMs") or {}).items())}
+        for phase, ms in self.state.last_batch_ms.items():
+            self.state.batches_ms[phase] = self.state.batches_ms.get(phase, 0) + ms
         self.measure_lag()
         moved = ", ".join(
             f"{tp.topic}-{tp.partition} " + (f"+{end[tp] - begin[tp]}" if tp in begin else f"up to {end[tp]}")
@@ -172,13 +183,22 @@ class Mirror:
             if end[tp] != begin.get(tp)
         )
         lag = sum(self.state.lag.values())
-        self.say(f"mirror: batch {report['batchId']}: {report['numInputRows']} rows ({moved or 'none'}), lag {lag}")
+        took = self.state.last_batch_ms.get("triggerExecution")
+        self.say(
+            f"mirror: batch {report['batchId']}: {report['numInputRows']} rows ({moved or 'none'}), lag {lag}"
+            + ("" if took is None else f", {took / 1000:.2f} s")
+        )
 
     def measure_lag(self) -> None:
         partitions = [TopicPartition(t, p) for t, n in self.state.topics.items() for p in range(n)]
+        if self._lag_client is not None and self._lag_client[1] != self.state.topics:
+            self.close()
+        if self._lag_client is None:
+            self._lag_client = (OffsetOracle(self.source.config()), dict(self.state.topics))
         try:
-            bounds = offset_bounds(self.source.config(), partitions)  # a new client: it knows partitions added since
+            bounds = self._lag_client[0].bounds(partitions)
         except Exception as exc:  # a source that does not answer now: the status says so, the mirror goes on
+            self.close()
             self.state.lag_error = f"cannot measure the lag: {one_line(exc)}"
             return
         self.state.lag_error = None
@@ -186,6 +206,12 @@ class Mirror:
             tp: max(0, end - self.state.mirrored.get(tp, bounds.earliest.get(tp, 0)))
             for tp, end in bounds.latest.items()
         }
+
+    def close(self) -> None:
+        """Close the lag's client (the next measure makes a new one)."""
+        if self._lag_client is not None:
+            self._lag_client[0].close()
+            self._lag_client = None
 
     # --- groups ---
 
@@ -234,6 +260,8 @@ class Mirror:
             "rows": s.rows,
             "rows_per_s": round(s.rows / elapsed),
             "last_batch_at": s.last_batch_at,
+            "last_batch_ms": s.last_batch_ms,
+            "batches_ms": s.batches_ms,
             "lag": sum(s.lag.values()),
             "lag_error": s.lag_error,
             "topics": s.topics,
@@ -286,10 +314,12 @@ def run_mirror(spark: Any, mirror: Mirror) -> MirrorRun:
                 seen = _note_batches(mirror, query, seen)
                 break
     if query.exception() is not None:
+        mirror.close()
         mirror.write_status("failed")
         raise PipelineError(f"mirror failed: {one_line(query.exception())}")
     mirror.sync_groups()
     mirror.measure_lag()
+    mirror.close()
     mirror.write_status("stopped")
     if interrupted:
         raise KeyboardInterrupt

@@ -62,11 +62,13 @@ def produce(
 Row = tuple[int, int, bytes | None, bytes | None, tuple[tuple[str, bytes | None], ...], int, int]
 
 
-def consume_all(bootstrap: str, topic: str, isolation_level: str = "read_uncommitted") -> list[Row]:
+def consume_all(bootstrap: str, topic: str, isolation_level: str = "read_uncommitted", **client: Any) -> list[Row]:
     """Every record of the topic as kafka-python reads it over the wire (up to the last stable offset with
     ``read_committed``): (partition, offset, key, value, headers, timestamp ms, timestamp type), in partition
-    and offset order."""
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, isolation_level=isolation_level)
+    and offset order; ``client``: more kafka-python settings (security)."""
+    consumer = KafkaConsumer(
+        bootstrap_servers=bootstrap, enable_auto_commit=False, isolation_level=isolation_level, **client
+    )
     try:
         parts = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
         consumer.assign(parts)

@@ -9,15 +9,11 @@ its status file to know when it has caught up, within bounded waits.
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import sys
-import time
-from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from kafka.admin import ConfigResource, ConfigResourceType, KafkaAdminClient, NewPartitions
@@ -29,9 +25,10 @@ from rockafka.testing import Broker
 
 from .appdata import committed, consume, create_configured_topic, topic_overrides
 from .kafkadata import consume_all, create_topic, produce
+from .mirrorrun import WAIT_S, records, stop, values, wait_for
+from .mirrorrun import status as _status
 
 pytestmark = pytest.mark.spark
-WAIT_S = 600  # Spark starts in 10-20 s on a quiet machine, minutes on a saturated one
 STOPPED = "rockafka pipeline: interrupted; run the same command again to resume from its checkpoint"
 
 
@@ -40,41 +37,6 @@ def _mirror(source: Broker, target: Broker, tmp_path: Path, *extra: str) -> list
             "--from", source.bootstrap, "--to", target.bootstrap, "--topics-pattern", "live-.*",
             "--checkpoint", str(tmp_path / "checkpoint"), "--status", str(tmp_path / "status.json"),
             "--trigger", "0.5", "--topics-every", "1", "--groups-every", "1", *extra]  # fmt: skip
-
-
-def _status(tmp_path: Path) -> dict[str, Any]:
-    try:
-        document: dict[str, Any] = json.loads((tmp_path / "status.json").read_text())
-    except (FileNotFoundError, ValueError):
-        return {}
-    return document
-
-
-def _wait_for(what: str, condition: Callable[[], bool], child: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline and child.poll() is None:
-        if condition():
-            return
-        time.sleep(0.5)
-    if child.poll() is not None:
-        out, err = child.communicate()
-        raise AssertionError(f"the mirror ended while waiting for {what}: {out or ''}{err or ''}")
-    raise AssertionError(f"no {what} within {WAIT_S} s")
-
-
-def _records(bootstrap: str, topic: str) -> dict[int, list[tuple[Any, ...]]]:
-    """Per partition, every record read_committed without its offset (the target's offsets differ)."""
-    found: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for partition, _, *record in consume_all(bootstrap, topic, "read_committed"):
-        found[partition].append(tuple(record))
-    return dict(found)
-
-
-def _values(records: list[tuple[int, int, bytes]]) -> dict[int, list[bytes]]:
-    values: dict[int, list[bytes]] = defaultdict(list)
-    for partition, _, value in records:
-        values[partition].append(value)
-    return dict(values)
 
 
 def _change_the_source(bootstrap: str) -> None:
@@ -111,18 +73,16 @@ def test_the_mirror_follows_a_live_source_and_a_group_switches_over(
     produce(broker.bootstrap, "live-a", 100, partitions=2)
     child = subprocess.Popen(_mirror(broker, target_broker, tmp_path), stderr=subprocess.PIPE, text=True)
     try:
-        _wait_for("first micro-batch", lambda: _status(tmp_path).get("rows", 0) > 0, child)
+        wait_for("first micro-batch", lambda: _status(tmp_path).get("rows", 0) > 0, child)
         produce(broker.bootstrap, "live-a", 100, first=100, partitions=2)  # while the mirror runs
         _change_the_source(broker.bootstrap)
         consume(broker.bootstrap, "live-a", "switching", 150)
         positions = committed(broker.bootstrap, "live-a", "switching", 3)
-        _wait_for("the mirror to catch up", _caught_up(tmp_path, positions), child)
+        wait_for("the mirror to catch up", _caught_up(tmp_path, positions), child)
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=WAIT_S)
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+        stop(child)
 
     assert child.returncode == 130, err
     assert err.strip().splitlines()[-1] == STOPPED
@@ -134,28 +94,26 @@ def test_the_mirror_follows_a_live_source_and_a_group_switches_over(
     ends = offset_bounds({"bootstrap_servers": broker.bootstrap}, partitions).latest
     assert checkpointed_offsets(tmp_path / "checkpoint") == ends  # where a resumed run starts its lag from
     for topic in ("live-a", "live-b"):
-        assert _records(target_broker.bootstrap, topic) == _records(broker.bootstrap, topic)
+        assert records(target_broker.bootstrap, topic) == records(broker.bootstrap, topic)
     assert topic_overrides(target_broker.bootstrap, "live-a") == topic_overrides(broker.bootstrap, "live-a")
     assert topic_overrides(target_broker.bootstrap, "live-a")["retention.ms"] == "3600000"
     left = [(p, o, v) for p, o, _, v, *_ in consume_all(broker.bootstrap, "live-a") if o >= (positions[p] or 0)]
     resumed = consume(target_broker.bootstrap, "live-a", "switching", 0, isolation_level="read_committed")
-    assert _values(resumed) == _values(left)
+    assert values(resumed) == values(left)
     assert len(resumed) == 290 - 150
 
     produce(broker.bootstrap, "live-b", 30, first=60, partitions=3)
     child = subprocess.Popen(_mirror(broker, target_broker, tmp_path), stdout=subprocess.PIPE, text=True)
     try:
-        _wait_for("the resumed mirror to catch up", _resumed(tmp_path), child)
+        wait_for("the resumed mirror to catch up", _resumed(tmp_path), child)
         (tmp_path / "checkpoint" / "rockafka-stop").touch()  # stops it as Ctrl-C does, from elsewhere
         out, _ = child.communicate(timeout=WAIT_S)
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+        stop(child)
 
     assert child.returncode == 0
     assert out.startswith("mirror stopped: 30 rows")  # resumed from the checkpoint: only what was new
-    assert _records(target_broker.bootstrap, "live-b") == _records(broker.bootstrap, "live-b")
+    assert records(target_broker.bootstrap, "live-b") == records(broker.bootstrap, "live-b")
 
 
 def _resumed(tmp_path: Path) -> Callable[[], bool]:
