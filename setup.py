@@ -7,14 +7,19 @@ The top-level folders (``facade/``, ``store/``, ``core_pyx/``, ``pipeline/``, ``
 Environment:
     ROCKAFKA_DEBUG_BUILD=1   annotate HTML, line tracing and debug asserts (``make debug``)
     ROCKAFKA_NO_EXTENSIONS=1 build nothing compiled (the pure-Python twins are used)
+
+Where no C compiler works, the install goes on without the kernels, printing one warning: the pure-Python twins
+run instead (a much slower broker, which says so in a WARNING line at start; ``rockafka.core_pyx.FALLBACKS``).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent.resolve()
 SOURCE_FOLDERS = {
@@ -82,6 +87,37 @@ def _extensions() -> list[Extension]:
     )
 
 
+class OptionalBuildExt(build_ext):
+    """Builds the kernels; where that fails (no compiler, no Python headers), installs without them, warning once."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # setuptools raises its own or distutils' errors, depending on its version
+            _warn_pure(exc)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            _warn_pure(exc)
+            raise _SkipRemaining from exc
+
+
+class _SkipRemaining(Exception):
+    """One kernel did not compile: the others are not tried (the twins are all or nothing at import anyway)."""
+
+
+def _warn_pure(exc: BaseException) -> None:
+    if isinstance(exc, _SkipRemaining):
+        return
+    print(
+        f"WARNING: rockafka's Cython kernels could not be compiled ({exc}); installing without them: the "
+        "pure-Python twins run instead, much slower. Install a C compiler and the Python headers, then reinstall.",
+        file=sys.stderr,
+    )
+
+
 packages, package_dir = _package_dir()
 setup(
     packages=packages,
@@ -92,4 +128,5 @@ setup(
         "rockafka.facade.console": ["static/*"],
     },
     ext_modules=_extensions(),
+    cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -58,7 +58,7 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.facade.app import BrokerApp, StartupError
@@ -67,6 +67,9 @@ from rockafka.facade.config import BROKER_CONFIGS, BrokerConfig, ConfigError, lo
 from rockafka.facade.config.broker import ENV_PREFIX
 
 from .testing_faults import FaultCommandError, Faults, Send, channel_sender, in_process_sender
+
+if TYPE_CHECKING:
+    from rockafka.cluster.snapshot import ClusterSnapshot
 
 # and RockafkaContainer, imported on first use
 __all__ = ["TEST_SETTINGS", "Broker", "BrokerError", "Cluster", "Faults", "LocalEtcd", "ManualClock"]
@@ -531,6 +534,43 @@ class Cluster:
 
     def start_broker(self, node: int) -> None:
         self.brokers[node].start()
+
+    def leader_of(self, topic: str, partition: int = 0, timeout_s: float = START_TIMEOUT_S) -> int:
+        """The node id of the broker leading ``topic``'s ``partition``, once it has one (as etcd says)."""
+        from rockafka.cluster.readiness import wait_for_snapshot
+
+        def led(snapshot: ClusterSnapshot) -> bool:
+            found = snapshot.leader_of(topic, partition)
+            return found is not None and found.leader in self.brokers and found.leader in snapshot.brokers
+
+        try:
+            snapshot = asyncio.run(wait_for_snapshot(self.etcd.endpoint, self.name, led, timeout_s))
+        except TimeoutError:
+            raise BrokerError(f"{topic}-{partition} has no live leader after {timeout_s}s") from None
+        found = snapshot.leader_of(topic, partition)
+        assert found is not None
+        return found.leader
+
+    def restart(self, node: int, *, kill: bool = True, timeout_s: float = START_TIMEOUT_S) -> None:
+        """Stop broker ``node`` (SIGKILL, or a clean stop with ``kill=False``), wait until its registration is
+        gone from etcd (a killed broker's lease expires after the lease TTL), start it again and wait until it
+        leads its group again. A restart inside the lease would be refused: the node id is still registered."""
+        from rockafka.cluster.readiness import wait_for_snapshot
+
+        broker = self.brokers[node]
+        if kill:
+            broker.kill()
+        else:
+            broker.stop()
+        try:
+            asyncio.run(
+                wait_for_snapshot(self.etcd.endpoint, self.name, lambda snapshot: node not in snapshot.brokers,
+                                  timeout_s)
+            )  # fmt: skip
+        except TimeoutError:
+            raise BrokerError(f"broker {node} was still registered {timeout_s}s after it stopped") from None
+        broker.start()
+        self.wait_ready([node], timeout_s)
 
     def pause(self, node: int) -> None:
         self.brokers[node].pause()

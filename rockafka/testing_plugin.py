@@ -15,6 +15,14 @@ named ``kafka_broker``. The ``kafka_topic`` fixture creates topics named after t
 
     def test_orders(kafka_broker, kafka_topic):
         topic = kafka_topic(partitions=3)
+The ``kafka_cluster`` fixture is a :class:`rockafka.testing.Cluster` (a local etcd and subprocess brokers, one
+per broker group) for tests of what a cluster does when a broker dies::
+
+    @pytest.mark.kafka_cluster(groups=2)
+    def test_the_leader_dies(kafka_cluster):
+        leader = kafka_cluster.leader_of("orders", 0)
+        kafka_cluster.restart(leader)           # SIGKILL, wait for its lease to expire, start, wait until it leads
+
 The broker is imported only when a test asks for it, so the plugin costs nothing otherwise.
 """
 
@@ -27,7 +35,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from rockafka.testing import Broker
+    from rockafka.testing import Broker, Cluster
     from rockafka.testing_topics import TopicFactory
 
 
@@ -36,6 +44,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "kafka_broker(subprocess=False, settings=None, faults=False, clock=None): how the kafka_broker fixture runs"
         " its Rockafka broker (clock: a rockafka.testing.ManualClock for simulated time)",
+    )
+    config.addinivalue_line(
+        "markers",
+        "kafka_cluster(groups=3, settings=None, lease_ttl_ms=2000): the kafka_cluster fixture's Rockafka cluster",
     )
 
 
@@ -63,3 +75,14 @@ def kafka_topic(kafka_broker: Broker, request: pytest.FixtureRequest) -> TopicFa
     from rockafka.testing_topics import TopicFactory
 
     return TopicFactory(kafka_broker.bootstrap, request.node.name)
+
+
+@pytest.fixture
+def kafka_cluster(request: pytest.FixtureRequest) -> Iterator[Cluster]:
+    """A running Rockafka cluster (etcd from Debian's ``etcd-server``, one subprocess broker per group);
+    ``.bootstrap`` lists every broker. Stopped, with its data, after the test."""
+    from rockafka.testing import Cluster
+
+    marker = request.node.get_closest_marker("kafka_cluster")
+    with Cluster(**(dict(marker.kwargs) if marker is not None else {})) as cluster:
+        yield cluster
