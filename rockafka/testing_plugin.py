@@ -9,9 +9,10 @@
     def test_in_a_child_process(kafka_broker):
         ...
 
-The marker's keyword arguments go to :class:`rockafka.testing.Broker`; the data directory is the
-test's ``tmp_path``. For one broker shared by many tests, make a session fixture around ``Broker``
-named ``kafka_broker``. The ``kafka_topic`` fixture creates topics named after the test on it::
+The marker's keyword arguments go to :class:`rockafka.testing.Broker`; the data directory is a fresh
+temporary directory. For one broker shared by all tests, set ``rockafka_broker_scope = session`` (or
+``module``) in the pytest ini file: the fixture then starts one broker with default settings (markers do not
+apply). The ``kafka_topic`` fixture creates topics named after the test on it::
 
     def test_orders(kafka_broker, kafka_topic):
         topic = kafka_topic(partitions=3)
@@ -29,7 +30,6 @@ The broker is imported only when a test asks for it, so the plugin costs nothing
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -39,7 +39,13 @@ if TYPE_CHECKING:
     from rockafka.testing_topics import TopicFactory
 
 
+BROKER_SCOPES = ("function", "module", "session")
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    scope = str(config.getini("rockafka_broker_scope"))
+    if scope not in BROKER_SCOPES:
+        raise pytest.UsageError(f"rockafka_broker_scope = {scope!r}: expected one of {', '.join(BROKER_SCOPES)}")
     config.addinivalue_line(
         "markers",
         "kafka_broker(subprocess=False, settings=None, faults=False, clock=None): how the kafka_broker fixture runs"
@@ -51,14 +57,33 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@pytest.fixture
-def kafka_broker(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Broker]:
-    """A running Rockafka broker on a free 127.0.0.1 port; ``.bootstrap`` is its address."""
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addini(
+        "rockafka_broker_scope",
+        "the kafka_broker fixture's scope: function (a broker per test, as its kafka_broker marker says), module or"
+        " session (one broker shared, with default settings; kafka_topic keeps the tests' topics apart)",
+        default="function",
+    )
+
+
+def _broker_scope(fixture_name: str, config: pytest.Config) -> str:
+    scope = str(config.getini("rockafka_broker_scope"))
+    return scope if scope in BROKER_SCOPES else "function"  # pytest_configure has refused any other
+
+
+@pytest.fixture(scope=_broker_scope)  # type: ignore[arg-type]
+def kafka_broker(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
+    """A running Rockafka broker on a free 127.0.0.1 port; ``.bootstrap`` is its address. Per test by default
+    (configured by the test's ``kafka_broker`` marker); one per module or session with ``rockafka_broker_scope``."""
     from rockafka.testing import Broker
 
-    marker = request.node.get_closest_marker("kafka_broker")
+    per_test = request.scope == "function"
+    marker = request.node.get_closest_marker("kafka_broker") if per_test else None
     options = dict(marker.kwargs) if marker is not None else {}
-    options.setdefault("data_dir", tmp_path / "rockafka-data")
+    if per_test:
+        options.setdefault("data_dir", request.getfixturevalue("tmp_path") / "rockafka-data")
+    else:
+        options.setdefault("data_dir", tmp_path_factory.mktemp("rockafka-data"))
     broker = Broker(**options)
     broker.start()
     try:

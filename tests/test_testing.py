@@ -15,6 +15,8 @@ from kafka import TopicPartition as KafkaTopicPartition
 
 from rockafka.testing import TEST_SETTINGS, Broker, BrokerError, ManualClock
 
+pytest_plugins = ["pytester"]
+
 TIMEOUT_S = 20.0
 
 
@@ -199,3 +201,34 @@ def test_the_fixture_runs_on_the_markers_clock(kafka_broker: Broker) -> None:
 def test_a_subprocess_broker_refuses_a_clock() -> None:
     with pytest.raises(BrokerError, match="runs on real time"):
         Broker(subprocess=True, clock=ManualClock())
+
+
+SHARED_BROKER_TESTS = """
+seen = []
+
+
+def test_one(kafka_broker, kafka_topic):
+    seen.append((kafka_broker.bootstrap, kafka_topic()))
+
+
+def test_two(kafka_broker, kafka_topic):
+    seen.append((kafka_broker.bootstrap, kafka_topic()))
+
+
+def test_both_ran_on_one_broker_with_topics_of_their_own():
+    assert len(seen) == 2 and seen[0][0] == seen[1][0] and seen[0][1] != seen[1][1]
+"""
+
+
+def test_the_broker_fixture_is_shared_by_the_session_when_the_ini_says_so(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nrockafka_broker_scope = session\n")
+    pytester.makepyfile(test_shared=SHARED_BROKER_TESTS)
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=3)
+
+
+def test_a_scope_the_plugin_does_not_know_is_one_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nrockafka_broker_scope = forever\n")
+    pytester.makepyfile(test_shared=SHARED_BROKER_TESTS)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret != 0
+    result.stderr.fnmatch_lines(["*rockafka_broker_scope = 'forever': expected one of function, module, session*"])
