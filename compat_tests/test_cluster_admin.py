@@ -51,6 +51,7 @@ from rockafka.facade.protocol.messages.describe_configs import (
     DescribeConfigsRequest,
     DescribeConfigsResource,
     DescribeConfigsResponse,
+    DescribeConfigsResult,
 )
 from rockafka.testing import Cluster
 from rockafka.wire_client import WireClient
@@ -118,25 +119,36 @@ def _until(what: str, check: Callable[[], bool]) -> None:
 
 
 def _create_topic(cluster: Cluster, topic: str, partitions: int) -> dict[int, int]:
-    """Create ``topic`` through broker 1; once every broker lists it, partition -> leader."""
+    """Create ``topic`` through broker 1; once every broker itself describes it (a client's next request may go to
+    any of them, and each learns of the topic through its own etcd watch), partition -> leader."""
     admin = AdminClient(_confluent(cluster, 1))
     assert outcomes(admin.create_topics([NewTopic(topic, partitions, 1)])) == {topic: None}
     for node in cluster.brokers:
-        other = AdminClient(_confluent(cluster, node))
-        _until(f"broker {node} lists {topic}", lambda other=other: topic in other.list_topics(timeout=TIMEOUT_S).topics)
+        _until(f"broker {node} describes {topic}", lambda node=node: _knows(cluster, node, topic))
     described = admin.list_topics(topic, timeout=TIMEOUT_S).topics[topic]
     return {index: partition.leader for index, partition in described.partitions.items()}
 
 
-def _described_overrides(cluster: Cluster, node: int, topic: str) -> dict[str, str]:
-    """The topic's config overrides as broker ``node`` itself answers DescribeConfigs."""
+def _topic_configs(cluster: Cluster, node: int, topic: str) -> DescribeConfigsResult:
+    """``topic``'s configs as broker ``node`` itself answers DescribeConfigs."""
     with WireClient(cluster.brokers[node].bootstrap, ADMIN_WIRE) as wire:
         request = DescribeConfigsRequest(
             resources=[DescribeConfigsResource(resource_type=2, resource_name=topic, configuration_keys=None)]
         )
         (result,) = wire.request(request, 4, DescribeConfigsResponse).results
+    return result
+
+
+def _described_overrides(cluster: Cluster, node: int, topic: str) -> dict[str, str]:
+    """The topic's config overrides as broker ``node`` itself answers DescribeConfigs."""
+    result = _topic_configs(cluster, node, topic)
     assert result.error_code == ErrorCode.NONE, result.error_message
     return {c.name: c.value for c in result.configs if c.config_source == TOPIC_CONFIG_SOURCE}
+
+
+def _knows(cluster: Cluster, node: int, topic: str) -> bool:
+    """Whether broker ``node`` itself answers DescribeConfigs for ``topic`` without an error."""
+    return bool(_topic_configs(cluster, node, topic).error_code == ErrorCode.NONE)
 
 
 def _describes(cluster: Cluster, node: int, topic: str, expected: dict[str, str]) -> Callable[[], bool]:
