@@ -24,10 +24,10 @@ venv: $(VENV)/.stamp-venv
 install: $(VENV)/.stamp-install
 
 compile: install
-	$(PY) setup.py -q build_ext --inplace
+	ROCKAFKA_REQUIRE_EXTENSIONS=1 $(PY) setup.py -q build_ext --inplace
 
 debug: install
-	ROCKAFKA_DEBUG_BUILD=1 $(PY) setup.py -q build_ext --inplace --force
+	ROCKAFKA_REQUIRE_EXTENSIONS=1 ROCKAFKA_DEBUG_BUILD=1 $(PY) setup.py -q build_ext --inplace --force
 	@echo "annotated HTML: core_pyx/*.html"
 
 # The generic codec (facade/protocol/messages) and the hot-message codec (core_pyx: its list is HOT_FILES in

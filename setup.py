@@ -7,6 +7,8 @@ The top-level folders (``facade/``, ``store/``, ``core_pyx/``, ``pipeline/``, ``
 Environment:
     ROCKAFKA_DEBUG_BUILD=1   annotate HTML, line tracing and debug asserts (``make debug``)
     ROCKAFKA_NO_EXTENSIONS=1 build nothing compiled (the pure-Python twins are used)
+    ROCKAFKA_REQUIRE_EXTENSIONS=1 a kernel that does not compile fails the build (``make compile``: a
+                             developer's C error must not leave an old or no extension behind)
 
 Where no C compiler works, the install goes on without the kernels, printing one warning: the pure-Python twins
 run instead (a much slower broker, which says so in a WARNING line at start; ``rockafka.core_pyx.FALLBACKS``).
@@ -91,6 +93,9 @@ class OptionalBuildExt(build_ext):
     """Builds the kernels; where that fails (no compiler, no Python headers), installs without them, warning once."""
 
     def run(self) -> None:
+        if os.environ.get("ROCKAFKA_REQUIRE_EXTENSIONS") == "1":
+            super().run()
+            return
         try:
             super().run()
         except Exception as exc:  # setuptools raises its own or distutils' errors, depending on its version
@@ -100,6 +105,8 @@ class OptionalBuildExt(build_ext):
         try:
             super().build_extension(ext)
         except Exception as exc:
+            if os.environ.get("ROCKAFKA_REQUIRE_EXTENSIONS") == "1":
+                raise
             _warn_pure(exc)
             raise _SkipRemaining from exc
 
