@@ -90,7 +90,9 @@ def test_operations_are_taken_as_kafka_acls_spells_them(
     assert out.splitlines() == [f"CLUSTER:LITERAL:kafka-cluster ALLOW User:broker {listed} from host *"]
 
 
-def test_an_unknown_operation_is_one_line_naming_the_choices(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unknown_operation_is_one_line_naming_the_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["acls", "add", "--allow-principal", "User:a", "--operation", "Clusteraction", "--cluster",
               "--data-dir", str(tmp_path)])  # fmt: skip
