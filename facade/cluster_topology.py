@@ -176,15 +176,20 @@ class ClusterTopology:
         info = snapshot.brokers.get(leader.leader)
         return Place.UNAVAILABLE if info is None else BrokerAddress(info.node_id, info.host, info.port)
 
+    def max_replicas(self) -> int:
+        """The most replicas a partition can have: the live members of the largest group with a live leader."""
+        snapshot = self.snapshot
+        return max((len(snapshot.group_members(group)) for group in snapshot.live_groups()), default=0)
+
     async def create_topic(
-        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()
+        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = (), replicas: int = 1
     ) -> TopicInfo:
-        """Create ``name`` in etcd (partition i on the group of ``leaders[i]`` when given), then wait until this
-        broker's store mirrors it."""
+        """Create ``name`` in etcd (partition i on the group of ``leaders[i]`` when given, else on groups of at least
+        ``replicas`` members), then wait until this broker's store mirrors it."""
         metadata = self._metadata()
         groups = self._groups_of(leaders)
         with _as_api_errors(name):
-            record = await metadata.create_topic(self.snapshot, name, partitions, configs, groups)
+            record = await metadata.create_topic(self.snapshot, name, partitions, configs, groups, replicas)
             await self._view.wait_for(lambda s: name in s.topics, SEEN_TIMEOUT_S)
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
 
