@@ -121,7 +121,7 @@ def _topic_over_both_groups(cluster: SecureCluster, prefix: str, groups: list[li
     """A topic whose partition i lives on the group of broker ``groups[i][0]``."""
     topic = unique_topic(prefix)
     admin = AdminClient(_client(cluster))
-    for future in admin.create_topics([NewTopic(topic, replica_assignment=groups)]).values():
+    for future in admin.create_topics([NewTopic(topic, len(groups), replica_assignment=groups)]).values():
         future.result(DEADLINE_S)
     for partition, (node,) in enumerate(groups):
         assert cluster.leader_of(topic, partition) == node
