@@ -8,6 +8,7 @@ identity a broker's settings choose, as Kafka's do."""
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -144,6 +145,23 @@ def test_an_untrusted_broker_is_refused(tls_broker: Broker, pki: TestPki) -> Non
     untrusted = {**_tls_settings(pki), "ssl.truststore.location": str(pki.untrusted.cert)}
     with pytest.raises(InterBrokerAuthError, match=r"TLS: .*certificate"):
         _marker_answer("127.0.0.1", tls_broker.port, inter_broker_settings(_config(untrusted)))
+
+
+def test_an_ssl_listener_requiring_certificates_takes_the_brokers_own(pki: TestPki) -> None:
+    """Client certificates required: the broker presents its keystore's certificate, as Kafka's brokers do."""
+    settings = {
+        "listener.security.protocol.map": "PLAINTEXT:SSL",
+        "ssl.keystore.location": str(pki.server_keystore),
+        "ssl.key.password": KEY_PASSWORD,
+        "ssl.truststore.location": str(pki.ca),
+        "ssl.client.auth": "required",
+    }
+    with Broker(settings=settings) as broker:
+        interbroker = inter_broker_settings(_config(settings))
+        assert _marker_answer("127.0.0.1", broker.port, interbroker) == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        without_keystore = InterBrokerSettings("PLAINTEXT", "SSL", None, ssl.create_default_context(cafile=pki.ca))
+        with pytest.raises(InterBrokerError):  # the handshake fails without a certificate
+            _marker_answer("127.0.0.1", broker.port, without_keystore)
 
 
 def test_the_listener_mechanism_and_identity_follow_kafkas_settings() -> None:
