@@ -1,9 +1,10 @@
 """The inter-broker client (``facade/interbroker.py``) against real brokers: one whose only listener asks SASL
-(PLAIN and SCRAM-SHA-256 users) with ACLs on, one whose listener is SASL_SSL (SCRAM-SHA-512; certificates from
-the test PKI). The broker identity (a super user) may send WriteTxnMarkers; a client's identity is refused
-CLUSTER_ACTION; a wrong password is InterBrokerAuthError, never an answer; a certificate for another host fails
-the host name check unless ``ssl.endpoint.identification.algorithm`` is empty. And which listener, mechanism and
-identity a broker's settings choose, as Kafka's do."""
+(PLAIN and SCRAM-SHA-256 users) with ACLs on (a super user, and a user granted CLUSTER_ACTION), one whose listener
+is SASL_SSL (SCRAM-SHA-512; certificates from the test PKI), one whose SSL listener requires client certificates.
+The broker identities may send WriteTxnMarkers; a client's identity is refused CLUSTER_ACTION; a wrong password is
+InterBrokerAuthError, never an answer; a certificate for another host fails the host name check unless
+``ssl.endpoint.identification.algorithm`` is empty. And which listener, mechanism and identity a broker's settings
+choose, as Kafka's do."""
 
 from __future__ import annotations
 
@@ -31,6 +32,16 @@ from rockafka.facade.protocol.messages.write_txn_markers import (
     WriteTxnMarkersRequest,
     WriteTxnMarkersResponse,
 )
+from rockafka.facade.security.acl import (
+    AclBinding,
+    AclEntry,
+    AclOperation,
+    AclPermission,
+    PatternType,
+    ResourcePattern,
+    ResourceType,
+)
+from rockafka.facade.security.acl_store import AclStore
 from rockafka.facade.security.credentials import CredentialStore
 from rockafka.facade.security.scram import ScramCredential, ScramMechanism
 from rockafka.testing import Broker
@@ -45,7 +56,7 @@ SASL_SETTINGS = {
     "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256",
     "sasl.jaas.config": JAAS,
     "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
-    "super.users": "User:broker;User:scram-broker",
+    "super.users": "User:broker",
 }
 SCRAM_USERS = {"scram-broker": "s3", "carol": "carol-secret"}
 
@@ -57,8 +68,12 @@ def _seed_scram_users(data_dir: Path, mechanism: ScramMechanism) -> None:
 
 @pytest.fixture(scope="module")
 def sasl_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Broker]:
+    """``broker`` (PLAIN) is a super user; ``scram-broker`` (SCRAM) is granted CLUSTER_ACTION by an ACL."""
     data_dir = tmp_path_factory.mktemp("sasl-broker")
     _seed_scram_users(data_dir, ScramMechanism.SCRAM_SHA_256)
+    cluster = ResourcePattern(ResourceType.CLUSTER, "kafka-cluster", PatternType.LITERAL)
+    grant = AclEntry("User:scram-broker", "*", AclOperation.CLUSTER_ACTION, AclPermission.ALLOW)
+    AclStore(data_dir).add([AclBinding(cluster, grant)])
     with Broker(settings=SASL_SETTINGS, data_dir=data_dir) as running:
         yield running
 
