@@ -256,6 +256,7 @@ def group_state_replay(
                 transactional.add(replayed.producer_id, record)
             else:
                 offsets.apply(record)
+                transactional.supersede(record.group, [TopicPartition(record.topic, record.partition)])
         else:
             documents.apply(record)
 
@@ -371,7 +372,9 @@ class ConsumerOffsets:
     @guarded
     def commit(self, group: str, commits: Iterable[OffsetCommit]) -> Future[None] | None:
         """Record committed offsets; under sync flush, a future completed once they are fsynced."""
+        commits = list(commits)
         self._offsets.commit(group, commits, self._clock())
+        self._transactional.supersede(group, [TopicPartition(c.topic, c.partition) for c in commits])
         return self._after_write()
 
     @guarded

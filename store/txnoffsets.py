@@ -15,10 +15,13 @@ coordinator does with TxnOffsetCommit (``GroupMetadata.pendingTransactionalOffse
   marker loses nothing: the marker that comes later (the transaction coordinator retries until it is written)
   settles it.
 
+A plain commit of the same group and partition written after the transaction's record (OffsetCommit, or another
+transaction's offsets committed here) is later in the log, so the transaction's COMMIT does not replace it: the
+latest record wins, as Kafka compares the records' log offsets. Replay applies the same rule.
+
 Compaction needs nothing more: the log cleaner already drops aborted transactions' records and keeps markers while
 data of their transaction remains (``compaction.py``), and never passes the partition's last stable offset, which
-an open transaction holds. A later plain commit of the same partition between the hold and the marker is replaced
-by the transaction's offset when it commits (Kafka compares the records' log offsets instead).
+an open transaction holds.
 
 Threads: the event loop thread (and the opening thread before it), like ``coordinatorstate.py``.
 """
@@ -40,22 +43,36 @@ class TransactionalOffsets:
         self._topic = topic
         self._settle_committed = settle_committed
         self._pending: dict[int, Pending] = {}
+        #: Per producer id, the (group, partition)s a plain commit wrote after the producer's pending record.
+        self._superseded: dict[int, set[tuple[str, TopicPartition]]] = {}
 
     # --- replay ---
 
     def add(self, producer_id: int, record: OffsetRecord) -> None:
         """A transactional offset record read back (a tombstone in a transaction is not something this writes)."""
         if record.committed is not None:
-            group = self._pending.setdefault(producer_id, {}).setdefault(record.group, {})
-            group[TopicPartition(record.topic, record.partition)] = record.committed
+            key = TopicPartition(record.topic, record.partition)
+            self._pending.setdefault(producer_id, {}).setdefault(record.group, {})[key] = record.committed
+            self._superseded.get(producer_id, set()).discard((record.group, key))
+
+    def supersede(self, group: str, keys: Iterable[TopicPartition]) -> None:
+        """A plain commit of ``keys`` written (or read back) after the pending records: a COMMIT keeps it."""
+        for producer_id, pending in self._pending.items():
+            offsets = pending.get(group)
+            if offsets:
+                later = {(group, key) for key in keys if key in offsets}
+                if later:
+                    self._superseded.setdefault(producer_id, set()).update(later)
 
     def settled(self, producer_id: int, partition: int, commit: bool) -> int:
         """The producer's marker on ``partition``: its pending offsets there committed or dropped; how many groups."""
         held = self.of(producer_id, partition)
         if commit:
+            superseded = self._superseded.get(producer_id, set())
             for group, offsets in held.items():
                 for key, committed in offsets.items():
-                    self._settle_committed(OffsetRecord(group, key.topic, key.partition, committed))
+                    if (group, key) not in superseded:
+                        self._settle_committed(OffsetRecord(group, key.topic, key.partition, committed))
         self._release(producer_id, partition)
         return len(held)
 
@@ -109,7 +126,10 @@ class TransactionalOffsets:
         pending = self._pending.get(producer_id)
         if pending is None:
             return
+        superseded = self._superseded.get(producer_id, set())
         for group in [g for g in pending if self._topic.partition_of(g) == partition]:
             del pending[group]
+            superseded.difference_update({item for item in superseded if item[0] == group})
         if not pending:
             del self._pending[producer_id]
+            self._superseded.pop(producer_id, None)

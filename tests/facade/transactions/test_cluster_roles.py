@@ -158,6 +158,28 @@ def test_held_offsets_outlive_a_restart_of_the_group_coordinator(tmp_path: Path,
     assert run(tmp_path, after, **CLUSTERED) == expected
 
 
+def test_the_latest_record_wins_between_a_plain_commit_and_a_transactions(tmp_path: Path) -> None:
+    """A plain commit written after a transaction's pending offset keeps its place when the transaction commits;
+    one written before is replaced. The same after a replay of the partition."""
+    first, second = TopicPartition("in", 0), TopicPartition("in", 1)
+
+    async def scenario(setup: Setup) -> dict[TopicPartition, int]:
+        setup.store.topics.create("in", 2)
+        _elsewhere(setup)
+        setup.store.offsets.commit("g", [OffsetCommit("in", 1, 5, None, "")])  # before the transaction's
+        held = [OffsetCommit("in", 0, 7, None, ""), OffsetCommit("in", 1, 7, None, "")]
+        assert await setup.coordinator.commit_offsets("remote", 77, 3, "g", held) is ErrorCode.NONE
+        setup.store.offsets.commit("g", [OffsetCommit("in", 0, 9, None, "")])  # after it
+        assert setup.coordinator.complete_held(COMMIT, key_partition("g", 50))[0] == 1
+        return await committed(setup)
+
+    async def committed(setup: Setup) -> dict[TopicPartition, int]:
+        return {tp: c.offset for tp, c in setup.store.offsets.fetch("g").items()}
+
+    assert run(tmp_path, scenario, **CLUSTERED) == {first: 9, second: 7}
+    assert run(tmp_path, committed, **CLUSTERED) == {first: 9, second: 7}  # replayed
+
+
 def test_a_broker_of_a_cluster_writes_no_marker_before_it_knows_who_leads_what(tmp_path: Path) -> None:
     """Between the store's opening and joining the cluster, a prepared transaction waits (its partitions may be
     led elsewhere); ``use_cluster`` then completes it."""
