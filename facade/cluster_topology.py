@@ -60,6 +60,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError, TopicInfo, TopicPartition, UnknownTopicOrPartitionError
 
 from .handlers.context import ApiError
+from .interbroker import InterBrokerSettings
 from .partition_moves import PartitionMover
 from .topology import BrokerAddress, ConfigUpdate, PartitionMove, PartitionPlace, coordinator_partition
 from .transactions.markers import Place
@@ -80,6 +81,7 @@ class ClusterTopology:
         store: MessageStore,
         on_coordination: Mapping[str, Callable[[frozenset[int]], None]],
         moved_in: Callable[[str, int], None] = lambda topic, partition: None,
+        interbroker: InterBrokerSettings | None = None,
     ) -> None:
         assert member.view is not None, "the member must have started"
         self._member = member
@@ -91,7 +93,8 @@ class ClusterTopology:
         metadata = member.metadata
         assert metadata is not None, "the member has started"
         self._moves = PartitionMoves(metadata.etcd, metadata.layout)
-        self._mover = PartitionMover(self._moves, store, self._node, lambda: self._view.snapshot, moved_in)
+        self._interbroker_listener = None if interbroker is None else interbroker.listener
+        self._mover = PartitionMover(self._moves, store, self._node, lambda: self._view.snapshot, moved_in, interbroker)
         self._partitions_cache: dict[str, tuple[hot.MetadataResponsePartition, ...]] = {}
         self._creating: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -174,7 +177,11 @@ class ClusterTopology:
         if leader.leader == self._node:
             return Place.LOCAL
         info = snapshot.brokers.get(leader.leader)
-        return Place.UNAVAILABLE if info is None else BrokerAddress(info.node_id, info.host, info.port)
+        if info is None:
+            return Place.UNAVAILABLE
+        if self._interbroker_listener is None:
+            return BrokerAddress(info.node_id, info.host, info.port)
+        return BrokerAddress(info.node_id, *info.address(self._interbroker_listener), self._interbroker_listener)
 
     def max_replicas(self) -> int:
         """The most replicas a partition can have: the live members of the largest group with a live leader."""
