@@ -4,7 +4,7 @@ Automatic election (:func:`elect`), when the group's leader is not a live broker
 
 1. a live member of the group's in-sync set, the lowest node id: it holds everything the old leader
    confirmed (the leader writes a shrink to etcd before its confirm offset moves on without the member
-   dropped, ``cluster/in_sync.py``), so nothing acknowledged with acks=all is lost;
+   dropped, ``group_writes.py``), so nothing acknowledged with acks=all is lost;
 2. none live: no leader (``NO_LEADER``), the in-sync set kept as it was, so the first of its members to come
    back leads; unless unclean election is enabled, then the live member whose log is the most advanced
    (newest epoch, then longest log, then lowest node id) among those that published their log end

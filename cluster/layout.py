@@ -24,7 +24,7 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
                                leader's included). The controller writes a new leader (leader -1
                                when no member can lead), the epoch one higher, the in-sync set
                                ``[leader]``; the leader alone rewrites ``in_sync`` at its epoch
-                               (``in_sync.py``). A value without ``in_sync`` (written before it
+                               (``group_writes.py``). A value without ``in_sync`` (written before it
                                existed) reads as ``[leader]``, or ``[]`` for leader -1 (no record:
                                any member may lead)
 ``log_ends/<node id>``         ``{"group": "g1", "epoch": 3, "end": 1048576}``: where a member's    the broker's
