@@ -9,8 +9,12 @@
 - :class:`LagReporter`: the leader's log end, confirm offset and its followers' ends (``replica_lag/<group>``, under
   the leader's lease), for ``rockafka cluster status``; the leader calls it at most every
   ``replication.leader.LAG_REPORT_S`` seconds, and only when something changed.
-- :func:`publish_log_end`: a member of a leaderless group says where its log ends (``log_ends/<node id>``,
-  under its lease), so the controller can elect the most advanced when unclean election is enabled.
+- :func:`publish_log_end` (:class:`LogEndPublisher` decides when): a member of a leaderless group says where
+  its log ends (``log_ends/<node id>``, under its lease), so the controller can elect the most advanced when
+  unclean election is enabled.
+
+Wiring, one call each: :func:`keep_leader_in_etcd` when this broker wins its group's election (each epoch), and
+``LogEndPublisher.update`` from the member's view listener.
 
 None of these runs on the produce path: the in-sync set changes when a follower joins or leaves, the lag
 report on a timer, the log end only while the group has no leader.
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 from typing import Final
 
@@ -36,6 +40,8 @@ from .layout import (
     encode_log_end,
     encode_replica_lag,
 )
+from .replication.leader import ReplicationLeader
+from .snapshot import ClusterSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -79,19 +85,60 @@ class InSyncWriter:
 class LagReporter:
     """Puts ``replica_lag/<group>`` under the leader's lease: ``await reporter(end, confirm, ends)``."""
 
-    def __init__(self, etcd: Etcd, layout: KeyLayout, group: str, lease_id: int) -> None:
+    def __init__(self, etcd: Etcd, layout: KeyLayout, group: str, lease: Callable[[], int]) -> None:
         self._etcd = etcd
         self._key = layout.replica_lag(group)
         self.group = group
-        self._lease_id = lease_id
+        self._lease = lease  # the member's current lease (it takes a new one after its lease expired)
 
     async def __call__(self, end: int, confirm: int, ends: Mapping[int, int]) -> None:
         lag = ReplicaLag(self.group, end, confirm, MappingProxyType(dict(ends)), int(time.time() * 1000))
         txn = self._etcd.txn
-        await self._etcd.swap([], [txn.put(self._key, encode_replica_lag(lag), lease=self._lease_id)])
+        await self._etcd.swap([], [txn.put(self._key, encode_replica_lag(lag), lease=self._lease())])
 
 
 async def publish_log_end(etcd: Etcd, layout: KeyLayout, end: LogEnd, lease_id: int) -> None:
     """Put ``log_ends/<node id>`` under the member's lease (a member of a leaderless group, once per change)."""
     txn = etcd.txn
     await etcd.swap([], [txn.put(layout.log_end(end.node_id), encode_log_end(end), lease=lease_id)])
+
+
+def keep_leader_in_etcd(
+    leader: ReplicationLeader, etcd: Etcd, layout: KeyLayout, state: GroupState, lease: Callable[[], int]
+) -> None:
+    """Wire ``leader`` (this broker, leader of ``state.name`` at ``state.epoch``) to etcd: its in-sync set and lag
+    report. Call it at every election this broker wins, with the group's state that names it."""
+    writer = InSyncWriter(etcd, layout, state.name, state.leader, state.epoch)
+    leader.keep_in_etcd(writer, LagReporter(etcd, layout, state.name, lease))
+
+
+class LogEndPublisher:
+    """A member's ``log_ends/<node id>``, published only while its group has no live leader and deleted once it has
+    one (an end left from an earlier leaderless time would understate the member's log at the next): call
+    ``await publisher.update(snapshot, end, epoch)`` on every snapshot (it writes only when something changed)."""
+
+    def __init__(self, etcd: Etcd, layout: KeyLayout, node_id: int, group: str, lease: Callable[[], int]) -> None:
+        self._etcd = etcd
+        self._layout = layout
+        self.node_id = node_id
+        self.group = group
+        self._lease = lease
+        self._published: LogEnd | None = None
+
+    async def update(self, snapshot: ClusterSnapshot, end: int, epoch: int) -> bool:
+        """Publish this member's log end if its group has no live leader and it is not published as it is, delete it
+        if the group has one; True when it wrote."""
+        state = snapshot.groups.get(self.group)
+        if state is not None and state.leader in snapshot.brokers:
+            if self.node_id not in snapshot.log_ends:
+                return False
+            txn = self._etcd.txn
+            await self._etcd.swap([], [txn.delete(self._layout.log_end(self.node_id))])
+            self._published = None
+            return True
+        mine = LogEnd(self.node_id, self.group, epoch, end)
+        if snapshot.log_ends.get(self.node_id) == mine and self._published == mine:
+            return False
+        await publish_log_end(self._etcd, self._layout, mine, self._lease())
+        self._published = mine
+        return True

@@ -103,6 +103,17 @@ class ReplicationLeader:
         self._checker = asyncio.create_task(self._keep_in_sync_set())
         log.info("replication: serving followers on %s:%d", host or "0.0.0.0", self.port)
 
+    def keep_in_etcd(
+        self,
+        record_in_sync: Callable[[frozenset[int]], Awaitable[None]] | None,
+        report_lag: Callable[[int, int, Mapping[int, int]], Awaitable[None]] | None = None,
+    ) -> None:
+        """Set the etcd hooks for a new leadership (at every election this broker wins: the epoch changed), and
+        forget what was written under the last: the next check writes the whole set."""
+        self.record_in_sync, self.report_lag = record_in_sync, report_lag
+        self._recorded, self.deposed, self._lag_reported = None, False, None
+        self._membership_changed.set()
+
     async def stop(self) -> None:
         self._store.records.remove_append_listener(self._on_append)
         if self._server is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,13 @@ from rockafka.cluster.controller import Controller
 from rockafka.cluster.election import Outcome, elect
 from rockafka.cluster.errors import FencedLeaderError
 from rockafka.cluster.etcd import Etcd
-from rockafka.cluster.group_writes import InSyncWriter, LagReporter, publish_log_end
+from rockafka.cluster.group_writes import (
+    InSyncWriter,
+    LagReporter,
+    LogEndPublisher,
+    keep_leader_in_etcd,
+    publish_log_end,
+)
 from rockafka.cluster.layout import (
     BrokerInfo,
     KeyLayout,
@@ -26,7 +33,11 @@ from rockafka.cluster.layout import (
     encode_group,
 )
 from rockafka.cluster.local_etcd import LocalEtcd
+from rockafka.cluster.replication.leader import ReplicationLeader
 from rockafka.cluster.snapshot import ClusterSnapshot, snapshot_from_keys
+from rockafka.store import MessageStore
+
+from ..store.helpers import small_config
 
 Scenario = Callable[[Etcd, KeyLayout], Awaitable[None]]
 
@@ -151,7 +162,7 @@ def test_log_ends_and_lag_reports_live_under_their_lease(etcd: LocalEtcd, cluste
     async def scenario(connection: Etcd, layout: KeyLayout) -> None:
         lease = await connection.grant_lease(30)
         await publish_log_end(connection, layout, LogEnd(2, "g1", 4, 4096), lease)
-        await LagReporter(connection, layout, "g1", lease)(9000, 8192, {2: 4096, 3: 8192})
+        await LagReporter(connection, layout, "g1", lambda: lease)(9000, 8192, {2: 4096, 3: 8192})
         snapshot = await _snapshot(connection, layout)
         assert snapshot.log_ends[2] == LogEnd(2, "g1", 4, 4096)
         lag = snapshot.replica_lag["g1"]
@@ -250,5 +261,52 @@ def test_an_operator_election_by_a_deposed_controller_is_refused(etcd: LocalEtcd
         with pytest.raises(NotControllerError):
             await stale.elect_leaders(await _snapshot(connection, layout), "g1", preferred=True)
         assert await _group(connection, layout) == GroupState("g1", 2, 3, (1, 2))
+
+    _run(etcd, cluster_name, scenario)
+
+
+def test_a_member_publishes_its_log_end_only_while_its_group_has_no_live_leader(
+    etcd: LocalEtcd, cluster_name: str
+) -> None:
+    async def scenario(connection: Etcd, layout: KeyLayout) -> None:
+        lease = await connection.grant_lease(30)
+        publisher = LogEndPublisher(connection, layout, node_id=2, group="g1", lease=lambda: lease)
+        await _put(connection, layout.group("g1"), encode_group(GroupState("g1", 1, 3, (1, 2))))
+        await _register(connection, layout, "g1", 1, 2)
+        assert not await publisher.update(await _snapshot(connection, layout), end=100, epoch=3)  # 1 leads
+        await connection.swap([], [connection.txn.delete(layout.broker(1))])  # the leader's lease expired
+        assert await publisher.update(await _snapshot(connection, layout), end=100, epoch=3)
+        snapshot = await _snapshot(connection, layout)
+        assert snapshot.log_ends[2] == LogEnd(2, "g1", 3, 100)
+        assert not await publisher.update(snapshot, end=100, epoch=3)  # unchanged: no write
+        await _register(connection, layout, "g1", 1)  # a leader again: the end is withdrawn
+        assert await publisher.update(await _snapshot(connection, layout), end=100, epoch=3)
+        assert 2 not in (await _snapshot(connection, layout)).log_ends
+
+    _run(etcd, cluster_name, scenario)
+
+
+def test_keeping_a_leader_in_etcd_writes_its_whole_set_at_its_new_epoch(
+    etcd: LocalEtcd, cluster_name: str, tmp_path: Path
+) -> None:
+    async def scenario(connection: Etcd, layout: KeyLayout) -> None:
+        lease = await connection.grant_lease(30)
+        with MessageStore.open(small_config(tmp_path)) as store:
+            leader = ReplicationLeader(store, lag_time_ms=10_000)
+            await _put(connection, layout.group("g1"), encode_group(GroupState("g1", 1, 3, (1, 2))))
+            keep_leader_in_etcd(leader, connection, layout, GroupState("g1", 1, 3), lambda: lease)
+            await leader.update_in_sync_set()  # no follower in sync here: etcd's set becomes the leader alone
+            assert await _group(connection, layout) == GroupState("g1", 1, 3, (1,))
+            await _put(connection, layout.group("g1"), encode_group(GroupState("g1", 2, 4, (2,))))
+            await leader.update_in_sync_set()
+            assert not leader.deposed  # nothing to write, so nothing refused
+            leader.in_sync.joined(5, 0, 0)
+            leader.in_sync.acknowledged(5, store.replica.published_end, store.replica.published_end, 0, 0)
+            await leader.update_in_sync_set()
+            assert leader.deposed and leader.in_sync.in_sync_followers() == {5}
+            await _put(connection, layout.group("g1"), encode_group(GroupState("g1", 1, 5)))  # elected again
+            keep_leader_in_etcd(leader, connection, layout, GroupState("g1", 1, 5), lambda: lease)
+            await leader.update_in_sync_set()
+            assert not leader.deposed and await _group(connection, layout) == GroupState("g1", 1, 5, (1, 5))
 
     _run(etcd, cluster_name, scenario)
