@@ -169,9 +169,12 @@ class ReplicationLeader:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._membership_changed.wait(), CHECK_S)
             self._membership_changed.clear()
-            await self.update_in_sync_set()
-            if self.report_lag is not None and self._clock() - self._lag_reported_at >= LAG_REPORT_S:
-                await self._report_lag(self.report_lag)
+            try:
+                await self.update_in_sync_set()
+                if self.report_lag is not None and self._clock() - self._lag_reported_at >= LAG_REPORT_S:
+                    await self._report_lag(self.report_lag)
+            except Exception:  # a hook's unforeseen failure must not end the task that shrinks the set
+                log.exception("replication: keeping the in-sync set failed (trying on)")
 
     async def update_in_sync_set(self) -> None:
         """One step of keeping the set: write etcd's set if it differs (a shrink first there), then drop here the

@@ -15,7 +15,8 @@ listed with no partition results. An election type other than 0 or 1 fails the w
 
 Version notes: v1 adds ``election_type`` to the request and the top-level ``error_code`` to the
 response; v2 is flexible.
-Not implemented: ACL checks (CLUSTER ALTER); ``timeout_ms`` is not used (an election is one etcd write, answered
+Authorization: ALTER on the cluster (``authorized.py``, before the handler runs).
+``timeout_ms`` is not used (an election is one etcd write, answered
 once it is committed, before other brokers' watches have seen it).
 """
 
