@@ -18,8 +18,10 @@ import pytest
 from confluent_kafka import ElectionType, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from rockafka.cluster import NO_LEADER
 from rockafka.cluster.etcd import Etcd
-from rockafka.cluster.layout import GroupState, KeyLayout, decode_group, encode_group
+from rockafka.cluster.group_writes import publish_log_end
+from rockafka.cluster.layout import GroupState, KeyLayout, LogEnd, decode_group, encode_group
 from rockafka.cluster.readiness import wait_for_snapshot
 from rockafka.facade.leader_elections import ClusterLeaderElections
 from rockafka.facade.protocol.error_codes import ErrorCode
@@ -75,7 +77,12 @@ def _state(cluster: Cluster) -> GroupState:
 def _set_state(cluster: Cluster, leader: int, in_sync: tuple[int, ...]) -> GroupState:
     """Write the group's state as an election would (the next epoch), and wait until the brokers see it."""
     state = GroupState(GROUP, leader, _state(cluster).epoch + 1, in_sync)
+    _write(cluster, state)
+    asyncio.run(wait_for_snapshot(cluster.etcd.endpoint, NAME, lambda s: s.groups[GROUP] == state, DEADLINE_S))
+    return state
 
+
+def _write(cluster: Cluster, state: GroupState) -> None:
     async def write() -> None:
         etcd = await Etcd.connect([cluster.etcd.endpoint])
         try:
@@ -84,8 +91,6 @@ def _set_state(cluster: Cluster, leader: int, in_sync: tuple[int, ...]) -> Group
             await etcd.close()
 
     asyncio.run(write())
-    asyncio.run(wait_for_snapshot(cluster.etcd.endpoint, NAME, lambda s: s.groups[GROUP] == state, DEADLINE_S))
-    return state
 
 
 def _elect(cluster: Cluster, topic: str, election: ElectionType) -> dict[int, int]:
@@ -120,6 +125,33 @@ def test_an_unclean_election_of_a_group_with_a_live_leader_is_not_needed(cluster
     assert _state(cluster) == before
 
 
+def test_an_unclean_election_of_a_leaderless_group_elects_the_most_advanced_published_member(
+    cluster: Cluster, topic: str
+) -> None:
+    eligible_none = ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE.value
+    gone = GroupState(GROUP, 7, _state(cluster).epoch + 1, (7,))  # its only in-sync member is not live
+    _write(cluster, gone)
+    leaderless = asyncio.run(
+        wait_for_snapshot(cluster.etcd.endpoint, NAME, lambda s: s.groups[GROUP].leader == NO_LEADER, DEADLINE_S)
+    ).groups[GROUP]
+    assert leaderless.in_sync == (7,)  # the controller elects no one outside the set on its own
+    assert _elect(cluster, topic, ElectionType.UNCLEAN) == {0: eligible_none, 1: eligible_none}  # no end published
+
+    async def publish() -> None:
+        etcd = await Etcd.connect([cluster.etcd.endpoint])
+        try:
+            lease = await etcd.grant_lease(60)
+            await publish_log_end(etcd, KeyLayout(NAME), LogEnd(1, GROUP, 0, 0), lease)
+            await publish_log_end(etcd, KeyLayout(NAME), LogEnd(2, GROUP, leaderless.epoch, 0), lease)
+        finally:
+            await etcd.close()
+
+    asyncio.run(publish())
+    assert _elect(cluster, topic, ElectionType.UNCLEAN) == {0: 0, 1: 0}
+    assert _state(cluster) == GroupState(GROUP, 2, leaderless.epoch + 1, (2,))  # the newest epoch wins
+    _set_state(cluster, 1, (1,))
+
+
 @pytest.mark.parametrize("version", range(3))
 def test_a_broker_that_is_not_the_controller_answers_not_controller(cluster: Cluster, topic: str, version: int) -> None:
     controller = asyncio.run(
@@ -132,3 +164,25 @@ def test_a_broker_that_is_not_the_controller_answers_not_controller(cluster: Clu
     codes = [p.error_code for result in response.replica_election_results for p in result.partition_result]
     assert codes == [ErrorCode.NOT_CONTROLLER, ErrorCode.NOT_CONTROLLER]
     assert response.error_code == (ErrorCode.NONE if version == 0 else ErrorCode.NOT_CONTROLLER)
+
+
+def test_a_null_partition_list_elects_every_group_and_lists_only_the_partitions_it_had_to(
+    cluster: Cluster, topic: str
+) -> None:
+    controller = asyncio.run(
+        wait_for_snapshot(cluster.etcd.endpoint, NAME, lambda s: s.controller is not None, DEADLINE_S)
+    ).controller
+    assert controller is not None
+    request = el.ElectLeadersRequest(election_type=0, topic_partitions=None)
+    with RawClient(cluster.brokers[controller].bootstrap) as client:
+        assert _state(cluster).leader == 1  # the preferred member leads: nothing was needed
+        quiet = client.request(request, 2)
+        assert quiet.error_code == 0
+        assert {r.topic: r.partition_result for r in quiet.replica_election_results}[topic] == []
+        synced = _set_state(cluster, 2, (1, 2))
+        moved = client.request(request, 2)
+    answers = {
+        r.topic: [(p.partition_id, p.error_code) for p in r.partition_result] for r in moved.replica_election_results
+    }
+    assert answers[topic] == [(0, 0), (1, 0)]
+    assert _state(cluster) == GroupState(GROUP, 1, synced.epoch + 1, (1,))
