@@ -82,7 +82,6 @@ class Controller:
             state = snapshot.groups.get(group)
             if state is not None and state.leader in members:
                 continue
-
             decide = functools.partial(_automatic, group, members, snapshot, unclean)
             changed = await self._write_leader(group, decide)
             if changed is not None:

@@ -11,7 +11,7 @@ The in-sync set is etcd's (``groups/<group>``), the one an election picks from. 
 CommitLog, written at most every five seconds and only when something changed, so it is as old as the "reported"
 age says (a key under the leader's lease: gone with the leader). A group without a report prints "lag: not
 reported" (one member, no follower connected yet, or a leader not publishing it). Exit 1 with one line when
-etcd cannot be read.
+etcd cannot be read or holds no cluster of that name.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ def run_status(args: argparse.Namespace) -> int:
     except ClusterError as exc:
         print(f"rockafka cluster status: {exc}", file=sys.stderr)
         return 1
+    if snapshot.cluster_id is None:
+        print(f"rockafka cluster status: no cluster named {args.name!r} in etcd at {args.etcd}", file=sys.stderr)
+        return 1
     print("\n".join(describe(snapshot, now_ms=int(time.time() * 1000))))
     return 0
 
@@ -61,8 +64,6 @@ async def _read(endpoints: list[str], name: str) -> ClusterSnapshot:
 
 def describe(snapshot: ClusterSnapshot, now_ms: int) -> list[str]:
     """The lines ``status`` prints for ``snapshot``."""
-    if snapshot.cluster_id is None:
-        return ["no cluster of that name in etcd"]
     controller = "none" if snapshot.controller is None else f"node {snapshot.controller}"
     lines = [f"cluster {snapshot.cluster_id}, controller: {controller}"]
     for group in sorted({info.group for info in snapshot.brokers.values()} | set(snapshot.groups)):

@@ -188,3 +188,10 @@ def test_cluster_status_prints_lag_per_follower_from_the_leaders_report() -> Non
         "g2: leader none, epoch 2, in sync [5], live members []",
         "  lag: not reported",
     ]
+
+
+def test_cluster_status_of_a_cluster_etcd_does_not_hold_is_one_line(etcd: LocalEtcd) -> None:
+    command = [sys.executable, "-m", "rockafka", "cluster", "status", "--etcd", etcd.endpoint, "--name", "nobody"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=START_S, check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"rockafka cluster status: no cluster named 'nobody' in etcd at {etcd.endpoint}\n"
