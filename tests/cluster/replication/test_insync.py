@@ -120,15 +120,18 @@ def test_the_confirm_offset_never_moves_back_nor_past_what_an_in_sync_follower_h
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["append", "copy", "ack", "begin", "commit", "join", "leave", "wait"]),
-                          st.integers(2, 4), st.integers(0, 1500)), max_size=80))  # fmt: skip
+@given(st.lists(st.tuples(st.sampled_from(["append", "copy", "copy", "ack", "ack", "begin", "commit", "join", "leave",
+                                           "wait"]),
+                          st.integers(2, 3), st.integers(0, 1500)), min_size=30, max_size=120))  # fmt: skip
 # a follower in etcd's set falls behind past the lag time: dropping it here before etcd would break the rule
 @example([("join", 2, 0), ("ack", 2, 0), ("begin", 2, 0), ("commit", 2, 0), ("append", 2, 500), ("wait", 2, 1500),
           ("begin", 2, 0), ("ack", 2, 0), ("commit", 2, 0)])  # fmt: skip
 def test_the_confirm_offset_never_passes_a_member_etcd_still_lists(steps: list[tuple[str, int, int]]) -> None:
     """The leader's order (``ReplicationLeader.update_in_sync_set``): plan the set (``due_to_leave``), write
     ``in_sync_followers() - due`` to etcd (an awaited write: anything may happen before it lands), then
-    ``remove(due)``. Whatever interleaves, for every member etcd lists: confirm offset <= what it holds."""
+    ``remove(due)``. Whatever interleaves, for every member etcd lists: confirm offset <= what it holds. (Long
+    step lists: with Hypothesis's short default lists the search missed a leader that drops a member before etcd's
+    write, which this test, run against such a leader, finds.)"""
     members, leader_end, now = InSyncSet(LAG_MS, leader_end=0), 0, 0
     held: dict[int, int] = {}  # what each connected follower's log really holds
     etcd: frozenset[int] = frozenset()  # the followers etcd's in-sync set lists (the leader is always in it)
