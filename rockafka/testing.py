@@ -571,7 +571,8 @@ class Cluster:
     def restart(self, node: int, *, kill: bool = True, timeout_s: float = START_TIMEOUT_S) -> None:
         """Stop broker ``node`` (SIGKILL, or a clean stop with ``kill=False``), wait until its registration is
         gone from etcd (a killed broker's lease expires after the lease TTL), start it again and wait until it
-        leads its group again. A restart inside the lease would be refused: the node id is still registered."""
+        leads its group again (with ``replicas`` > 1: until it is registered again). A restart inside the lease
+        would be refused: the node id is still registered."""
         from rockafka.cluster.readiness import wait_for_snapshot
 
         broker = self.brokers[node]
@@ -587,7 +588,13 @@ class Cluster:
         except TimeoutError:
             raise BrokerError(f"broker {node} was still registered {timeout_s}s after it stopped") from None
         broker.start()
-        self.wait_ready([node], timeout_s)
+        if self.replicas == 1:
+            self.wait_ready([node], timeout_s)
+            return
+        try:
+            asyncio.run(wait_for_snapshot(self.etcd.endpoint, self.name, lambda s: node in s.brokers, timeout_s))
+        except TimeoutError:
+            raise BrokerError(f"broker {node} was not registered {timeout_s}s after it started") from None
 
     def pause(self, node: int) -> None:
         self.brokers[node].pause()
