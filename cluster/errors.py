@@ -45,3 +45,8 @@ class NoMoveError(ClusterError):
 class MoveSwitchingError(ClusterError):
     """The move is past copying (its source has stopped taking appends): it can no longer be cancelled or
     redirected, only completed."""
+
+
+class FencedLeaderError(ClusterError):
+    """etcd names another leader or a newer epoch for this broker's group: this broker no longer leads it, and
+    its write (an in-sync set) was refused."""

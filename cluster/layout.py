@@ -19,9 +19,24 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
 ``controller``                 ``{"node_id": 1}``: the elected controller. The key's                the controller's
                                ``create_revision`` is the term: every controller write compares     lease
                                it, so a deposed controller's writes fail (fencing)
-``groups/<group>``             ``{"leader": 1, "epoch": 3}``: the group's leader and leader epoch;   none
-                               written only by the controller (leader -1 when no member lives);
-                               the epoch grows by one at every change of leader
+``groups/<group>``             ``{"leader": 1, "epoch": 3, "in_sync": [1, 2]}``: the group's        none
+                               leader, leader epoch and in-sync set (node ids, ascending, the
+                               leader's included). The controller writes a new leader (leader -1
+                               when no member can lead), the epoch one higher, the in-sync set
+                               ``[leader]``; the leader alone rewrites ``in_sync`` at its epoch
+                               (``group_writes.py``). A value without ``in_sync`` (written before it
+                               existed) reads as ``[leader]``, or ``[]`` for leader -1 (no record:
+                               any member may lead)
+``log_ends/<node id>``         ``{"group": "g1", "epoch": 3, "end": 1048576}``: where a member's    the broker's
+                               CommitLog ends and the newest epoch in it, published by members of   lease
+                               a group without a leader only (an unclean election picks the most
+                               advanced); never written while the group has a leader
+``replica_lag/<group>``        ``{"end": 1050000, "confirm": 1048576, "ends": {"2": 1040000},      the leader's
+                               "at_ms": 1700000}``: the leader's log end, its confirm offset and    lease
+                               each connected follower's end, as
+                               the leader saw them at wall-clock ``at_ms``; rewritten at most every
+                               ``LAG_REPORT_S`` (5) seconds and only when something changed (the
+                               CLI's lag per follower)
 ``topics/<name>``              ``{"id": "<uuid>", "placement": ["g1", "g2", ...],                   none
                                "configs": {"retention.ms": "1000"}}``: placement[i] is the group
                                that holds partition i; created only if absent, changed only if
@@ -82,6 +97,8 @@ ACLS_KEY: Final = "acls"
 USERS_DIR: Final = "users/"
 BROKER_DEFAULT_CONFIGS_KEY: Final = "broker_default_configs"
 MOVES_DIR: Final = "moves/"
+LOG_ENDS_DIR: Final = "log_ends/"
+REPLICA_LAG_DIR: Final = "replica_lag/"
 NO_LEADER: Final = -1
 
 _NAME: Final = re.compile(r"[a-zA-Z0-9._-]{1,249}")
@@ -134,6 +151,12 @@ class KeyLayout:
     def move(self, topic: str, partition: int) -> bytes:
         return self.key(f"{MOVES_DIR}{topic}/{partition}")
 
+    def log_end(self, node_id: int) -> bytes:
+        return self.key(f"{LOG_ENDS_DIR}{node_id}")
+
+    def replica_lag(self, group: str) -> bytes:
+        return self.key(f"{REPLICA_LAG_DIR}{group}")
+
     def relative(self, key: bytes) -> str | None:
         """The part of ``key`` after this cluster's prefix, or None for a key of another cluster."""
         prefix = self.prefix
@@ -158,11 +181,39 @@ class BrokerInfo:
 
 @dataclass(frozen=True, slots=True)
 class GroupState:
-    """A broker group's leader (``NO_LEADER`` when no member lives) and leader epoch (``groups/<group>``)."""
+    """A broker group's leader (``NO_LEADER`` when no member can lead), leader epoch and in-sync set
+    (``groups/<group>``; ``in_sync`` ascending, empty only for a leaderless group with no record of one)."""
 
     name: str
     leader: int
     epoch: int
+    in_sync: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.in_sync and self.leader != NO_LEADER:
+            object.__setattr__(self, "in_sync", (self.leader,))
+
+
+@dataclass(frozen=True, slots=True)
+class LogEnd:
+    """Where a member's CommitLog ends and its newest epoch (``log_ends/<node id>``)."""
+
+    node_id: int
+    group: str
+    epoch: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplicaLag:
+    """A group's log end, confirm offset and each connected follower's end, as its leader last reported them
+    (``replica_lag/<group>``; ``at_ms``: the leader's wall clock then)."""
+
+    group: str
+    end: int
+    confirm: int
+    ends: Mapping[int, int]
+    at_ms: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,12 +286,36 @@ def decode_broker(value: bytes) -> BrokerInfo:
 
 
 def encode_group(state: GroupState) -> bytes:
-    return _dump({"leader": state.leader, "epoch": state.epoch})
+    doc: dict[str, Any] = {"leader": state.leader, "epoch": state.epoch}
+    if state.in_sync:
+        doc["in_sync"] = sorted(state.in_sync)
+    return _dump(doc)
 
 
 def decode_group(name: str, value: bytes) -> GroupState:
     doc = _load(value)
-    return GroupState(name, int(doc["leader"]), int(doc["epoch"]))
+    in_sync = tuple(sorted(int(node) for node in doc.get("in_sync") or ()))
+    return GroupState(name, int(doc["leader"]), int(doc["epoch"]), in_sync)
+
+
+def encode_log_end(end: LogEnd) -> bytes:
+    return _dump({"group": end.group, "epoch": end.epoch, "end": end.end})
+
+
+def decode_log_end(node_id: int, value: bytes) -> LogEnd:
+    doc = _load(value)
+    return LogEnd(node_id, str(doc["group"]), int(doc["epoch"]), int(doc["end"]))
+
+
+def encode_replica_lag(lag: ReplicaLag) -> bytes:
+    ends = {str(node): end for node, end in sorted(lag.ends.items())}
+    return _dump({"end": lag.end, "confirm": lag.confirm, "ends": ends, "at_ms": lag.at_ms})
+
+
+def decode_replica_lag(group: str, value: bytes) -> ReplicaLag:
+    doc = _load(value)
+    ends = {int(node): int(end) for node, end in dict(doc.get("ends") or {}).items()}
+    return ReplicaLag(group, int(doc["end"]), int(doc["confirm"]), MappingProxyType(ends), int(doc["at_ms"]))
 
 
 def encode_controller(node_id: int) -> bytes:

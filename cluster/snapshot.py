@@ -28,21 +28,27 @@ from .layout import (
     CLUSTER_ID_KEY,
     CONTROLLER_KEY,
     GROUPS_DIR,
+    LOG_ENDS_DIR,
     MOVES_DIR,
     NO_LEADER,
+    REPLICA_LAG_DIR,
     TOPICS_DIR,
     USERS_DIR,
     BrokerInfo,
     GroupState,
     KeyLayout,
+    LogEnd,
     MoveRecord,
+    ReplicaLag,
     TopicRecord,
     decode_acls,
     decode_broker,
     decode_configs,
     decode_controller,
     decode_group,
+    decode_log_end,
     decode_move,
+    decode_replica_lag,
     decode_topic,
     decode_user,
 )
@@ -78,6 +84,9 @@ class ClusterSnapshot:
     broker_default_configs: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     """The cluster-wide dynamic broker default (``broker_default_configs``; empty when the key is absent)."""
     moves: Mapping[tuple[str, int], MoveRecord] = field(default_factory=lambda: MappingProxyType({}))
+    log_ends: Mapping[int, LogEnd] = field(default_factory=lambda: MappingProxyType({}))
+    """Members' published log ends (``log_ends/<node id>``: only members of a leaderless group publish one)."""
+    replica_lag: Mapping[str, ReplicaLag] = field(default_factory=lambda: MappingProxyType({}))
     damaged: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def leader_of(self, topic: str, partition: int) -> PartitionLeader | None:
@@ -140,6 +149,8 @@ class _Builder:
         self.users: dict[str, Mapping[str, Mapping[str, Any]]] = {}
         self.broker_default_configs: Mapping[str, str] = _EMPTY
         self.moves: dict[tuple[str, int], MoveRecord] = {}
+        self.log_ends: dict[int, LogEnd] = {}
+        self.replica_lag: dict[str, ReplicaLag] = {}
         self.damaged: dict[str, str] = {}
 
     @classmethod
@@ -154,6 +165,8 @@ class _Builder:
         builder.users = dict(snapshot.users)
         builder.broker_default_configs = snapshot.broker_default_configs
         builder.moves = dict(snapshot.moves)
+        builder.log_ends = dict(snapshot.log_ends)
+        builder.replica_lag = dict(snapshot.replica_lag)
         builder.damaged = dict(snapshot.damaged)
         return builder
 
@@ -189,6 +202,12 @@ class _Builder:
             self.broker_default_configs = _EMPTY if value is None else decode_configs(value)
         elif relative.startswith(MOVES_DIR):
             self._apply_move(relative[len(MOVES_DIR) :], value)
+        elif relative.startswith(LOG_ENDS_DIR):
+            node = int(relative[len(LOG_ENDS_DIR) :])
+            _put_or_drop(self.log_ends, node, None if value is None else decode_log_end(node, value))
+        elif relative.startswith(REPLICA_LAG_DIR):
+            name = relative[len(REPLICA_LAG_DIR) :]
+            _put_or_drop(self.replica_lag, name, None if value is None else decode_replica_lag(name, value))
 
     def _apply_move(self, relative: str, value: bytes | None) -> None:
         if value is not None:
@@ -210,6 +229,8 @@ class _Builder:
             users=MappingProxyType(self.users),
             broker_default_configs=self.broker_default_configs,
             moves=MappingProxyType(self.moves),
+            log_ends=MappingProxyType(self.log_ends),
+            replica_lag=MappingProxyType(self.replica_lag),
             damaged=MappingProxyType(self.damaged) if self.damaged else _EMPTY,
         )
 

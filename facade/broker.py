@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rockafka.store import (
     CorruptStoreError,
@@ -33,6 +34,9 @@ from .topology import LocalTopology, Topology
 from .transactions import TransactionCoordinator
 from .waiters import PartitionWaiters
 
+if TYPE_CHECKING:
+    from .leader_elections import ClusterLeaderElections
+
 log = logging.getLogger(__name__)
 
 META_FILE = "meta.properties"
@@ -52,6 +56,8 @@ class Broker:
     """The traffic counters, when the HTTP listener exports them (``rockafka.http.listener``)."""
     replication: Replication | None = None
     """This broker's role in its group's replication (``replication.py``); None for a single broker."""
+    leader_elections: ClusterLeaderElections | None = None
+    """ElectLeaders' elections of broker groups (``leader_elections.py``); None for a single broker."""
     groups: GroupService = field(init=False)
     internal_topics: InternalTopicListing = field(init=False)
     """The internal topics clients see (``__consumer_offsets``, ``__transaction_state``) once Kafka would list them."""

@@ -463,7 +463,7 @@ class _Subprocess:
 
 
 class Cluster:
-    """A Rockafka cluster for one test: a local etcd and ``groups`` broker groups of one broker each.
+    """A Rockafka cluster for one test: a local etcd and ``groups`` broker groups of ``replicas`` brokers each.
 
     ::
 
@@ -473,7 +473,10 @@ class Cluster:
             cluster.pause(3)                      # SIGSTOP; cluster.resume(3)
 
     :meth:`start` returns once every broker is registered in etcd, every group has a leader and a controller is
-    elected. ``settings`` apply to every broker (over :data:`TEST_SETTINGS`). Each broker's data directory and
+    elected. With ``replicas`` R > 1, group ``group-g`` has the node ids ``(g-1)*R+1 .. g*R``, each member with its
+    own ``rockafka.replication.listener`` on a free port (its role comes from etcd's leader of its group), and
+    :meth:`start` waits for the lowest of each group to lead and every member to be registered. ``settings`` apply
+    to every broker (over :data:`TEST_SETTINGS`). Each broker's data directory and
     etcd's are temporary and removed by :meth:`close`, unless ``data_root`` is given: then they are
     ``data_root/broker-<node id>/data`` and ``data_root/etcd``, and kept.
     """
@@ -487,6 +490,7 @@ class Cluster:
         lease_ttl_ms: int = 2000,
         name: str = "test",
         data_root: Path | None = None,
+        replicas: int = 1,
     ) -> None:
         self.etcd = LocalEtcd(None if data_root is None else data_root / "etcd")
         self.name = name
@@ -501,8 +505,13 @@ class Cluster:
                 settings={**common, "node.id": str(node)},
                 data_dir=None if data_root is None else data_root / f"broker-{node}" / "data",
             )
-            for node in range(1, groups + 1)
+            for node in range(1, groups * replicas + 1)
         }
+        self.replicas = replicas
+
+    def group_of(self, node: int) -> str:
+        """The broker group of node id ``node``."""
+        return f"group-{(node - 1) // self.replicas + 1}"
 
     @property
     def bootstrap(self) -> str:
@@ -513,19 +522,27 @@ class Cluster:
         self.etcd.start()
         for node, broker in self.brokers.items():
             broker.settings["rockafka.cluster.etcd.endpoints"] = self.etcd.endpoint
-            broker.settings["rockafka.cluster.group"] = f"group-{node}"
+            broker.settings["rockafka.cluster.group"] = self.group_of(node)
+            if self.replicas > 1:
+                broker.settings.setdefault("rockafka.replication.listener", f"{HOST}:{_free_port()}")
             broker.start()
         self.wait_ready()
         return self
 
     def wait_ready(self, nodes: Iterable[int] | None = None, timeout_s: float = START_TIMEOUT_S) -> None:
-        """Wait until ``nodes`` (every broker by default) are registered and lead their groups, and a
-        controller is elected (:class:`BrokerError` after ``timeout_s``)."""
-        from rockafka.cluster.readiness import wait_until_serving
+        """Wait until ``nodes`` (by default the lowest node id of each group) are registered and lead their groups,
+        every broker is registered, and a controller is elected (:class:`BrokerError` after ``timeout_s``)."""
+        from rockafka.cluster.readiness import serving, wait_for_snapshot
 
-        wanted = sorted(self.brokers if nodes is None else nodes)
+        firsts = [node for node in self.brokers if (node - 1) % self.replicas == 0]
+        wanted = sorted(firsts if nodes is None else nodes)
+        everyone = list(self.brokers) if nodes is None else []
+
+        def ready(snapshot: ClusterSnapshot) -> bool:
+            return serving(snapshot, wanted) and all(node in snapshot.brokers for node in everyone)
+
         try:
-            asyncio.run(wait_until_serving(self.etcd.endpoint, self.name, wanted, timeout_s))
+            asyncio.run(wait_for_snapshot(self.etcd.endpoint, self.name, ready, timeout_s))
         except TimeoutError:
             raise BrokerError(f"the cluster did not elect leaders for nodes {wanted} within {timeout_s}s") from None
 
@@ -554,7 +571,8 @@ class Cluster:
     def restart(self, node: int, *, kill: bool = True, timeout_s: float = START_TIMEOUT_S) -> None:
         """Stop broker ``node`` (SIGKILL, or a clean stop with ``kill=False``), wait until its registration is
         gone from etcd (a killed broker's lease expires after the lease TTL), start it again and wait until it
-        leads its group again. A restart inside the lease would be refused: the node id is still registered."""
+        leads its group again (with ``replicas`` > 1: until it is registered again). A restart inside the lease
+        would be refused: the node id is still registered."""
         from rockafka.cluster.readiness import wait_for_snapshot
 
         broker = self.brokers[node]
@@ -570,7 +588,13 @@ class Cluster:
         except TimeoutError:
             raise BrokerError(f"broker {node} was still registered {timeout_s}s after it stopped") from None
         broker.start()
-        self.wait_ready([node], timeout_s)
+        if self.replicas == 1:
+            self.wait_ready([node], timeout_s)
+            return
+        try:
+            asyncio.run(wait_for_snapshot(self.etcd.endpoint, self.name, lambda s: node in s.brokers, timeout_s))
+        except TimeoutError:
+            raise BrokerError(f"broker {node} was not registered {timeout_s}s after it started") from None
 
     def pause(self, node: int) -> None:
         self.brokers[node].pause()

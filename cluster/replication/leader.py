@@ -9,11 +9,22 @@ that segment deletion takes, so the appends on the loop thread never wait on a f
 stream parks until the next append (one future shared by every stream, completed by the store's append
 listener: no polling) or until ``HEARTBEAT_S`` passes, when a frame without bytes carries the confirm offset.
 
-Acknowledgements feed the in-sync set (``insync.py``); a timer shrinks it every ``CHECK_S``. While a follower is
-in sync, the store's reads stop at the confirm offset (``Records.set_confirmed``: the high watermark consumers
-see), and ``on_confirm`` wakes parked fetches when it moves. ``wait_confirmed`` is acks=all's waiter: a future
-completed when the confirm offset reaches a given physical end (a heap of waiters, popped as the confirm offset
-moves).
+Acknowledgements feed the in-sync set (``insync.py``); one task keeps the set, every ``CHECK_S`` and whenever a
+follower joins or disconnects. In a cluster the set is in etcd too: ``record_in_sync`` is an awaited hook
+(``cluster/group_writes.InSyncWriter``) that makes etcd's set this leader and the followers given, and the
+task orders the steps so that etcd's set is always within this one: a shrink is written to etcd *before* the
+members dropped leave the set here (until then they hold the confirm offset back, so an acks=all never waits on
+fewer members than etcd lists); an expand is in the set here at once and written after. A failed write (etcd
+unreachable) leaves the set as it was and is tried again at the next check; a fenced one (etcd names another
+leader or epoch: :class:`FencedLeaderError`) sets ``deposed`` and the set stops shrinking (acks=all then waits
+for every member the set had). Without the hook (None: the static pair of ``rockafka.replication.*``) the set
+lives here only. ``report_lag``, another optional hook (``LagReporter``), is given the log end, the confirm
+offset and the followers' ends every ``LAG_REPORT_S`` when they changed.
+
+While a follower is in sync, the store's reads stop at the confirm offset (``Records.set_confirmed``: the high
+watermark consumers see), and ``on_confirm`` wakes parked fetches when it moves. ``wait_confirmed`` is acks=all's
+waiter: a future completed when the confirm offset reaches a given physical end (a heap of waiters, popped as the
+confirm offset moves).
 
 Threads: the broker loop thread, like the store calls it makes.
 """
@@ -26,11 +37,12 @@ import heapq
 import itertools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from rockafka.store import MessageStore, StoreError
 from rockafka.store.divergence import EpochLog, find_divergence
 
+from ..errors import ClusterError, FencedLeaderError
 from .insync import InSyncSet
 from .stream import (
     Ack,
@@ -51,6 +63,8 @@ CHUNK_BYTES = 1 << 20
 HEARTBEAT_S = 0.5
 CHECK_S = 0.25
 HANDSHAKE_TIMEOUT_S = 10.0
+LAG_REPORT_S = 5.0
+"""The shortest time between two calls of ``report_lag``."""
 
 
 class ReplicationLeader:
@@ -64,6 +78,17 @@ class ReplicationLeader:
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._checker: asyncio.Task[None] | None = None
+        self._membership_changed = asyncio.Event()
+        self.record_in_sync: Callable[[frozenset[int]], Awaitable[None]] | None = None
+        """Makes etcd's in-sync set this leader and the followers given (raises ClusterError); None: memory only."""
+        self.report_lag: Callable[[int, int, Mapping[int, int]], Awaitable[None]] | None = None
+        """Publishes the log end, the confirm offset and each connected follower's end (raises ClusterError)."""
+        self.deposed = False
+        """etcd named another leader or epoch when this leader wrote its in-sync set."""
+        self._recorded: frozenset[int] | None = None  # the followers etcd's set holds, as last written
+        self._etcd_failing = False
+        self._lag_reported: tuple[int, int, dict[int, int]] | None = None
+        self._lag_reported_at = float("-inf")
         self._limit: int | None = None  # the confirm offset the store holds reads to (None: no follower in sync)
         self.on_confirm: Callable[[], None] = lambda: None
         """Called when the high watermark consumers see moved (the broker wakes its parked fetches)."""
@@ -75,8 +100,19 @@ class ReplicationLeader:
         self._server = await asyncio.start_server(self._serve, host or None, port, reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
         self._store.records.add_append_listener(self._on_append)
-        self._checker = asyncio.create_task(self._check_lag())
+        self._checker = asyncio.create_task(self._keep_in_sync_set())
         log.info("replication: serving followers on %s:%d", host or "0.0.0.0", self.port)
+
+    def keep_in_etcd(
+        self,
+        record_in_sync: Callable[[frozenset[int]], Awaitable[None]] | None,
+        report_lag: Callable[[int, int, Mapping[int, int]], Awaitable[None]] | None = None,
+    ) -> None:
+        """Set the etcd hooks for a new leadership (at every election this broker wins: the epoch changed), and
+        forget what was written under the last: the next check writes the whole set."""
+        self.record_in_sync, self.report_lag = record_in_sync, report_lag
+        self._recorded, self.deposed, self._lag_reported = None, False, None
+        self._membership_changed.set()
 
     async def stop(self) -> None:
         self._store.records.remove_append_listener(self._on_append)
@@ -128,14 +164,60 @@ class ReplicationLeader:
             self._appended = asyncio.get_running_loop().create_future()
         return self._appended
 
-    async def _check_lag(self) -> None:
+    async def _keep_in_sync_set(self) -> None:
         while True:
-            await asyncio.sleep(CHECK_S)
-            dropped = self.in_sync.shrink(self._store.replica.published_end, self._now_ms())
-            if dropped:
-                log.warning("replication: follower(s) %s out of the in-sync set (lag over %d ms)", dropped,
-                            self.in_sync.lag_time_ms)  # fmt: skip
-                self._release_waiters()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._membership_changed.wait(), CHECK_S)
+            self._membership_changed.clear()
+            try:
+                await self.update_in_sync_set()
+                if self.report_lag is not None and self._clock() - self._lag_reported_at >= LAG_REPORT_S:
+                    await self._report_lag(self.report_lag)
+            except Exception:  # a hook's unforeseen failure must not end the task that shrinks the set
+                log.exception("replication: keeping the in-sync set failed (trying on)")
+
+    async def update_in_sync_set(self) -> None:
+        """One step of keeping the set: write etcd's set if it differs (a shrink first there), then drop here the
+        members due to leave once etcd no longer lists them."""
+        due = self.in_sync.due_to_leave(self._store.replica.published_end, self._now_ms())
+        wanted = self.in_sync.in_sync_followers() - due
+        record = self.record_in_sync
+        if record is not None and wanted != self._recorded and (self.deposed or not await self._record(record, wanted)):
+            return
+        if due:
+            self.in_sync.remove(due, self._store.replica.published_end)
+            log.warning("replication: follower(s) %s out of the in-sync set (disconnected, or lag over %d ms)",
+                        sorted(due), self.in_sync.lag_time_ms)  # fmt: skip
+            self._release_waiters()
+
+    async def _record(self, record: Callable[[frozenset[int]], Awaitable[None]], wanted: frozenset[int]) -> bool:
+        """Write ``wanted`` to etcd; False when it was not written (then nothing leaves the set here)."""
+        try:
+            await record(wanted)
+        except FencedLeaderError as exc:
+            self.deposed = True
+            log.error("replication: %s", exc)
+            return False
+        except ClusterError as exc:
+            if not self._etcd_failing:
+                log.warning("replication: cannot write the in-sync set to etcd (trying on): %s", exc)
+            self._etcd_failing = True
+            return False
+        self._etcd_failing = False
+        self._recorded = wanted
+        return True
+
+    async def _report_lag(self, report: Callable[[int, int, Mapping[int, int]], Awaitable[None]]) -> None:
+        ends = {follower.node_id: follower.end for follower in self.in_sync.followers() if follower.connected}
+        now = (self._store.replica.published_end, self.in_sync.confirm_offset, ends)
+        if now == self._lag_reported:
+            return
+        try:
+            await report(*now)
+        except ClusterError as exc:
+            log.debug("replication: lag report not written: %s", exc)
+            return
+        self._lag_reported, self._lag_reported_at = now, self._clock()
 
     def _now_ms(self) -> int:
         return int(self._clock() * 1000)
@@ -167,9 +249,9 @@ class ReplicationLeader:
             log.warning("replication: follower %s (%s) disconnected: %s", node_id, peer, exc or type(exc).__name__)
         finally:
             if node_id is not None:
-                self.in_sync.left(node_id, self._store.replica.published_end)
+                self.in_sync.left(node_id)
                 self._sent_all.pop(node_id, None)
-                self._release_waiters()
+                self._membership_changed.set()
             writer.close()
             self._tasks.discard(task)
 
@@ -221,10 +303,12 @@ class ReplicationLeader:
             for message in decoder.feed(data):
                 if not isinstance(message, Ack):
                     raise ReplicationProtocolError(f"a follower sent {type(message).__name__}, not ACK")
-                self.in_sync.acknowledged(
+                joined = self.in_sync.acknowledged(
                     node_id, message.end, self._store.replica.published_end, self._sent_all[node_id],
                     self._now_ms(),
                 )  # fmt: skip
+                if joined:
+                    self._membership_changed.set()
                 self._release_waiters()
         raise EOFError("the follower closed the connection")
 

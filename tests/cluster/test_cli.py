@@ -11,8 +11,21 @@ from pathlib import Path
 
 from kafka import KafkaAdminClient
 
+from rockafka.cluster import NO_LEADER
+from rockafka.cluster.layout import (
+    BrokerInfo,
+    GroupState,
+    KeyLayout,
+    ReplicaLag,
+    encode_broker,
+    encode_controller,
+    encode_group,
+    encode_replica_lag,
+)
 from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.readiness import wait_until_serving
+from rockafka.cluster.snapshot import snapshot_from_keys
+from rockafka.cluster_status_cli import describe
 from rockafka.testing import Broker
 
 START_S = 60.0
@@ -109,3 +122,76 @@ def test_cluster_move_says_what_is_wrong_with_its_arguments_in_one_line(tmp_path
         assert done.returncode == 1, args
         assert done.stdout == "" and done.stderr.startswith(f"rockafka cluster move: {message}"), done.stderr
         assert len(done.stderr.splitlines()) == 1
+
+
+def test_cluster_up_with_replicas_and_cluster_status_show_each_groups_leader_epoch_and_in_sync_set(
+    tmp_path: Path,
+) -> None:
+    command = [sys.executable, "-m", "rockafka", "cluster", "up", "--groups", "2", "--replicas", "2", "--name", "rs"]
+    process = subprocess.Popen([*command, "--data-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)  # fmt: skip
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("bootstrap: "), process.stderr.read() if process.stderr else line
+        assert len(line.split(",")) == 4
+        endpoint = process.stdout.readline().removeprefix("etcd: ").strip()
+        status = [sys.executable, "-m", "rockafka", "cluster", "status", "--etcd", endpoint, "--name", "rs"]
+        done = subprocess.run(status, capture_output=True, text=True, timeout=START_S, check=False)
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[0].startswith("cluster ") and " controller: node " in lines[0]
+        groups = [row for row in lines if row.startswith("group-")]
+        assert [row.split(", in sync")[0] for row in groups] == [
+            "group-1: leader 1, epoch 0",
+            "group-2: leader 3, epoch 0",
+        ]
+        assert groups[0].endswith("live members [1, 2]") and groups[1].endswith("live members [3, 4]")
+        for row in groups:  # the leader is in its set; followers join once they follow (issue 19's failover)
+            in_sync = row.split("in sync [")[1].split("]")[0]
+            assert row.split("leader ")[1].split(",")[0] in in_sync.split(", ")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(START_S) == 0
+    finally:
+        if process.poll() is None:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(START_S)
+    for node in (1, 2, 3, 4):
+        assert (
+            "replication: serving followers on 127.0.0.1:" in (tmp_path / f"broker-{node}" / "broker.log").read_text()
+        )
+
+
+def test_cluster_status_with_an_unreachable_etcd_is_one_line() -> None:
+    command = [sys.executable, "-m", "rockafka", "cluster", "status", "--etcd", "127.0.0.1:1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=START_S, check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "rockafka cluster status: etcd is not reachable at 127.0.0.1:1\n"
+
+
+def test_cluster_status_prints_lag_per_follower_from_the_leaders_report() -> None:
+    layout = KeyLayout("c")
+    keys = [
+        (layout.cluster_id(), b"id-1"),
+        (layout.controller(), encode_controller(1)),
+        (layout.broker(1), encode_broker(BrokerInfo(1, "g1", "127.0.0.1", 9001))),
+        (layout.broker(2), encode_broker(BrokerInfo(2, "g1", "127.0.0.1", 9002))),
+        (layout.group("g1"), encode_group(GroupState("g1", 1, 4, (1, 2)))),
+        (layout.replica_lag("g1"), encode_replica_lag(ReplicaLag("g1", 5000, 4000, {2: 4000, 3: 1000}, 10_000))),
+        (layout.group("g2"), encode_group(GroupState("g2", NO_LEADER, 2, (5,)))),
+    ]
+    assert describe(snapshot_from_keys(layout, keys, 1), now_ms=13_500) == [
+        "cluster id-1, controller: node 1",
+        "g1: leader 1, epoch 4, in sync [1, 2], live members [1, 2]",
+        "  follower 2: 1000 bytes behind the leader's end, in sync",
+        "  follower 3: 4000 bytes behind the leader's end, reported 3 s ago",
+        "g2: leader none, epoch 2, in sync [5], live members []",
+        "  lag: not reported",
+    ]
+
+
+def test_cluster_status_of_a_cluster_etcd_does_not_hold_is_one_line(etcd: LocalEtcd) -> None:
+    command = [sys.executable, "-m", "rockafka", "cluster", "status", "--etcd", etcd.endpoint, "--name", "nobody"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=START_S, check=False)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == f"rockafka cluster status: no cluster named 'nobody' in etcd at {etcd.endpoint}\n"

@@ -54,3 +54,13 @@ def test_a_paused_broker_is_dropped_when_its_lease_runs_out_and_registers_again_
         # first lease run out once more before it refreshes, so "grew" is the invariant, not "grew by exactly one"
         assert back.groups["group-1"].epoch > gone.groups["group-1"].epoch > 0
         assert back.controller == 2
+
+
+def test_a_group_of_two_members_starts_led_by_the_lowest_and_a_restarted_follower_rejoins_as_follower() -> None:
+    with Cluster(groups=1, replicas=2, lease_ttl_ms=1000) as cluster:
+        start = _wait(cluster, lambda s: s.groups["group-1"].leader == 1 and 2 in s.brokers)
+        assert start.group_members("group-1") == [1, 2] and 1 in start.groups["group-1"].in_sync
+        epoch = start.groups["group-1"].epoch
+        cluster.restart(2)  # returns once 2 is registered again: it does not lead
+        after = _wait(cluster, lambda s: 2 in s.brokers)
+        assert (after.groups["group-1"].leader, after.groups["group-1"].epoch) == (1, epoch)

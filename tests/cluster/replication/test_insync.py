@@ -3,7 +3,7 @@ rejoins, and the confirm offset every member holds. Time is passed in, so nothin
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rockafka.cluster.replication.insync import InSyncSet
@@ -38,9 +38,11 @@ def test_a_follower_not_caught_up_for_the_lag_time_leaves_and_the_confirm_offset
     members.joined(2, end=0, now_ms=0)
     members.acknowledged(2, 0, leader_end=0, leader_end_when_sent=0, now_ms=0)
     members.appended(500)
-    assert members.shrink(500, now_ms=LAG_MS) == []  # exactly the lag time: still in
+    assert members.due_to_leave(500, now_ms=LAG_MS) == frozenset()  # exactly the lag time: still in
     assert members.confirm_offset == 0
-    assert members.shrink(500, now_ms=LAG_MS + 1) == [2]
+    due = members.due_to_leave(500, now_ms=LAG_MS + 1)
+    assert due == {2} and members.size == 2 and members.confirm_offset == 0  # due, but held until removed
+    members.remove(due, 500)
     assert members.size == 1 and members.confirm_offset == 500
 
 
@@ -48,7 +50,7 @@ def test_a_follower_caught_up_stays_however_long_the_leader_is_idle() -> None:
     members = InSyncSet(LAG_MS, leader_end=300)
     members.joined(2, end=300, now_ms=0)
     members.acknowledged(2, 300, leader_end=300, leader_end_when_sent=300, now_ms=0)
-    assert members.shrink(300, now_ms=10 * LAG_MS) == [] and members.size == 2
+    assert members.due_to_leave(300, now_ms=10 * LAG_MS) == frozenset() and members.size == 2
 
 
 def test_acknowledgements_of_a_catch_up_behind_the_leader_do_not_count_as_caught_up() -> None:
@@ -58,17 +60,35 @@ def test_acknowledgements_of_a_catch_up_behind_the_leader_do_not_count_as_caught
     members.appended(10_000)
     for now in range(100, 3 * LAG_MS, 100):  # progress, but never up to the end the leader had when sending
         members.acknowledged(2, now, leader_end=10_000, leader_end_when_sent=10_000, now_ms=now)
-        members.shrink(10_000, now)
+        members.remove(members.due_to_leave(10_000, now), 10_000)
     assert members.size == 1
 
 
-def test_a_follower_that_disconnects_leaves_at_once() -> None:
+def test_a_follower_that_disconnects_is_due_to_leave_at_once_and_holds_the_confirm_offset_until_removed() -> None:
+    members = InSyncSet(LAG_MS, leader_end=0)
+    members.joined(2, end=0, now_ms=0)
+    assert members.acknowledged(2, 0, leader_end=0, leader_end_when_sent=0, now_ms=0)  # joined
+    members.appended(70)
+    members.left(2)
+    assert members.due_to_leave(70, now_ms=1) == {2} and members.confirm_offset == 0
+    members.remove(frozenset({2}), 70)
+    assert members.size == 1 and members.confirm_offset == 70 and members.followers() == ()
+
+
+def test_a_follower_that_reconnects_before_it_is_removed_keeps_its_place() -> None:
     members = InSyncSet(LAG_MS, leader_end=0)
     members.joined(2, end=0, now_ms=0)
     members.acknowledged(2, 0, leader_end=0, leader_end_when_sent=0, now_ms=0)
-    members.appended(70)
-    members.left(2, leader_end=70)
-    assert members.size == 1 and members.confirm_offset == 70 and members.followers() == ()
+    members.left(2)
+    members.joined(2, end=0, now_ms=5)
+    assert members.due_to_leave(0, now_ms=5) == frozenset() and members.in_sync_followers() == {2}
+
+
+def test_a_follower_out_of_the_set_is_forgotten_when_it_disconnects() -> None:
+    members = InSyncSet(LAG_MS, leader_end=100)
+    members.joined(3, end=10, now_ms=0)
+    members.left(3)
+    assert members.followers() == () and members.due_to_leave(100, 0) == frozenset()
 
 
 @settings(max_examples=300, deadline=None)
@@ -87,13 +107,59 @@ def test_the_confirm_offset_never_moves_back_nor_past_what_an_in_sync_follower_h
             held = next(f.end for f in members.followers() if f.node_id == node)
             members.acknowledged(node, min(leader_end, held + amount), leader_end, leader_end, now)
         elif action == "shrink":
-            members.shrink(leader_end, now)
+            members.remove(members.due_to_leave(leader_end, now), leader_end)
         elif action == "join" and node not in {f.node_id for f in members.followers()}:
             members.joined(node, end=0, now_ms=now)
         elif action == "leave":
-            members.left(node, leader_end)
+            members.left(node)
         assert confirmed <= members.confirm_offset <= leader_end
         in_sync = [f.end for f in members.followers() if f.in_sync]
         assert members.confirm_offset <= min(in_sync, default=leader_end)
         assert members.size == 1 + len(in_sync)
         confirmed = members.confirm_offset
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["append", "copy", "copy", "ack", "ack", "begin", "commit", "join", "leave",
+                                           "wait"]),
+                          st.integers(2, 3), st.integers(0, 1500)), min_size=30, max_size=120))  # fmt: skip
+# a follower in etcd's set falls behind past the lag time: dropping it here before etcd would break the rule
+@example([("join", 2, 0), ("ack", 2, 0), ("begin", 2, 0), ("commit", 2, 0), ("append", 2, 500), ("wait", 2, 1500),
+          ("begin", 2, 0), ("ack", 2, 0), ("commit", 2, 0)])  # fmt: skip
+def test_the_confirm_offset_never_passes_a_member_etcd_still_lists(steps: list[tuple[str, int, int]]) -> None:
+    """The leader's order (``ReplicationLeader.update_in_sync_set``): plan the set (``due_to_leave``), write
+    ``in_sync_followers() - due`` to etcd (an awaited write: anything may happen before it lands), then
+    ``remove(due)``. Whatever interleaves, for every member etcd lists: confirm offset <= what it holds. (Long
+    step lists: with Hypothesis's short default lists the search missed a leader that drops a member before etcd's
+    write, which this test, run against such a leader, finds.)"""
+    members, leader_end, now = InSyncSet(LAG_MS, leader_end=0), 0, 0
+    held: dict[int, int] = {}  # what each connected follower's log really holds
+    etcd: frozenset[int] = frozenset()  # the followers etcd's in-sync set lists (the leader is always in it)
+    ever_held: dict[int, int] = {}  # a follower etcd lists keeps its log while away
+    writing: tuple[frozenset[int], frozenset[int]] | None = None  # (written, due) while the write is in flight
+    for action, node, amount in steps:
+        now += amount
+        if action == "append":
+            leader_end += amount
+            members.appended(leader_end)
+        elif action == "copy" and node in held:
+            held[node] = min(leader_end, held[node] + amount)
+            ever_held[node] = held[node]
+        elif action == "ack" and node in held:
+            members.acknowledged(node, held[node], leader_end, leader_end, now)
+        elif action == "begin" and writing is None:
+            due = members.due_to_leave(leader_end, now)
+            writing = (members.in_sync_followers() - due, due)
+        elif action == "commit" and writing is not None:
+            etcd, due = writing
+            members.remove(due, leader_end)
+            writing = None
+        elif action == "join" and node not in held:
+            held[node] = ever_held.get(node, 0)
+            members.joined(node, end=held[node], now_ms=now)
+        elif action == "leave" and node in held:
+            del held[node]
+            members.left(node)
+        assert set(etcd) <= members.in_sync_followers()
+        for member in etcd:
+            assert members.confirm_offset <= ever_held.get(member, 0)

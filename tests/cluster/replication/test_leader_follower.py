@@ -8,8 +8,13 @@ import asyncio
 import socket
 import struct
 import uuid
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from rockafka.cluster.etcd import Etcd
+from rockafka.cluster.group_writes import InSyncWriter
+from rockafka.cluster.layout import GroupState, KeyLayout, decode_group, encode_group
+from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.replication.follower import FollowerRefusedError, ReplicationFollower
 from rockafka.cluster.replication.leader import ReplicationLeader
 from rockafka.store import MessageStore
@@ -76,3 +81,61 @@ def test_a_follower_copies_appends_and_the_leader_survives_bad_peers(tmp_path: P
             await leader.stop()
 
     asyncio.run(scenario())
+
+
+def test_the_in_sync_set_is_written_to_etcd_and_never_shrinks_here_unless_etcd_did(
+    tmp_path: Path, etcd: LocalEtcd, cluster_name: str
+) -> None:
+    """The leader's hook over a real etcd (``InSyncWriter``): a follower that joins is written, one that leaves is
+    written out before the confirm offset moves on without it; once etcd names another leader the write is
+    refused, the leader learns it is deposed, and the follower that left keeps holding the confirm offset."""
+
+    async def scenario() -> None:
+        layout = KeyLayout(cluster_name)
+        connection = await Etcd.connect([etcd.endpoint])
+        await connection.swap([], [connection.txn.put(layout.group("g1"), encode_group(GroupState("g1", 1, 0)))])
+
+        async def in_sync() -> tuple[int, ...]:
+            entry = await connection.get(layout.group("g1"))
+            assert entry is not None
+            return decode_group("g1", entry.value).in_sync
+
+        with (
+            MessageStore.open(small_config(tmp_path / "leader")) as leader_store,
+            MessageStore.open(small_config(tmp_path / "follower")) as follower_store,
+        ):
+            leader_store.topics.create("t", 1, topic_id=TOPIC_ID)
+            leader = ReplicationLeader(leader_store, lag_time_ms=10_000)
+            leader.record_in_sync = InSyncWriter(connection, layout, "g1", node_id=1, epoch=0)
+            await leader.start("127.0.0.1", 0)
+            follower_store.replica.follow()
+            for round_ in range(2):
+                follower = ReplicationFollower(2, "127.0.0.1", leader.port)
+                follower.follow(follower_store, None)
+                append(leader_store, "t", 0, build_batch([(b"k", b"round %d" % round_)]))
+                await _until(lambda: leader.in_sync.size == 2, "the follower joined the in-sync set")
+                await _until_async(lambda: in_sync(), (1, 2), "etcd lists the follower")
+                if round_ == 0:
+                    await follower.stop()
+                    await _until(lambda: leader.in_sync.size == 1, "the stopped follower left the set")
+                    assert await in_sync() == (1,)  # etcd first
+            elected = GroupState("g1", 2, 1)  # an election while the follower is in sync
+            await connection.swap([], [connection.txn.put(layout.group("g1"), encode_group(elected))])
+            await follower.stop()
+            append(leader_store, "t", 0, build_batch([(b"k", b"after the election")]))
+            await _until(lambda: leader.deposed, "the leader learned it is deposed")
+            assert leader.in_sync.size == 2  # the follower etcd listed at this epoch still holds it back
+            assert leader.in_sync.confirm_offset < leader_store.replica.published_end
+            assert await in_sync() == (2,)
+            await leader.stop()
+        await connection.close()
+
+    asyncio.run(scenario())
+
+
+async def _until_async(read: Callable[[], Awaitable[object]], wanted: object, what: str) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while (found := await read()) != wanted:
+        assert loop.time() < deadline, f"not within {WAIT_S}s: {what} (found {found})"
+        await asyncio.sleep(0.05)
