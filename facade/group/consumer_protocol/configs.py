@@ -43,8 +43,12 @@ class GroupConfigs:
         return dict(self._overrides.get(group_id, {}))
 
     def value(self, group_id: str, name: str) -> int:
-        """The group config's effective value: the group's override, else the broker setting's."""
-        return effective_group_configs(self._overrides.get(group_id, {}), self._broker())[name]
+        """The (numeric) group config's effective value: the group's override, else the broker setting's."""
+        return int(self.text(group_id, name))
+
+    def text(self, group_id: str, name: str) -> str:
+        """The group config's effective value as text (``share.auto.offset.reset``'s ``latest``)."""
+        return str(effective_group_configs(self._overrides.get(group_id, {}), self._broker())[name])
 
     def replace(self, group_id: str, overrides: Mapping[str, str], validate_only: bool = False) -> None:
         """Make ``overrides`` the group's whole set (``ConfigError`` if invalid; ``OSError`` if the file cannot
