@@ -33,7 +33,7 @@ class ShareSessionError(Exception):
 class ShareSession:
     group_id: str
     member_id: str
-    next_epoch: int = 1
+    next_epoch: int = OPEN_EPOCH  # the opening request's update moves it to 1
     partitions: dict[PartitionKey, None] = field(default_factory=dict)  # in the order they were added
 
 
