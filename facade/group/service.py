@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from rockafka.facade.config import BrokerConfig
@@ -88,7 +88,6 @@ class GroupService:
             clock_ms=self.coordinator.clock_ms,
             timers=timers,
         )
-        self.coordinator.consumer_group_ids = self.consumer.groups
         self.share = ShareGroupCoordinator(
             store,
             configs=group_configs,
@@ -97,6 +96,8 @@ class GroupService:
             timers=timers,
         )
         self.share_delivery = ShareDelivery(store, self.share, config)
+        # classic JoinGroups for a consumer or share group's id get INCONSISTENT_GROUP_PROTOCOL
+        self.coordinator.consumer_group_ids = _HeldIds(self.consumer.groups, self.share.groups)
         self.offsets = OffsetManager(
             self.coordinator,
             store,
@@ -262,6 +263,16 @@ def _consumer_group_description(group: ConsumerGroup) -> GroupDescription:
     return GroupDescription(
         group.group_id, ErrorCode.GROUP_ID_NOT_FOUND, group.state.value, CONSUMER_PROTOCOL, group.assignor, members
     )
+
+
+class _HeldIds:
+    """The group ids held by the given kinds of group, as one live container."""
+
+    def __init__(self, *kinds: Mapping[str, object]) -> None:
+        self._kinds = kinds
+
+    def __contains__(self, group_id: object) -> bool:
+        return any(group_id in kind for kind in self._kinds)
 
 
 def _share_group_description(group: ShareGroup) -> GroupDescription:

@@ -177,6 +177,9 @@ def test_heartbeat_errors_membership_and_listing(tmp_path: Path) -> None:
         join = jg.JoinGroupRequest(group_id="classic", session_timeout_ms=10_000, rebalance_timeout_ms=10_000,
                                    protocol_type="consumer", member_id="",
                                    protocols=[jg.JoinGroupRequestProtocol(name="range", metadata=b"")])  # fmt: skip
+        join.group_id = "g"  # a share group's id: no classic member joins it
+        assert (await client.call(join, jg.JoinGroupResponse, 3)).error_code == ErrorCode.INCONSISTENT_GROUP_PROTOCOL
+        join.group_id = "classic"
         joining = asyncio.ensure_future(client.call(join, jg.JoinGroupResponse, 3))  # parks: the initial delay
         for _ in range(5):
             await asyncio.sleep(0)
