@@ -6,8 +6,9 @@ One JSON document in the data directory, replaced atomically with a ``.bak`` (``
 
 A group's overrides are written before they take effect; a group without overrides is left out. They apply to
 the consumer-protocol or share group of that id (whether it exists yet or not): its session timeout and the
-heartbeat interval its members are told; a share group's lock duration and where it starts reading. In a cluster each broker keeps its own file: overrides set on one broker are
-not seen by another that later coordinates the group.
+heartbeat interval its members are told; a share group's lock duration and where it starts reading. In a
+cluster each broker keeps its own file: overrides set on one broker are not seen by another that later
+coordinates the group.
 """
 
 from __future__ import annotations
