@@ -52,6 +52,8 @@ def prepare(broker: BrokerProcess, topic: str, group: str, count: int) -> None:
     producer = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 5})
     for i in range(count):
         producer.produce(topic, value=b"%d" % i)
+        if i % 10 == 9:  # batches of 10: a share fetch acquires whole batches, and several consumers can take turns
+            assert producer.flush(30) == 0
     assert producer.flush(30) == 0
 
 

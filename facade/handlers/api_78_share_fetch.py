@@ -8,13 +8,13 @@ and every partition of the session is fetched. Acknowledgements are applied firs
 ``AcknowledgeErrorCode``: INVALID_RECORD_STATE for records the member does not hold). A closing request
 fetches nothing and releases what the member still holds.
 
-Each partition answers whole stored batches and ``AcquiredRecords``: the offsets acquired for this member,
-with their delivery counts (``facade/group/share/delivery.py``); the client delivers only those. At most
-``MaxRecords`` records are acquired over the request, the bytes read are bounded by ``MaxBytes`` (the first
-batch always goes). With nothing acquired, the fetch parks up to ``MaxWaitMs`` for an append to one of its
-partitions or for a lock to expire, then tries once more. ``AcquisitionLockTimeoutMs`` is the group's lock
-duration. Records of aborted transactions are delivered (read_uncommitted); ``MinBytes`` and ``BatchSize``
-are not used.
+Each partition answers whole stored batches and ``AcquiredRecords``: the offsets acquired for this member, with
+their delivery counts (``facade/group/share/delivery.py``); the client delivers only those. Whole batches are
+acquired until ``MaxRecords`` are reached over the request (the last batch may go past them, as Kafka aligns
+acquisitions with batches); the bytes read are bounded by ``MaxBytes`` (the first batch always goes). With nothing
+acquired, the fetch parks until an append to one of its partitions or the next lock expiry, and tries again, until
+it acquires records or ``MaxWaitMs`` passes. ``AcquisitionLockTimeoutMs`` is the group's lock duration. Records of
+aborted transactions are delivered (read_uncommitted); ``MinBytes`` and ``BatchSize`` are not used.
 
 Authorization: READ on the group (GROUP_AUTHORIZATION_FAILED for the request) and on each topic
 (TOPIC_AUTHORIZATION_FAILED for its partitions).

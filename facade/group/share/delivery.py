@@ -3,14 +3,14 @@ ShareAcknowledge, over each group's share-partitions (``inflight.py``).
 
 A share-partition is made on a group's first fetch of it, starting at the partition's high watermark
 (``share.auto.offset.reset=latest``, the default) or its log start offset (``earliest``), a group config. A fetch
-reads from the first available record of the window (a released or expired one first, else the end), whole
-stored batches as Fetch does, and acquires for the member the data records among them: at most the request's
-``MaxRecords`` (over all its partitions) and never more than ``group.share.partition.max.record.locks`` in
-flight per partition, locked for ``share.record.lock.duration.ms`` (the group config; else
-``group.share.record.lock.duration.ms``). Records of control batches (transaction markers) are never handed
-out; records of aborted transactions are (``share.isolation.level`` is read_uncommitted, Kafka's default, and
-read_committed is not implemented). A log start offset moved past the window (retention, DeleteRecords)
-moves its start along.
+reads from the first available record of the window (a released or expired one first, else the end), whole stored
+batches as Fetch does, and acquires for the member the data records among them: whole batches until the request's
+``MaxRecords`` are reached (over all its partitions) and never more than ``group.share.partition.max.record.locks``
+in flight per partition, locked for ``share.record.lock.duration.ms`` (the group config; else
+``group.share.record.lock.duration.ms``). Records of control batches (transaction markers) are never handed out;
+records of aborted transactions are (``share.isolation.level`` is read_uncommitted, Kafka's default, and
+read_committed is not implemented). A log start offset moved past the window (retention, DeleteRecords) moves its
+start along.
 
 Each change of a window made by acknowledgements, releases or expired locks is saved with the group
 (``persistence.py``); acquisitions are not. A member that closes its share session, or whose group session

@@ -114,14 +114,17 @@ class SharePartition:
         max_locks: int,
         deadline: float,
     ) -> list[AcquiredRange]:
-        """Acquire for ``member_id`` up to ``max_records`` deliverable records among ``batches`` (the (first,
-        last) offsets of the data batches a read returned, in order), locked until ``deadline``."""
+        """Acquire for ``member_id`` the deliverable records among ``batches`` (the (first, last) offsets of the
+        data batches a read returned, in order), locked until ``deadline``: whole batches until ``max_records``
+        are reached (the last batch may take it past them, as Kafka aligns acquisitions with batches: a client
+        then parses each batch once), and never past ``max_locks`` records in the window."""
         acquired: list[AcquiredRange] = []
         count = 0
+        ceiling = self.start + max_locks
         for first, last in batches:
-            for offset in range(max(first, self.start), last + 1):
-                if count >= max_records or offset >= self.start + max_locks:
-                    return acquired
+            if count >= max_records or first >= ceiling:
+                break
+            for offset in range(max(first, self.start), min(last + 1, ceiling)):
                 entry = self._acquirable(offset)
                 if entry is None:
                     continue
@@ -129,7 +132,8 @@ class SharePartition:
                 entry.delivery_count += 1
                 count += 1
                 _extend(acquired, offset, entry.delivery_count)
-        self._next_deadline = min(self._next_deadline, deadline)
+        if acquired:
+            self._next_deadline = min(self._next_deadline, deadline)
         return acquired
 
     def _acquirable(self, offset: int) -> InFlight | None:

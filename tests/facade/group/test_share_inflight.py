@@ -22,8 +22,10 @@ ACCEPT, RELEASE, REJECT, GAP = (int(t) for t in (AcknowledgeType.ACCEPT, Acknowl
 
 
 def acquire(p: SharePartition, member: str, first: int, last: int, *, now: float = 0.0, most: int = 100) -> list:
+    """Acquire among one-record batches ``first``..``last``."""
     p.first_available(now, LIMIT)
-    return p.acquire(member, [(first, last)], max_records=most, max_locks=1000, deadline=now + 10)
+    batches = [(offset, offset) for offset in range(first, last + 1)]
+    return p.acquire(member, batches, max_records=most, max_locks=1000, deadline=now + 10)
 
 
 def test_two_members_acquire_disjoint_records_and_accepting_moves_the_start() -> None:
@@ -90,11 +92,12 @@ def test_release_member_and_control_offsets_left_out() -> None:
     assert (p.start, p.records) == (5, {})
 
 
-def test_the_window_is_bounded_by_max_locks() -> None:
+def test_whole_batches_are_acquired_past_max_records_but_never_past_max_locks() -> None:
     p = SharePartition(0)
     p.first_available(0.0, LIMIT)
-    got = p.acquire("a", [(0, 99)], max_records=100, max_locks=10, deadline=5.0)
-    assert got == [AcquiredRange(0, 9, 1)]
+    assert p.acquire("a", [(0, 4), (5, 9)], max_records=2, max_locks=100, deadline=5.0) == [AcquiredRange(0, 4, 1)]
+    assert p.acquire("b", [(5, 99)], max_records=100, max_locks=10, deadline=5.0) == [AcquiredRange(5, 9, 1)]
+    assert p.first_available(5.0, LIMIT) == 0  # the locks of a window cut at max_locks still expire
 
 
 def test_runs_save_acquired_as_available_and_load_back() -> None:

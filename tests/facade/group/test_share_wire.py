@@ -106,13 +106,16 @@ def partition(response: sf.ShareFetchResponse) -> sf.PartitionData:
 
 
 async def produce(client: Client, count: int) -> None:
-    builder = DefaultRecordBatchBuilder(2, 0, False, -1, -1, -1, 1 << 20)
+    """``count`` records, one batch (one Produce) each: a share fetch acquires whole batches."""
     for i in range(count):
-        builder.append(i, timestamp=1_700_000_000_000, key=None, value=b"%d" % i, headers=[])
-    request = pr.ProduceRequest(acks=1, timeout_ms=5000, topic_data=[pr.TopicProduceData(
-        name=TOPIC, partition_data=[pr.PartitionProduceData(index=0, records=bytes(builder.build()))])])  # fmt: skip
-    answer = await client.call(request, pr.ProduceResponse, 9)
-    assert answer.responses[0].partition_responses[0].error_code == ErrorCode.NONE
+        builder = DefaultRecordBatchBuilder(2, 0, False, -1, -1, -1, 1 << 20)
+        builder.append(0, timestamp=1_700_000_000_000, key=None, value=b"%d" % i, headers=[])
+        data = pr.PartitionProduceData(index=0, records=bytes(builder.build()))
+        request = pr.ProduceRequest(
+            acks=1, timeout_ms=5000, topic_data=[pr.TopicProduceData(name=TOPIC, partition_data=[data])]
+        )
+        answer = await client.call(request, pr.ProduceResponse, 9)
+        assert answer.responses[0].partition_responses[0].error_code == ErrorCode.NONE
 
 
 T = TypeVar("T")
