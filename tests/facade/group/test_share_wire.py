@@ -19,7 +19,9 @@ from rockafka.facade.dispatch import RequestDispatcher
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.framing import decode_response, encode_request
 from rockafka.facade.protocol.message import ApiMessage
+from rockafka.facade.protocol.messages import describe_configs as dc
 from rockafka.facade.protocol.messages import describe_groups as dsg
+from rockafka.facade.protocol.messages import incremental_alter_configs as iac
 from rockafka.facade.protocol.messages import join_group as jg
 from rockafka.facade.protocol.messages import list_groups as lsg
 from rockafka.facade.protocol.messages import produce as pr
@@ -249,3 +251,42 @@ def test_two_members_release_reject_expiry_and_restart(tmp_path: Path) -> None:
 
     run(tmp_path, first_life)
     run(tmp_path, second_life)
+
+
+GROUP_RESOURCE = 32  # Kafka's config resource type of a group
+
+
+def test_share_group_configs_are_described_and_altered(tmp_path: Path) -> None:
+    async def scenario(client: Client, broker: Broker, clock: ManualClock, topic_id: uuid.UUID) -> None:
+        async def alter(name: str, value: str) -> int:
+            config = iac.AlterableConfig(name=name, config_operation=0, value=value)
+            resource = iac.AlterConfigsResource(resource_type=GROUP_RESOURCE, resource_name="h", configs=[config])
+            answer = await client.call(
+                iac.IncrementalAlterConfigsRequest(resources=[resource]), iac.IncrementalAlterConfigsResponse, 1
+            )
+            return answer.responses[0].error_code
+
+        async def described() -> dict[str, tuple[str | None, int]]:
+            resource = dc.DescribeConfigsResource(
+                resource_type=GROUP_RESOURCE, resource_name="h", configuration_keys=None
+            )
+            answer = await client.call(dc.DescribeConfigsRequest(resources=[resource]), dc.DescribeConfigsResponse, 4)
+            return {
+                c.name: (c.value, c.config_source) for c in answer.results[0].configs if c.name.startswith("share.")
+            }
+
+        assert await described() == {
+            "share.auto.offset.reset": ("latest", 5),  # DEFAULT_CONFIG: no broker setting
+            "share.heartbeat.interval.ms": ("5000", 5),
+            "share.record.lock.duration.ms": (str(int(LOCK_S * 1000)), 4),  # STATIC_BROKER_CONFIG
+            "share.session.timeout.ms": ("45000", 5),
+        }
+        assert await alter("share.auto.offset.reset", "sideways") == ErrorCode.INVALID_CONFIG
+        assert await alter("share.heartbeat.interval.ms", "50000") == ErrorCode.INVALID_CONFIG  # not below the session
+        assert await alter("share.record.lock.duration.ms", "2500") == ErrorCode.NONE
+        assert (await described())["share.record.lock.duration.ms"] == ("2500", 8)  # GROUP_CONFIG
+        await client.beat("h", "m", 0, [TOPIC])
+        fetched = await client.fetch("h", "m", 0, topic_id)
+        assert fetched.acquisition_lock_timeout_ms == 2500
+
+    run(tmp_path, scenario)
