@@ -16,6 +16,9 @@ acquired, the fetch parks until an append to one of its partitions or the next l
 it acquires records or ``MaxWaitMs`` passes. ``AcquisitionLockTimeoutMs`` is the group's lock duration. Records of
 aborted transactions are delivered (read_uncommitted); ``MinBytes`` and ``BatchSize`` are not used.
 
+In a cluster, a partition this broker does not lead answers NOT_LEADER_OR_FOLLOWER (the share state lives with
+the broker that serves the fetches, which must also coordinate the group: see docs/groups.md).
+
 Authorization: READ on the group (GROUP_AUTHORIZATION_FAILED for the request) and on each topic
 (TOPIC_AUTHORIZATION_FAILED for its partitions).
 """
@@ -96,6 +99,11 @@ async def _fetch(
     if request.max_records <= 0 or not keys:
         return False
     names = {key: topic_name(ctx, key[0]) for key in keys}
+    led = ctx.broker.topology.readable  # None on a single broker: it leads every partition
+    if led is not None:
+        for key, name in names.items():
+            if isinstance(name, str) and key[1] not in led.get(name, ()):
+                names[key] = ErrorCode.NOT_LEADER_OR_FOLLOWER
     readable = [(key, name) for key, name in names.items() if isinstance(name, str)]
     for key, name in names.items():
         if isinstance(name, ErrorCode):
