@@ -19,6 +19,7 @@ from rockafka.facade.dispatch import RequestDispatcher
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.framing import decode_response, encode_request
 from rockafka.facade.protocol.message import ApiMessage
+from rockafka.facade.protocol.messages import delete_groups as dg
 from rockafka.facade.protocol.messages import describe_configs as dc
 from rockafka.facade.protocol.messages import describe_groups as dsg
 from rockafka.facade.protocol.messages import incremental_alter_configs as iac
@@ -190,10 +191,16 @@ def test_heartbeat_errors_membership_and_listing(tmp_path: Path) -> None:
             await asyncio.sleep(0)
         assert (await client.beat("classic", "m9", 0, [TOPIC])).error_code == ErrorCode.GROUP_ID_NOT_FOUND
         joining.cancel()
+        delete = dg.DeleteGroupsRequest(groups_names=["g"])
+        deleted = await client.call(delete, dg.DeleteGroupsResponse, 2)
+        assert deleted.results[0].error_code == ErrorCode.NON_EMPTY_GROUP
         left = await client.beat("g", "m2", -1, None)
         assert (left.error_code, left.member_epoch) == (0, -1)
         clock.advance(60)  # m1 stops heartbeating: its session ends
         assert "g" in broker.groups.share.groups and not broker.groups.share.groups["g"].members
+        assert (await client.call(delete, dg.DeleteGroupsResponse, 2)).results[0].error_code == ErrorCode.NONE
+        listed = await client.call(lsg.ListGroupsRequest(types_filter=["share"]), lsg.ListGroupsResponse, 5)
+        assert listed.groups == []
 
     run(tmp_path, scenario)
 
