@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
+import pytest
 from kafka.record.default_records import DefaultRecordBatchBuilder
 
 from rockafka.facade.broker import Broker
@@ -124,7 +125,9 @@ async def produce(client: Client, count: int) -> None:
 T = TypeVar("T")
 
 
-def run(root: Path, scenario: Callable[[Client, Broker, ManualClock, uuid.UUID], Awaitable[T]]) -> T:
+def run(
+    root: Path, scenario: Callable[[Client, Broker, ManualClock, uuid.UUID], Awaitable[T]], flush_mode: str = "async"
+) -> T:
     async def main() -> T:
         lock_ms = int(LOCK_S * 1000)
         overrides = [
@@ -133,7 +136,7 @@ def run(root: Path, scenario: Callable[[Client, Broker, ManualClock, uuid.UUID],
             "group.share.delivery.count.limit=3",
         ]
         config = load_broker_config(overrides=overrides)
-        store = open_store(root / "store")
+        store = open_store(root / "store", flush_mode=flush_mode)
         if TOPIC not in {t.name for t in store.topics.list()}:
             store.topics.create(TOPIC, 1)
         clock = ManualClock()
@@ -232,7 +235,8 @@ def test_fetch_and_acknowledge_error_codes(tmp_path: Path) -> None:
     run(tmp_path, scenario)
 
 
-def test_two_members_release_reject_expiry_and_restart(tmp_path: Path) -> None:
+@pytest.mark.parametrize("flush_mode", ["async", "sync"])
+def test_two_members_release_reject_expiry_and_restart(tmp_path: Path, flush_mode: str) -> None:
     async def first_life(client: Client, broker: Broker, clock: ManualClock, topic_id: uuid.UUID) -> None:
         await produce(client, 6)
         await client.beat("g", "a", 0, [TOPIC])
@@ -256,8 +260,8 @@ def test_two_members_release_reject_expiry_and_restart(tmp_path: Path) -> None:
         # 0, 3, 4 accepted, 2 rejected, 1 released at the delivery limit (3): only 5 is delivered again
         assert acquired(await client.fetch("g", "c", 0, topic_id)) == [(5, 5, 3)]
 
-    run(tmp_path, first_life)
-    run(tmp_path, second_life)
+    run(tmp_path, first_life, flush_mode)  # under sync, each acknowledgement is answered once fsynced
+    run(tmp_path, second_life, flush_mode)
 
 
 GROUP_RESOURCE = 32  # Kafka's config resource type of a group
