@@ -36,7 +36,8 @@ GENERATED := facade/protocol/messages core_pyx/_hotmessages.py core_pyx/_hotcode
   core_pyx/_hotcodec.pyi core_pyx/_hotcodec_py.py core_pyx/hotcodec.py
 
 gen-protocol: install
-	$(PY) -m rockafka.facade.protocol.codegen --specs $(SPECS) --out facade/protocol/messages --hot-out core_pyx
+	$(PY) -m rockafka.facade.protocol.codegen --specs $(SPECS) --newer-specs facade/protocol/newer_specs \
+	  --out facade/protocol/messages --hot-out core_pyx
 
 check-generated: gen-protocol
 	@git diff --exit-code --stat -- $(GENERATED) || \

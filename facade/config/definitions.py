@@ -245,6 +245,12 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("group.consumer.heartbeat.interval.ms", INT, 5000, at_least(1)),
     ConfigDef("group.consumer.assignors", LIST, ["uniform", "range"], one_of(*CONSUMER_GROUP_ASSIGNORS)),
     ConfigDef("group.consumer.max.size", INT, INT_MAX, at_least(1)),
+    ConfigDef("group.share.session.timeout.ms", INT, 45000, at_least(1)),
+    ConfigDef("group.share.heartbeat.interval.ms", INT, 5000, at_least(1)),
+    ConfigDef("group.share.record.lock.duration.ms", INT, 30000, at_least(1)),
+    ConfigDef("group.share.delivery.count.limit", INT, 5, between(2, 10)),
+    ConfigDef("group.share.partition.max.record.locks", INT, 2000, at_least(1)),
+    ConfigDef("group.share.max.size", INT, 200, at_least(1)),
     ConfigDef("offset.metadata.max.bytes", INT, 4096, NON_NEGATIVE),
     ConfigDef("transactional.id.expiration.ms", INT, 604800000, at_least(1)),
     ConfigDef("transaction.max.timeout.ms", INT, 900000, at_least(1)),
@@ -409,6 +415,14 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "group.consumer.assignors": "consumer-protocol groups: the server-side assignors, the first the default "
     "(uniform, range; Kafka's class names are accepted)",
     "group.consumer.max.size": "most members in one consumer-protocol group",
+    "group.share.session.timeout.ms": "share groups (KIP-932): a member without a heartbeat for this long is removed",
+    "group.share.heartbeat.interval.ms": "share groups: the heartbeat interval members are told to keep",
+    "group.share.record.lock.duration.ms": "share groups: how long a member holds records it acquired before they are "
+    "delivered again",
+    "group.share.delivery.count.limit": "share groups: deliveries of a record after which it is archived, not "
+    "delivered again",
+    "group.share.partition.max.record.locks": "share groups: most records of one partition acquired at once",
+    "group.share.max.size": "most members in one share group",
     "offset.metadata.max.bytes": "longest metadata string an offset commit may carry (OFFSET_METADATA_TOO_LARGE above)",
     "transactional.id.expiration.ms": "idle time after which a transactional id is forgotten",
     "transaction.max.timeout.ms": "longest transaction timeout a producer may ask for",

@@ -53,6 +53,7 @@ from .rebalance import (
     cancel,
     reset_and_propagate_assignment_error,
 )
+from .share.persistence import is_share_group_document
 from .state import GroupState
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,7 @@ class GroupCoordinator(Rebalancer):
         """Serve the saved groups whose ids are ``wanted`` (this broker became their coordinator); how many."""
         loaded = 0
         for group_id, document in sorted(self.store.group_metadata.documents().items()):
-            if group_id in self.groups or not wanted(group_id) or is_consumer_group_document(document):
+            if group_id in self.groups or not wanted(group_id) or _other_kind(document):
                 continue
             try:
                 group = load_group(group_id, document)
@@ -457,3 +458,8 @@ def _skip(group: ClassicGroup, member: Member) -> JoinResult:
         result.error, result.member_id, result.generation_id, result.protocol_type, result.protocol_name,
         result.leader_id, result.members, skip_assignment=True,
     )  # fmt: skip
+
+
+def _other_kind(document: Mapping[str, object]) -> bool:
+    """A consumer or share group's document (the classic groups' have no ``group_type``)."""
+    return is_consumer_group_document(document) or is_share_group_document(document)

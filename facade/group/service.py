@@ -5,11 +5,13 @@ Handlers reach it as ``ctx.broker.groups``:
 - ``coordinator`` (``coordinator.py``): JoinGroup, SyncGroup, Heartbeat, LeaveGroup;
 - ``offsets`` (``offsets.py``): OffsetCommit, OffsetFetch, OffsetDelete, offsets retention;
 - ``consumer`` (``consumer_protocol/``): KIP-848 consumer groups (ConsumerGroupHeartbeat, ConsumerGroupDescribe);
+- ``share`` and ``share_delivery`` (``share/``): KIP-932 share groups (ShareGroupHeartbeat, ShareGroupDescribe,
+  ShareFetch, ShareAcknowledge);
 - here: DescribeGroups, ListGroups, DeleteGroups, and the internal topic.
 
-ListGroups lists both kinds with their type (``classic``, ``consumer``); ``describe_group`` describes a consumer
-group with the error GROUP_ID_NOT_FOUND, which DescribeGroups answers (state Dead, no members), as Kafka 4
-does: clients describe those with ConsumerGroupDescribe. A group id is held by one kind at a time.
+ListGroups lists every kind with its type (``classic``, ``consumer``, ``share``); ``describe_group`` describes a
+consumer or share group with the error GROUP_ID_NOT_FOUND, which DescribeGroups answers (state Dead, no members),
+as Kafka 4 does: clients describe those with ConsumerGroupDescribe. A group id is held by one kind at a time.
 
 Groups known only by their committed offsets (simple commits, or a group whose members all left before
 its metadata was kept) are listed and described as Empty with protocol type "", as Kafka shows them.
@@ -30,7 +32,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from rockafka.facade.config import BrokerConfig
@@ -42,6 +44,7 @@ from .consumer_protocol import ClassicGroups, ConsumerGroup, ConsumerGroupCoordi
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
 from .offsets import OffsetManager, PendingTransactional, no_pending_transactional
+from .share import ShareDelivery, ShareGroup, ShareGroupCoordinator
 from .state import GroupState
 
 log = logging.getLogger(__name__)
@@ -51,6 +54,8 @@ GROUP_TYPE: Final = "classic"
 CONSUMER_GROUP_TYPE: Final = "consumer"
 #: The protocol type ListGroups shows for a consumer group (Kafka's).
 CONSUMER_PROTOCOL: Final = "consumer"
+#: A share group's type and protocol type (Kafka's).
+SHARE_GROUP_TYPE: Final = "share"
 
 
 class GroupService:
@@ -73,16 +78,26 @@ class GroupService:
             timers=timers,
         )
         assignors = config.get("group.consumer.assignors")
+        group_configs = GroupConfigs(config.data_dir, lambda: config)
         self.consumer = ConsumerGroupCoordinator(
             store,
-            configs=GroupConfigs(config.data_dir, lambda: config),
+            configs=group_configs,
             assignors=tuple(dict.fromkeys(assignor_name(a) for a in assignors)) if isinstance(assignors, list) else (),
             max_size=config.int("group.consumer.max.size"),
             classic=ClassicGroups(self._classic_has_members, self._drop_empty_classic),
             clock_ms=self.coordinator.clock_ms,
             timers=timers,
         )
-        self.coordinator.consumer_group_ids = self.consumer.groups
+        self.share = ShareGroupCoordinator(
+            store,
+            configs=group_configs,
+            max_size=config.int("group.share.max.size"),
+            held_elsewhere=lambda group_id: group_id in self.coordinator.groups or group_id in self.consumer.groups,
+            timers=timers,
+        )
+        self.share_delivery = ShareDelivery(store, self.share, config)
+        # classic JoinGroups for a consumer or share group's id get INCONSISTENT_GROUP_PROTOCOL
+        self.coordinator.consumer_group_ids = _HeldIds(self.consumer.groups, self.share.groups)
         self.offsets = OffsetManager(
             self.coordinator,
             store,
@@ -101,6 +116,7 @@ class GroupService:
         """Load saved groups and start the retention pass (on the running event loop)."""
         self.coordinator.start()
         self.consumer.start()
+        self.share.start()
         self._retention_task = asyncio.get_running_loop().create_task(self._retention_loop())
 
     def coordinate(self, partitions: frozenset[int]) -> None:
@@ -110,13 +126,13 @@ class GroupService:
         state = self._store.group_partitions
         for partition in sorted(state.loaded - partitions):
             wanted = functools.partial(_in_partition, state.partition_of, partition)
-            unloaded = self.coordinator.unload(wanted) + self.consumer.unload(wanted)
+            unloaded = self.coordinator.unload(wanted) + self.consumer.unload(wanted) + self.share.unload(wanted)
             state.unload(partition)
             log.info("%s-%d is led elsewhere now: %d groups unloaded", OFFSETS_TOPIC, partition, unloaded)
         for partition in sorted(partitions - state.loaded):
             records = state.load(partition)
             wanted = functools.partial(_in_partition, state.partition_of, partition)
-            loaded = self.coordinator.load(wanted) + self.consumer.load(wanted)
+            loaded = self.coordinator.load(wanted) + self.consumer.load(wanted) + self.share.load(wanted)
             log.info("%s-%d is led here now: %d records replayed, %d groups loaded", OFFSETS_TOPIC, partition,
                      records, loaded)  # fmt: skip
 
@@ -124,6 +140,7 @@ class GroupService:
         """Answer waiting members NOT_COORDINATOR, stop timers and the retention pass."""
         self.coordinator.shutdown()
         self.consumer.shutdown()
+        self.share.shutdown()
         if self._retention_task is not None:
             self._retention_task.cancel()
             self._retention_task = None
@@ -147,7 +164,7 @@ class GroupService:
 
     def has_state(self) -> bool:
         """Whether any group or committed offset exists (``__consumer_offsets`` is then listed in Metadata)."""
-        if self.coordinator.groups or self.consumer.groups:
+        if self.coordinator.groups or self.consumer.groups or self.share.groups:
             return True
         try:
             return bool(self._store.offsets.groups())
@@ -162,6 +179,9 @@ class GroupService:
         consumer_group = self.consumer.groups.get(group_id)
         if consumer_group is not None:
             return _consumer_group_description(consumer_group)
+        share_group = self.share.groups.get(group_id)
+        if share_group is not None:
+            return _share_group_description(share_group)
         group = self.coordinator.groups.get(group_id)
         if group is None:
             state = GroupState.EMPTY if self._store.offsets.fetch(group_id) else GroupState.DEAD
@@ -193,6 +213,8 @@ class GroupService:
             listings[group_id] = GroupListing(
                 group_id, CONSUMER_PROTOCOL, consumer_group.state.value, CONSUMER_GROUP_TYPE
             )
+        for group_id, share_group in self.share.groups.items():
+            listings[group_id] = GroupListing(group_id, SHARE_GROUP_TYPE, share_group.state.value, SHARE_GROUP_TYPE)
         for group_id in self._store.offsets.groups():
             listings.setdefault(group_id, GroupListing(group_id, "", GroupState.EMPTY.kafka_name, GROUP_TYPE))
         states = {state.casefold() for state in states_filter}
@@ -211,6 +233,8 @@ class GroupService:
     def _delete_one(self, group_id: str, has_offsets: bool) -> ErrorCode:
         if not self.coordinator.active:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        if group_id in self.share.groups:
+            return self.share.delete(group_id)
         if group_id in self.consumer.groups:
             error = self.consumer.delete(group_id)
             if error is ErrorCode.NONE:
@@ -238,6 +262,26 @@ def _consumer_group_description(group: ConsumerGroup) -> GroupDescription:
     )
     return GroupDescription(
         group.group_id, ErrorCode.GROUP_ID_NOT_FOUND, group.state.value, CONSUMER_PROTOCOL, group.assignor, members
+    )
+
+
+class _HeldIds:
+    """The group ids held by the given kinds of group, as one live container."""
+
+    def __init__(self, *kinds: Mapping[str, object]) -> None:
+        self._kinds = kinds
+
+    def __contains__(self, group_id: object) -> bool:
+        return any(group_id in kind for kind in self._kinds)
+
+
+def _share_group_description(group: ShareGroup) -> GroupDescription:
+    """A share group as the console shows it; DescribeGroups answers GROUP_ID_NOT_FOUND for it, as Kafka 4 does."""
+    members = tuple(
+        DescribedMember(m.member_id, None, m.client_id, m.client_host, b"", b"") for m in group.members.values()
+    )
+    return GroupDescription(
+        group.group_id, ErrorCode.GROUP_ID_NOT_FOUND, group.state.value, SHARE_GROUP_TYPE, "simple", members
     )
 
 

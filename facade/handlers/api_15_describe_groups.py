@@ -3,9 +3,9 @@
 Version notes: v3+ may ask for the authorized operations (the principal's, from its ACLs);
 v4+ answer the members' ``group.instance.id``; v5 is the first flexible version. Members' subscription
 and assignment bytes are given while the group is Stable, empty otherwise, as Kafka does; a group that
-does not exist is answered as Dead with no error; a KIP-848 consumer group as Dead with GROUP_ID_NOT_FOUND
-(Kafka 4's answer: clients describe it with ConsumerGroupDescribe). In a cluster, a group this broker does not
-coordinate is answered NOT_COORDINATOR (``coordination.py``).
+does not exist is answered as Dead with no error; a KIP-848 consumer group or a KIP-932 share group as Dead with
+GROUP_ID_NOT_FOUND (Kafka 4's answer: clients describe them with ConsumerGroupDescribe, ShareGroupDescribe). In
+a cluster, a group this broker does not coordinate is answered NOT_COORDINATOR (``coordination.py``).
 
 Authorization: DESCRIBE on each group (GROUP_AUTHORIZATION_FAILED for that group).
 """

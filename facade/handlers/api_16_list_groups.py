@@ -1,7 +1,8 @@
 """ListGroups v0-5: every group, with its protocol type (and state, v4+; type, v5+).
 
 Version notes: v3 is the first flexible version; v4+ filter by states (KIP-518; names as Kafka prints
-them, compared case-insensitively); v5+ filter by group type (KIP-848): every group here is ``classic``.
+them, compared case-insensitively); v5+ filter by group type (KIP-848): ``classic``,
+``consumer`` or ``share`` (KIP-932).
 Groups known only by committed offsets are listed as Empty with protocol type "". In a cluster a broker lists
 only the groups it coordinates, as Kafka's brokers do: admin clients ask every broker and merge the lists.
 

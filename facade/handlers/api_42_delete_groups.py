@@ -1,4 +1,5 @@
-"""DeleteGroups v0-2: delete groups that have no members, with their committed offsets and metadata.
+"""DeleteGroups v0-2: delete groups that have no members, with their committed offsets and metadata (a share
+group with its share-partitions' state).
 
 Version notes: v2 is the first flexible version. Per group: NON_EMPTY_GROUP while it has members,
 GROUP_ID_NOT_FOUND when it has neither members nor offsets; in a cluster NOT_COORDINATOR for a group this

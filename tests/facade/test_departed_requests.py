@@ -1,6 +1,6 @@
 """What becomes of a request whose client leaves while it is pending (the connection cancels its outcome).
 
-Handlers registered ``parks=True`` (Fetch, JoinGroup, SyncGroup) only wait, and are cancelled. Every other
+Handlers registered ``parks=True`` (Fetch, JoinGroup, SyncGroup, ShareFetch) only wait, and are cancelled. Every other
 awaitable runs to its end, its answer dropped: EndTxn saves PrepareCommit and then writes markers, and a
 cancellation between the two left the transaction half ended until the coordinator's retry pass found it.
 """
@@ -21,8 +21,8 @@ from rockafka.facade.server import ConnectionInfo
 LIST_OFFSETS = 2
 
 
-def test_the_parking_apis_are_fetch_and_the_group_joins() -> None:
-    assert sorted(key for key, handler in HANDLERS.items() if handler.parks) == [1, 11, 14]
+def test_the_parking_apis_are_the_fetches_and_the_group_joins() -> None:
+    assert sorted(key for key, handler in HANDLERS.items() if handler.parks) == [1, 11, 14, 78]
 
 
 @pytest.mark.parametrize("parks", [False, True])

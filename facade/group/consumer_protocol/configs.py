@@ -5,9 +5,10 @@ One JSON document in the data directory, replaced atomically with a ``.bak`` (``
     {"version": 1, "groups": {group id: {config name: value text}}}
 
 A group's overrides are written before they take effect; a group without overrides is left out. They apply to
-the consumer-protocol group of that id (whether it exists yet or not): its session timeout and the heartbeat
-interval its members are told. In a cluster each broker keeps its own file: overrides set on one broker are
-not seen by another that later coordinates the group.
+the consumer-protocol or share group of that id (whether it exists yet or not): its session timeout and the
+heartbeat interval its members are told; a share group's lock duration and where it starts reading. In a
+cluster each broker keeps its own file: overrides set on one broker are not seen by another that later
+coordinates the group.
 """
 
 from __future__ import annotations
@@ -43,8 +44,12 @@ class GroupConfigs:
         return dict(self._overrides.get(group_id, {}))
 
     def value(self, group_id: str, name: str) -> int:
-        """The group config's effective value: the group's override, else the broker setting's."""
-        return effective_group_configs(self._overrides.get(group_id, {}), self._broker())[name]
+        """The (numeric) group config's effective value: the group's override, else the broker setting's."""
+        return int(self.text(group_id, name))
+
+    def text(self, group_id: str, name: str) -> str:
+        """The group config's effective value as text (``share.auto.offset.reset``'s ``latest``)."""
+        return str(effective_group_configs(self._overrides.get(group_id, {}), self._broker())[name])
 
     def replace(self, group_id: str, overrides: Mapping[str, str], validate_only: bool = False) -> None:
         """Make ``overrides`` the group's whole set (``ConfigError`` if invalid; ``OSError`` if the file cannot

@@ -21,13 +21,15 @@ from .spec import SpecError, load_specs
 GENERATED_MARK = "# GENERATED FROM apache/kafka@"
 
 
-def generate(specs: Path, out: Path, commit: str = SPEC_COMMIT, hot_out: Path | None = None) -> list[Path]:
-    """Write every module for the specs in ``specs`` into ``out`` (and the hot-message codec into ``hot_out``);
-    return the files written or changed.
+def generate(
+    specs: Path, out: Path, commit: str = SPEC_COMMIT, hot_out: Path | None = None, newer: Path | None = None
+) -> list[Path]:
+    """Write every module for the specs in ``specs`` (those in ``newer`` replacing theirs) into ``out`` (and the
+    hot-message codec into ``hot_out``); return the files written or changed.
 
     Generated files in ``out`` that no spec produces any more are removed; other files are left alone.
     """
-    loaded = load_specs(specs)
+    loaded = load_specs(specs, newer)
     changed = [] if hot_out is None else _write(hot_out, emit_hot(plan_hot(loaded), commit))
     plans = plan_modules(loaded)
     files = {f"{plan.name}.py": emit_module(plan, commit) for plan in plans}

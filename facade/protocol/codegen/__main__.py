@@ -15,10 +15,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--specs", type=Path, required=True, help="folder of Kafka's *.json message specs")
     parser.add_argument("--out", type=Path, required=True, help="folder to write the generated modules to")
     parser.add_argument("--hot-out", type=Path, help="folder to write the hot-message codec to (core_pyx)")
+    parser.add_argument("--newer-specs", type=Path, help="folder of specs from later Kafka commits, replacing those")
     parser.add_argument("--commit", default=SPEC_COMMIT, help="apache/kafka commit the specs come from")
     args = parser.parse_args(argv)
     try:
-        changed = generate(args.specs, args.out, args.commit, args.hot_out)
+        changed = generate(args.specs, args.out, args.commit, args.hot_out, args.newer_specs)
     except (SpecError, OSError) as exc:
         print(f"codegen: {exc}", file=sys.stderr)
         return 1

@@ -69,7 +69,13 @@ def emit_module(plan: ModulePlan, commit: str = SPEC_COMMIT) -> str:
     if tables:
         classes.extend(["", "", *tables])
     body = "\n".join(classes)
-    lines = [header_line(plan.sources, commit), f'"""{_doc(plan)}"""', "", "from __future__ import annotations", ""]
+    lines = [
+        header_line(plan.sources, plan.messages[0].commit or commit),
+        f'"""{_doc(plan)}"""',
+        "",
+        "from __future__ import annotations",
+        "",
+    ]
     if formats.names:
         lines.append("from struct import Struct as _Struct")
     typing_names = [name for name in ("TYPE_CHECKING", "Self") if name == "Self" or _uses(body, "Buffer")]

@@ -7,6 +7,7 @@ removes. Version strings are ``"3"``, ``"3-7"``, ``"3+"`` (open-ended) or ``"non
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -201,6 +202,7 @@ class MessageSpec:
     fields: tuple[Field, ...]
     common_structs: tuple[StructSpec, ...]
     source: str  # the file name
+    commit: str | None = None  # the apache/kafka commit its file names (``// FROM apache/kafka@<sha>``), if any
 
     @classmethod
     def from_json(cls, data: dict[str, Any], source: str) -> MessageSpec:
@@ -233,18 +235,27 @@ class MessageSpec:
         return max(self.flexible.lo, self.valid.lo)
 
 
-def load_spec(path: Path) -> MessageSpec:
-    """Read one spec file."""
+_FROM_COMMIT: Final = re.compile(r"^// FROM apache/kafka@([0-9a-f]{40})", re.MULTILINE)
+
+
+def load_spec(path: Path, source: str | None = None) -> MessageSpec:
+    """Read one spec file (``source`` names it in the output; its file name by default)."""
+    text = path.read_text(encoding="utf-8")
     try:
-        data = json.loads(strip_comments(path.read_text(encoding="utf-8")))
+        data = json.loads(strip_comments(text))
     except json.JSONDecodeError as exc:
         raise SpecError(f"{path.name}: {exc}") from exc
-    return MessageSpec.from_json(data, path.name)
+    spec = MessageSpec.from_json(data, source or path.name)
+    found = _FROM_COMMIT.search(text)
+    return spec if found is None else dataclasses.replace(spec, commit=found.group(1))
 
 
-def load_specs(directory: Path) -> list[MessageSpec]:
-    """Every ``*.json`` spec in ``directory``, sorted by file name."""
-    specs = [load_spec(path) for path in sorted(directory.glob("*.json"))]
-    if not specs:
+def load_specs(directory: Path, newer: Path | None = None) -> list[MessageSpec]:
+    """Every ``*.json`` spec in ``directory``, sorted by file name; a file of the same name in ``newer`` (specs
+    of a later Kafka commit than the pinned one, each naming its commit) replaces the pinned one."""
+    paths = {path.name: (path, path.name) for path in directory.glob("*.json")}
+    if not paths:
         raise SpecError(f"no *.json message specs in {directory}")
-    return specs
+    if newer is not None:
+        paths.update((p.name, (p, f"{newer.name}/{p.name}")) for p in newer.glob("*.json"))
+    return [load_spec(path, source) for _, (path, source) in sorted(paths.items())]

@@ -1,5 +1,5 @@
-# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 ShareAcknowledgeRequest.json, ShareAcknowledgeResponse.json - DO NOT EDIT; make gen-protocol
-"""ShareAcknowledge (API key 79): ShareAcknowledgeRequest and ShareAcknowledgeResponse, versions 0."""
+# GENERATED FROM apache/kafka@11ad3ba54ac71650cf6e73629002435c7e0ffb9f newer_specs/ShareAcknowledgeRequest.json, newer_specs/ShareAcknowledgeResponse.json - DO NOT EDIT; make gen-protocol
+"""ShareAcknowledge (API key 79): ShareAcknowledgeRequest and ShareAcknowledgeResponse, versions 1-2."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from struct import Struct as _Struct
 from typing import Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
-from ..primitives import Reader, ZERO_UUID, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
+from ..primitives import Reader, ZERO_UUID, pack_bool, pack_int32, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 _S1 = _Struct(">ih")
 _S2 = _Struct(">qq")
@@ -16,17 +16,18 @@ _S3 = _Struct(">ii")
 
 
 class ShareAcknowledgeRequest(ApiMessage):
-    """ShareAcknowledgeRequest, versions 0, flexible from 0."""
+    """ShareAcknowledgeRequest, versions 1-2, flexible from 1."""
 
     API_KEY = 79
     IS_REQUEST = True
-    MIN_VERSION = 0
-    MAX_VERSION = 0
-    FLEXIBLE_FROM = 0
-    __slots__ = ("group_id", "member_id", "share_session_epoch", "topics", "unknown_tagged_fields",)
+    MIN_VERSION = 1
+    MAX_VERSION = 2
+    FLEXIBLE_FROM = 1
+    __slots__ = ("group_id", "member_id", "share_session_epoch", "is_renew_ack", "topics", "unknown_tagged_fields",)
     group_id: str | None
     member_id: str | None
     share_session_epoch: int
+    is_renew_ack: bool
     topics: list[AcknowledgeTopic]
 
     def __init__(
@@ -35,12 +36,14 @@ class ShareAcknowledgeRequest(ApiMessage):
         group_id: str | None = None,
         member_id: str | None = "",
         share_session_epoch: int = 0,
+        is_renew_ack: bool = False,
         topics: list[AcknowledgeTopic] = DEFAULT,
         unknown_tagged_fields: dict[int, bytes] = DEFAULT,
     ) -> None:
         self.group_id = group_id
         self.member_id = member_id
         self.share_session_epoch = share_session_epoch
+        self.is_renew_ack = is_renew_ack
         self.topics = [] if topics is DEFAULT else topics
         self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
 
@@ -48,6 +51,10 @@ class ShareAcknowledgeRequest(ApiMessage):
         write_string(out, self.group_id, True, True)
         write_string(out, self.member_id, True, True)
         out += pack_int32(self.share_session_epoch)
+        if version >= 2:
+            out += pack_bool(self.is_renew_ack)
+        elif version < 2 and self.is_renew_ack != False:
+            raise absent_field(self, "is_renew_ack", version)
         write_struct_array(out, self.topics, version, True)
         write_tagged_fields(out, self.unknown_tagged_fields)
 
@@ -57,23 +64,25 @@ class ShareAcknowledgeRequest(ApiMessage):
         self.group_id = r.nullable_string(True)
         self.member_id = r.nullable_string(True)
         self.share_session_epoch = r.int32()
+        self.is_renew_ack = r.boolean() if version >= 2 else False
         self.topics = r.struct_array(AcknowledgeTopic.read, version, True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
 
 
 class ShareAcknowledgeResponse(ApiMessage):
-    """ShareAcknowledgeResponse, versions 0, flexible from 0."""
+    """ShareAcknowledgeResponse, versions 1-2, flexible from 1."""
 
     API_KEY = 79
     IS_REQUEST = False
-    MIN_VERSION = 0
-    MAX_VERSION = 0
-    FLEXIBLE_FROM = 0
-    __slots__ = ("throttle_time_ms", "error_code", "error_message", "responses", "node_endpoints", "unknown_tagged_fields",)
+    MIN_VERSION = 1
+    MAX_VERSION = 2
+    FLEXIBLE_FROM = 1
+    __slots__ = ("throttle_time_ms", "error_code", "error_message", "acquisition_lock_timeout_ms", "responses", "node_endpoints", "unknown_tagged_fields",)
     throttle_time_ms: int
     error_code: int
     error_message: str | None
+    acquisition_lock_timeout_ms: int
     responses: list[ShareAcknowledgeTopicResponse]
     node_endpoints: list[NodeEndpoint]
 
@@ -83,6 +92,7 @@ class ShareAcknowledgeResponse(ApiMessage):
         throttle_time_ms: int = 0,
         error_code: int = 0,
         error_message: str | None = None,
+        acquisition_lock_timeout_ms: int = 0,
         responses: list[ShareAcknowledgeTopicResponse] = DEFAULT,
         node_endpoints: list[NodeEndpoint] = DEFAULT,
         unknown_tagged_fields: dict[int, bytes] = DEFAULT,
@@ -90,6 +100,7 @@ class ShareAcknowledgeResponse(ApiMessage):
         self.throttle_time_ms = throttle_time_ms
         self.error_code = error_code
         self.error_message = error_message
+        self.acquisition_lock_timeout_ms = acquisition_lock_timeout_ms
         self.responses = [] if responses is DEFAULT else responses
         self.node_endpoints = [] if node_endpoints is DEFAULT else node_endpoints
         self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
@@ -97,6 +108,8 @@ class ShareAcknowledgeResponse(ApiMessage):
     def write(self, out: bytearray, version: int) -> None:
         out += _S1.pack(self.throttle_time_ms, self.error_code)
         write_string(out, self.error_message, True, True)
+        if version >= 2:
+            out += pack_int32(self.acquisition_lock_timeout_ms)
         write_struct_array(out, self.responses, version, True)
         write_struct_array(out, self.node_endpoints, version, True)
         write_tagged_fields(out, self.unknown_tagged_fields)
@@ -106,6 +119,7 @@ class ShareAcknowledgeResponse(ApiMessage):
         self = cls.__new__(cls)
         self.throttle_time_ms, self.error_code = r.fixed(_S1)
         self.error_message = r.nullable_string(True)
+        self.acquisition_lock_timeout_ms = r.int32() if version >= 2 else 0
         self.responses = r.struct_array(ShareAcknowledgeTopicResponse.read, version, True)
         self.node_endpoints = r.struct_array(NodeEndpoint.read, version, True)
         self.unknown_tagged_fields = r.tagged_fields()
@@ -113,7 +127,7 @@ class ShareAcknowledgeResponse(ApiMessage):
 
 
 class AcknowledgeTopic(Struct):
-    """AcknowledgeTopic of ShareAcknowledgeRequest (in versions 0)."""
+    """AcknowledgeTopic of ShareAcknowledgeRequest (in versions 1-2)."""
 
     __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
     topic_id: UUID
@@ -145,7 +159,7 @@ class AcknowledgeTopic(Struct):
 
 
 class AcknowledgePartition(Struct):
-    """AcknowledgePartition of ShareAcknowledgeRequest (in versions 0)."""
+    """AcknowledgePartition of ShareAcknowledgeRequest (in versions 1-2)."""
 
     __slots__ = ("partition_index", "acknowledgement_batches", "unknown_tagged_fields",)
     partition_index: int
@@ -177,7 +191,7 @@ class AcknowledgePartition(Struct):
 
 
 class AcknowledgementBatch(Struct):
-    """AcknowledgementBatch of ShareAcknowledgeRequest (in versions 0)."""
+    """AcknowledgementBatch of ShareAcknowledgeRequest (in versions 1-2)."""
 
     __slots__ = ("first_offset", "last_offset", "acknowledge_types", "unknown_tagged_fields",)
     first_offset: int
@@ -212,7 +226,7 @@ class AcknowledgementBatch(Struct):
 
 
 class ShareAcknowledgeTopicResponse(Struct):
-    """ShareAcknowledgeTopicResponse of ShareAcknowledgeResponse (in versions 0)."""
+    """ShareAcknowledgeTopicResponse of ShareAcknowledgeResponse (in versions 1-2)."""
 
     __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
     topic_id: UUID
@@ -244,7 +258,7 @@ class ShareAcknowledgeTopicResponse(Struct):
 
 
 class PartitionData(Struct):
-    """PartitionData of ShareAcknowledgeResponse (in versions 0)."""
+    """PartitionData of ShareAcknowledgeResponse (in versions 1-2)."""
 
     __slots__ = ("partition_index", "error_code", "error_message", "current_leader", "unknown_tagged_fields",)
     partition_index: int
@@ -284,7 +298,7 @@ class PartitionData(Struct):
 
 
 class LeaderIdAndEpoch(Struct):
-    """LeaderIdAndEpoch of ShareAcknowledgeResponse (in versions 0)."""
+    """LeaderIdAndEpoch of ShareAcknowledgeResponse (in versions 1-2)."""
 
     __slots__ = ("leader_id", "leader_epoch", "unknown_tagged_fields",)
     leader_id: int
@@ -314,7 +328,7 @@ class LeaderIdAndEpoch(Struct):
 
 
 class NodeEndpoint(Struct):
-    """NodeEndpoint of ShareAcknowledgeResponse (in versions 0)."""
+    """NodeEndpoint of ShareAcknowledgeResponse (in versions 1-2)."""
 
     __slots__ = ("node_id", "host", "port", "rack", "unknown_tagged_fields",)
     node_id: int
@@ -359,12 +373,14 @@ ShareAcknowledgeRequest.FIELDS = (
     FieldInfo("group_id", "GroupId", "string", (0, 32767), (0, 32767), None, None, False, None),
     FieldInfo("member_id", "MemberId", "string", (0, 32767), (0, 32767), None, None, False, None),
     FieldInfo("share_session_epoch", "ShareSessionEpoch", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("is_renew_ack", "IsRenewAck", "bool", (2, 32767), None, None, None, False, None),
     FieldInfo("topics", "Topics", "[]AcknowledgeTopic", (0, 32767), None, None, None, False, AcknowledgeTopic),
 )
 ShareAcknowledgeResponse.FIELDS = (
-    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, True, None),
-    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, True, None),
+    FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
     FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("acquisition_lock_timeout_ms", "AcquisitionLockTimeoutMs", "int32", (2, 32767), None, None, None, True, None),
     FieldInfo("responses", "Responses", "[]ShareAcknowledgeTopicResponse", (0, 32767), None, None, None, False, ShareAcknowledgeTopicResponse),
     FieldInfo("node_endpoints", "NodeEndpoints", "[]NodeEndpoint", (0, 32767), None, None, None, False, NodeEndpoint),
 )
@@ -382,7 +398,7 @@ AcknowledgementBatch.FIELDS = (
     FieldInfo("acknowledge_types", "AcknowledgeTypes", "[]int8", (0, 32767), None, None, None, False, None),
 )
 ShareAcknowledgeTopicResponse.FIELDS = (
-    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, True, None),
+    FieldInfo("topic_id", "TopicId", "uuid", (0, 32767), None, None, None, False, None),
     FieldInfo("partitions", "Partitions", "[]PartitionData", (0, 32767), None, None, None, False, PartitionData),
 )
 PartitionData.FIELDS = (

@@ -1,5 +1,5 @@
-# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 ShareFetchRequest.json, ShareFetchResponse.json - DO NOT EDIT; make gen-protocol
-"""ShareFetch (API key 78): ShareFetchRequest and ShareFetchResponse, versions 0."""
+# GENERATED FROM apache/kafka@08c855f43666564eb7c13ac29a86673f92cfbafa newer_specs/ShareFetchRequest.json, newer_specs/ShareFetchResponse.json - DO NOT EDIT; make gen-protocol
+"""ShareFetch (API key 78): ShareFetchRequest and ShareFetchResponse, versions 1-2."""
 
 from __future__ import annotations
 
@@ -7,34 +7,37 @@ from struct import Struct as _Struct
 from typing import TYPE_CHECKING, Self
 from uuid import UUID
 
-from ..message import DEFAULT, ApiMessage, FieldInfo, Struct
-from ..primitives import Reader, ZERO_UUID, pack_int16, pack_int32, write_bytes, write_int_array, write_string, write_struct_array, write_tagged_fields
+from ..message import DEFAULT, ApiMessage, FieldInfo, Struct, absent_field
+from ..primitives import Reader, ZERO_UUID, pack_int8, pack_int16, pack_int32, write_bytes, write_int_array, write_string, write_struct_array, write_tagged_fields
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
 
-_S1 = _Struct(">iiii")
+_S1 = _Struct(">iiiiii")
 _S2 = _Struct(">ih")
-_S3 = _Struct(">ii")
-_S4 = _Struct(">qq")
+_S3 = _Struct(">qq")
+_S4 = _Struct(">ii")
 _S5 = _Struct(">qqh")
 
 
 class ShareFetchRequest(ApiMessage):
-    """ShareFetchRequest, versions 0, flexible from 0."""
+    """ShareFetchRequest, versions 1-2, flexible from 1."""
 
     API_KEY = 78
     IS_REQUEST = True
-    MIN_VERSION = 0
-    MAX_VERSION = 0
-    FLEXIBLE_FROM = 0
-    __slots__ = ("group_id", "member_id", "share_session_epoch", "max_wait_ms", "min_bytes", "max_bytes", "topics", "forgotten_topics_data", "unknown_tagged_fields",)
+    MIN_VERSION = 1
+    MAX_VERSION = 2
+    FLEXIBLE_FROM = 1
+    __slots__ = ("group_id", "member_id", "share_session_epoch", "max_wait_ms", "min_bytes", "max_bytes", "max_records", "batch_size", "share_acquire_mode", "topics", "forgotten_topics_data", "unknown_tagged_fields",)
     group_id: str | None
     member_id: str | None
     share_session_epoch: int
     max_wait_ms: int
     min_bytes: int
     max_bytes: int
+    max_records: int
+    batch_size: int
+    share_acquire_mode: int
     topics: list[FetchTopic]
     forgotten_topics_data: list[ForgottenTopic]
 
@@ -47,6 +50,9 @@ class ShareFetchRequest(ApiMessage):
         max_wait_ms: int = 0,
         min_bytes: int = 0,
         max_bytes: int = 2147483647,
+        max_records: int = 0,
+        batch_size: int = 0,
+        share_acquire_mode: int = 0,
         topics: list[FetchTopic] = DEFAULT,
         forgotten_topics_data: list[ForgottenTopic] = DEFAULT,
         unknown_tagged_fields: dict[int, bytes] = DEFAULT,
@@ -57,6 +63,9 @@ class ShareFetchRequest(ApiMessage):
         self.max_wait_ms = max_wait_ms
         self.min_bytes = min_bytes
         self.max_bytes = max_bytes
+        self.max_records = max_records
+        self.batch_size = batch_size
+        self.share_acquire_mode = share_acquire_mode
         self.topics = [] if topics is DEFAULT else topics
         self.forgotten_topics_data = [] if forgotten_topics_data is DEFAULT else forgotten_topics_data
         self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
@@ -64,7 +73,11 @@ class ShareFetchRequest(ApiMessage):
     def write(self, out: bytearray, version: int) -> None:
         write_string(out, self.group_id, True, True)
         write_string(out, self.member_id, True, True)
-        out += _S1.pack(self.share_session_epoch, self.max_wait_ms, self.min_bytes, self.max_bytes)
+        out += _S1.pack(self.share_session_epoch, self.max_wait_ms, self.min_bytes, self.max_bytes, self.max_records, self.batch_size)
+        if version >= 2:
+            out += pack_int8(self.share_acquire_mode)
+        elif version < 2 and self.share_acquire_mode != 0:
+            raise absent_field(self, "share_acquire_mode", version)
         write_struct_array(out, self.topics, version, True)
         write_struct_array(out, self.forgotten_topics_data, version, True)
         write_tagged_fields(out, self.unknown_tagged_fields)
@@ -74,7 +87,8 @@ class ShareFetchRequest(ApiMessage):
         self = cls.__new__(cls)
         self.group_id = r.nullable_string(True)
         self.member_id = r.nullable_string(True)
-        self.share_session_epoch, self.max_wait_ms, self.min_bytes, self.max_bytes = r.fixed(_S1)
+        self.share_session_epoch, self.max_wait_ms, self.min_bytes, self.max_bytes, self.max_records, self.batch_size = r.fixed(_S1)
+        self.share_acquire_mode = r.int8() if version >= 2 else 0
         self.topics = r.struct_array(FetchTopic.read, version, True)
         self.forgotten_topics_data = r.struct_array(ForgottenTopic.read, version, True)
         self.unknown_tagged_fields = r.tagged_fields()
@@ -82,17 +96,18 @@ class ShareFetchRequest(ApiMessage):
 
 
 class ShareFetchResponse(ApiMessage):
-    """ShareFetchResponse, versions 0, flexible from 0."""
+    """ShareFetchResponse, versions 1-2, flexible from 1."""
 
     API_KEY = 78
     IS_REQUEST = False
-    MIN_VERSION = 0
-    MAX_VERSION = 0
-    FLEXIBLE_FROM = 0
-    __slots__ = ("throttle_time_ms", "error_code", "error_message", "responses", "node_endpoints", "unknown_tagged_fields",)
+    MIN_VERSION = 1
+    MAX_VERSION = 2
+    FLEXIBLE_FROM = 1
+    __slots__ = ("throttle_time_ms", "error_code", "error_message", "acquisition_lock_timeout_ms", "responses", "node_endpoints", "unknown_tagged_fields",)
     throttle_time_ms: int
     error_code: int
     error_message: str | None
+    acquisition_lock_timeout_ms: int
     responses: list[ShareFetchableTopicResponse]
     node_endpoints: list[NodeEndpoint]
 
@@ -102,6 +117,7 @@ class ShareFetchResponse(ApiMessage):
         throttle_time_ms: int = 0,
         error_code: int = 0,
         error_message: str | None = None,
+        acquisition_lock_timeout_ms: int = 0,
         responses: list[ShareFetchableTopicResponse] = DEFAULT,
         node_endpoints: list[NodeEndpoint] = DEFAULT,
         unknown_tagged_fields: dict[int, bytes] = DEFAULT,
@@ -109,6 +125,7 @@ class ShareFetchResponse(ApiMessage):
         self.throttle_time_ms = throttle_time_ms
         self.error_code = error_code
         self.error_message = error_message
+        self.acquisition_lock_timeout_ms = acquisition_lock_timeout_ms
         self.responses = [] if responses is DEFAULT else responses
         self.node_endpoints = [] if node_endpoints is DEFAULT else node_endpoints
         self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
@@ -116,6 +133,7 @@ class ShareFetchResponse(ApiMessage):
     def write(self, out: bytearray, version: int) -> None:
         out += _S2.pack(self.throttle_time_ms, self.error_code)
         write_string(out, self.error_message, True, True)
+        out += pack_int32(self.acquisition_lock_timeout_ms)
         write_struct_array(out, self.responses, version, True)
         write_struct_array(out, self.node_endpoints, version, True)
         write_tagged_fields(out, self.unknown_tagged_fields)
@@ -125,6 +143,7 @@ class ShareFetchResponse(ApiMessage):
         self = cls.__new__(cls)
         self.throttle_time_ms, self.error_code = r.fixed(_S2)
         self.error_message = r.nullable_string(True)
+        self.acquisition_lock_timeout_ms = r.int32()
         self.responses = r.struct_array(ShareFetchableTopicResponse.read, version, True)
         self.node_endpoints = r.struct_array(NodeEndpoint.read, version, True)
         self.unknown_tagged_fields = r.tagged_fields()
@@ -132,7 +151,7 @@ class ShareFetchResponse(ApiMessage):
 
 
 class FetchTopic(Struct):
-    """FetchTopic of ShareFetchRequest (in versions 0)."""
+    """FetchTopic of ShareFetchRequest (in versions 1-2)."""
 
     __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
     topic_id: UUID
@@ -164,7 +183,7 @@ class FetchTopic(Struct):
 
 
 class FetchPartition(Struct):
-    """FetchPartition of ShareFetchRequest (in versions 0)."""
+    """FetchPartition of ShareFetchRequest (in versions 1-2)."""
 
     __slots__ = ("partition_index", "partition_max_bytes", "acknowledgement_batches", "unknown_tagged_fields",)
     partition_index: int
@@ -185,21 +204,24 @@ class FetchPartition(Struct):
         self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
 
     def write(self, out: bytearray, version: int) -> None:
-        out += _S3.pack(self.partition_index, self.partition_max_bytes)
+        out += pack_int32(self.partition_index)
+        if self.partition_max_bytes != 0:
+            raise absent_field(self, "partition_max_bytes", version)
         write_struct_array(out, self.acknowledgement_batches, version, True)
         write_tagged_fields(out, self.unknown_tagged_fields)
 
     @classmethod
     def read(cls, r: Reader, version: int) -> Self:
         self = cls.__new__(cls)
-        self.partition_index, self.partition_max_bytes = r.fixed(_S3)
+        self.partition_index = r.int32()
+        self.partition_max_bytes = 0
         self.acknowledgement_batches = r.struct_array(AcknowledgementBatch.read, version, True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
 
 
 class AcknowledgementBatch(Struct):
-    """AcknowledgementBatch of ShareFetchRequest (in versions 0)."""
+    """AcknowledgementBatch of ShareFetchRequest (in versions 1-2)."""
 
     __slots__ = ("first_offset", "last_offset", "acknowledge_types", "unknown_tagged_fields",)
     first_offset: int
@@ -220,21 +242,21 @@ class AcknowledgementBatch(Struct):
         self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
 
     def write(self, out: bytearray, version: int) -> None:
-        out += _S4.pack(self.first_offset, self.last_offset)
+        out += _S3.pack(self.first_offset, self.last_offset)
         write_int_array(out, "b", self.acknowledge_types, True)
         write_tagged_fields(out, self.unknown_tagged_fields)
 
     @classmethod
     def read(cls, r: Reader, version: int) -> Self:
         self = cls.__new__(cls)
-        self.first_offset, self.last_offset = r.fixed(_S4)
+        self.first_offset, self.last_offset = r.fixed(_S3)
         self.acknowledge_types = r.int_array("b", True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
 
 
 class ForgottenTopic(Struct):
-    """ForgottenTopic of ShareFetchRequest (in versions 0)."""
+    """ForgottenTopic of ShareFetchRequest (in versions 1-2)."""
 
     __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
     topic_id: UUID
@@ -266,7 +288,7 @@ class ForgottenTopic(Struct):
 
 
 class ShareFetchableTopicResponse(Struct):
-    """ShareFetchableTopicResponse of ShareFetchResponse (in versions 0)."""
+    """ShareFetchableTopicResponse of ShareFetchResponse (in versions 1-2)."""
 
     __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
     topic_id: UUID
@@ -298,7 +320,7 @@ class ShareFetchableTopicResponse(Struct):
 
 
 class PartitionData(Struct):
-    """PartitionData of ShareFetchResponse (in versions 0)."""
+    """PartitionData of ShareFetchResponse (in versions 1-2)."""
 
     __slots__ = ("partition_index", "error_code", "error_message", "acknowledge_error_code", "acknowledge_error_message", "current_leader", "records", "acquired_records", "unknown_tagged_fields",)
     partition_index: int
@@ -339,7 +361,7 @@ class PartitionData(Struct):
         out += pack_int16(self.acknowledge_error_code)
         write_string(out, self.acknowledge_error_message, True, True)
         self.current_leader.write(out, version)
-        write_bytes(out, self.records, True, True)
+        write_bytes(out, self.records, True)
         write_struct_array(out, self.acquired_records, version, True)
         write_tagged_fields(out, self.unknown_tagged_fields)
 
@@ -351,14 +373,14 @@ class PartitionData(Struct):
         self.acknowledge_error_code = r.int16()
         self.acknowledge_error_message = r.nullable_string(True)
         self.current_leader = LeaderIdAndEpoch.read(r, version)
-        self.records = r.nullable_records(True)
+        self.records = r.records(True)
         self.acquired_records = r.struct_array(AcquiredRecords.read, version, True)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
 
 
 class LeaderIdAndEpoch(Struct):
-    """LeaderIdAndEpoch of ShareFetchResponse (in versions 0)."""
+    """LeaderIdAndEpoch of ShareFetchResponse (in versions 1-2)."""
 
     __slots__ = ("leader_id", "leader_epoch", "unknown_tagged_fields",)
     leader_id: int
@@ -376,19 +398,19 @@ class LeaderIdAndEpoch(Struct):
         self.unknown_tagged_fields = {} if unknown_tagged_fields is DEFAULT else unknown_tagged_fields
 
     def write(self, out: bytearray, version: int) -> None:
-        out += _S3.pack(self.leader_id, self.leader_epoch)
+        out += _S4.pack(self.leader_id, self.leader_epoch)
         write_tagged_fields(out, self.unknown_tagged_fields)
 
     @classmethod
     def read(cls, r: Reader, version: int) -> Self:
         self = cls.__new__(cls)
-        self.leader_id, self.leader_epoch = r.fixed(_S3)
+        self.leader_id, self.leader_epoch = r.fixed(_S4)
         self.unknown_tagged_fields = r.tagged_fields()
         return self
 
 
 class AcquiredRecords(Struct):
-    """AcquiredRecords of ShareFetchResponse (in versions 0)."""
+    """AcquiredRecords of ShareFetchResponse (in versions 1-2)."""
 
     __slots__ = ("first_offset", "last_offset", "delivery_count", "unknown_tagged_fields",)
     first_offset: int
@@ -421,7 +443,7 @@ class AcquiredRecords(Struct):
 
 
 class NodeEndpoint(Struct):
-    """NodeEndpoint of ShareFetchResponse (in versions 0)."""
+    """NodeEndpoint of ShareFetchResponse (in versions 1-2)."""
 
     __slots__ = ("node_id", "host", "port", "rack", "unknown_tagged_fields",)
     node_id: int
@@ -469,6 +491,9 @@ ShareFetchRequest.FIELDS = (
     FieldInfo("max_wait_ms", "MaxWaitMs", "int32", (0, 32767), None, None, None, False, None),
     FieldInfo("min_bytes", "MinBytes", "int32", (0, 32767), None, None, None, False, None),
     FieldInfo("max_bytes", "MaxBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("max_records", "MaxRecords", "int32", (1, 32767), None, None, None, False, None),
+    FieldInfo("batch_size", "BatchSize", "int32", (1, 32767), None, None, None, False, None),
+    FieldInfo("share_acquire_mode", "ShareAcquireMode", "int8", (2, 32767), None, None, None, False, None),
     FieldInfo("topics", "Topics", "[]FetchTopic", (0, 32767), None, None, None, False, FetchTopic),
     FieldInfo("forgotten_topics_data", "ForgottenTopicsData", "[]ForgottenTopic", (0, 32767), None, None, None, False, ForgottenTopic),
 )
@@ -476,6 +501,7 @@ ShareFetchResponse.FIELDS = (
     FieldInfo("throttle_time_ms", "ThrottleTimeMs", "int32", (0, 32767), None, None, None, False, None),
     FieldInfo("error_code", "ErrorCode", "int16", (0, 32767), None, None, None, False, None),
     FieldInfo("error_message", "ErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("acquisition_lock_timeout_ms", "AcquisitionLockTimeoutMs", "int32", (1, 32767), None, None, None, False, None),
     FieldInfo("responses", "Responses", "[]ShareFetchableTopicResponse", (0, 32767), None, None, None, False, ShareFetchableTopicResponse),
     FieldInfo("node_endpoints", "NodeEndpoints", "[]NodeEndpoint", (0, 32767), None, None, None, False, NodeEndpoint),
 )
@@ -485,7 +511,7 @@ FetchTopic.FIELDS = (
 )
 FetchPartition.FIELDS = (
     FieldInfo("partition_index", "PartitionIndex", "int32", (0, 32767), None, None, None, False, None),
-    FieldInfo("partition_max_bytes", "PartitionMaxBytes", "int32", (0, 32767), None, None, None, False, None),
+    FieldInfo("partition_max_bytes", "PartitionMaxBytes", "int32", (0, 0), None, None, None, False, None),
     FieldInfo("acknowledgement_batches", "AcknowledgementBatches", "[]AcknowledgementBatch", (0, 32767), None, None, None, False, AcknowledgementBatch),
 )
 AcknowledgementBatch.FIELDS = (
@@ -508,7 +534,7 @@ PartitionData.FIELDS = (
     FieldInfo("acknowledge_error_code", "AcknowledgeErrorCode", "int16", (0, 32767), None, None, None, False, None),
     FieldInfo("acknowledge_error_message", "AcknowledgeErrorMessage", "string", (0, 32767), (0, 32767), None, None, False, None),
     FieldInfo("current_leader", "CurrentLeader", "LeaderIdAndEpoch", (0, 32767), None, None, None, False, LeaderIdAndEpoch),
-    FieldInfo("records", "Records", "records", (0, 32767), (0, 32767), None, None, False, None),
+    FieldInfo("records", "Records", "records", (0, 32767), (0, 0), None, None, False, None),
     FieldInfo("acquired_records", "AcquiredRecords", "[]AcquiredRecords", (0, 32767), None, None, None, False, AcquiredRecords),
 )
 LeaderIdAndEpoch.FIELDS = (

@@ -1,5 +1,5 @@
-# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 ShareGroupDescribeRequest.json, ShareGroupDescribeResponse.json - DO NOT EDIT; make gen-protocol
-"""ShareGroupDescribe (API key 77): ShareGroupDescribeRequest and ShareGroupDescribeResponse, versions 0."""
+# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 newer_specs/ShareGroupDescribeRequest.json, newer_specs/ShareGroupDescribeResponse.json - DO NOT EDIT; make gen-protocol
+"""ShareGroupDescribe (API key 77): ShareGroupDescribeRequest and ShareGroupDescribeResponse, versions 1."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ _S1 = _Struct(">ii")
 
 
 class ShareGroupDescribeRequest(ApiMessage):
-    """ShareGroupDescribeRequest, versions 0, flexible from 0."""
+    """ShareGroupDescribeRequest, versions 1, flexible from 1."""
 
     API_KEY = 77
     IS_REQUEST = True
-    MIN_VERSION = 0
-    MAX_VERSION = 0
-    FLEXIBLE_FROM = 0
+    MIN_VERSION = 1
+    MAX_VERSION = 1
+    FLEXIBLE_FROM = 1
     __slots__ = ("group_ids", "include_authorized_operations", "unknown_tagged_fields",)
     group_ids: list[str]
     include_authorized_operations: bool
@@ -51,13 +51,13 @@ class ShareGroupDescribeRequest(ApiMessage):
 
 
 class ShareGroupDescribeResponse(ApiMessage):
-    """ShareGroupDescribeResponse, versions 0, flexible from 0."""
+    """ShareGroupDescribeResponse, versions 1, flexible from 1."""
 
     API_KEY = 77
     IS_REQUEST = False
-    MIN_VERSION = 0
-    MAX_VERSION = 0
-    FLEXIBLE_FROM = 0
+    MIN_VERSION = 1
+    MAX_VERSION = 1
+    FLEXIBLE_FROM = 1
     __slots__ = ("throttle_time_ms", "groups", "unknown_tagged_fields",)
     throttle_time_ms: int
     groups: list[DescribedGroup]
@@ -88,7 +88,7 @@ class ShareGroupDescribeResponse(ApiMessage):
 
 
 class DescribedGroup(Struct):
-    """DescribedGroup of ShareGroupDescribeResponse (in versions 0)."""
+    """DescribedGroup of ShareGroupDescribeResponse (in versions 1)."""
 
     __slots__ = ("error_code", "error_message", "group_id", "group_state", "group_epoch", "assignment_epoch", "assignor_name", "members", "authorized_operations", "unknown_tagged_fields",)
     error_code: int
@@ -153,7 +153,7 @@ class DescribedGroup(Struct):
 
 
 class Member(Struct):
-    """Member of ShareGroupDescribeResponse (in versions 0)."""
+    """Member of ShareGroupDescribeResponse (in versions 1)."""
 
     __slots__ = ("member_id", "rack_id", "member_epoch", "client_id", "client_host", "subscribed_topic_names", "assignment", "unknown_tagged_fields",)
     member_id: str
@@ -210,7 +210,7 @@ class Member(Struct):
 
 
 class Assignment(Struct):
-    """Assignment of ShareGroupDescribeResponse (in versions 0)."""
+    """Assignment of ShareGroupDescribeResponse (in versions 1)."""
 
     __slots__ = ("topic_partitions", "unknown_tagged_fields",)
     topic_partitions: list[TopicPartitions]
@@ -237,7 +237,7 @@ class Assignment(Struct):
 
 
 class TopicPartitions(Struct):
-    """TopicPartitions of ShareGroupDescribeResponse (in versions 0)."""
+    """TopicPartitions of ShareGroupDescribeResponse (in versions 1)."""
 
     __slots__ = ("topic_id", "topic_name", "partitions", "unknown_tagged_fields",)
     topic_id: UUID

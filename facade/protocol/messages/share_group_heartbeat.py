@@ -1,5 +1,5 @@
-# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 ShareGroupHeartbeatRequest.json, ShareGroupHeartbeatResponse.json - DO NOT EDIT; make gen-protocol
-"""ShareGroupHeartbeat (API key 76): ShareGroupHeartbeatRequest and ShareGroupHeartbeatResponse, versions 0."""
+# GENERATED FROM apache/kafka@1eb7644349cb07139d6a3c1ad1986979647cac99 newer_specs/ShareGroupHeartbeatRequest.json, newer_specs/ShareGroupHeartbeatResponse.json - DO NOT EDIT; make gen-protocol
+"""ShareGroupHeartbeat (API key 76): ShareGroupHeartbeatRequest and ShareGroupHeartbeatResponse, versions 1."""
 
 from __future__ import annotations
 
@@ -15,13 +15,13 @@ _S2 = _Struct(">ii")
 
 
 class ShareGroupHeartbeatRequest(ApiMessage):
-    """ShareGroupHeartbeatRequest, versions 0, flexible from 0."""
+    """ShareGroupHeartbeatRequest, versions 1, flexible from 1."""
 
     API_KEY = 76
     IS_REQUEST = True
-    MIN_VERSION = 0
-    MAX_VERSION = 0
-    FLEXIBLE_FROM = 0
+    MIN_VERSION = 1
+    MAX_VERSION = 1
+    FLEXIBLE_FROM = 1
     __slots__ = ("group_id", "member_id", "member_epoch", "rack_id", "subscribed_topic_names", "unknown_tagged_fields",)
     group_id: str
     member_id: str
@@ -67,13 +67,13 @@ class ShareGroupHeartbeatRequest(ApiMessage):
 
 
 class ShareGroupHeartbeatResponse(ApiMessage):
-    """ShareGroupHeartbeatResponse, versions 0, flexible from 0."""
+    """ShareGroupHeartbeatResponse, versions 1, flexible from 1."""
 
     API_KEY = 76
     IS_REQUEST = False
-    MIN_VERSION = 0
-    MAX_VERSION = 0
-    FLEXIBLE_FROM = 0
+    MIN_VERSION = 1
+    MAX_VERSION = 1
+    FLEXIBLE_FROM = 1
     __slots__ = ("throttle_time_ms", "error_code", "error_message", "member_id", "member_epoch", "heartbeat_interval_ms", "assignment", "unknown_tagged_fields",)
     throttle_time_ms: int
     error_code: int
@@ -125,7 +125,7 @@ class ShareGroupHeartbeatResponse(ApiMessage):
 
 
 class Assignment(Struct):
-    """Assignment of ShareGroupHeartbeatResponse (in versions 0)."""
+    """Assignment of ShareGroupHeartbeatResponse (in versions 1)."""
 
     __slots__ = ("topic_partitions", "unknown_tagged_fields",)
     topic_partitions: list[TopicPartitions]
@@ -152,7 +152,7 @@ class Assignment(Struct):
 
 
 class TopicPartitions(Struct):
-    """TopicPartitions of ShareGroupHeartbeatResponse (in versions 0)."""
+    """TopicPartitions of ShareGroupHeartbeatResponse (in versions 1)."""
 
     __slots__ = ("topic_id", "partitions", "unknown_tagged_fields",)
     topic_id: UUID

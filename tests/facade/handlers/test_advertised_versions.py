@@ -16,12 +16,17 @@ from rockafka.facade.protocol.messages import api_spec
 #: Versions the specs' snapshot still marks unstable that Kafka 4.0 released and clients send: ConsumerGroupHeartbeat
 #: v1 (KIP-848's regex subscriptions and client-made member ids; librdkafka 2.16 sends v1).
 RELEASED_SINCE_THE_SPECS = {68: 1}
+#: APIs advertised below their spec's newest version because that version's feature is not built: ShareFetch and
+#: ShareAcknowledge v2 (KIP-1206 acquire modes, KIP-1222 lock renewal; librdkafka 2.16 sends v1).
+NOT_BUILT_NEWEST = {78: 1, 79: 1}
 
 
 def newest_stable(api_key: int) -> int:
     spec = api_spec(api_key)
     if api_key in RELEASED_SINCE_THE_SPECS:
         return RELEASED_SINCE_THE_SPECS[api_key]
+    if api_key in NOT_BUILT_NEWEST:
+        return NOT_BUILT_NEWEST[api_key]
     return spec.max_version - 1 if spec.latest_version_unstable else spec.max_version
 
 

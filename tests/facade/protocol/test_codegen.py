@@ -4,6 +4,7 @@ refusal of bad specs, and the shape of the committed ``messages`` package and it
 from __future__ import annotations
 
 import json
+import re
 import sys
 import types
 from pathlib import Path
@@ -213,6 +214,18 @@ def test_response_and_request_structs_with_one_name_get_prefixes(synthetic: type
     assert not hasattr(synthetic, "Item")
 
 
+def test_a_newer_spec_replaces_the_pinned_one_and_names_its_commit(tmp_path: Path) -> None:
+    pinned = write_specs(tmp_path / "specs", SYNTHETIC_REQUEST, SYNTHETIC_RESPONSE)
+    newer = write_specs(tmp_path / "newer_specs", {**SYNTHETIC_REQUEST, "validVersions": "1-4"})
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    request = newer / "SyntheticRequest.json"
+    request.write_text(f"// FROM apache/kafka@{commit}\n" + request.read_text())
+    generate(pinned, tmp_path / "out", newer=newer)
+    first = (tmp_path / "out" / "synthetic.py").read_text().splitlines()[0]
+    assert first.startswith(f"# GENERATED FROM apache/kafka@{commit} newer_specs/SyntheticRequest.json, ")
+    assert "versions 1-4" in (tmp_path / "out" / "synthetic.py").read_text()
+
+
 def test_output_is_deterministic_and_stale_files_go(tmp_path: Path) -> None:
     specs = write_specs(tmp_path / "specs", SYNTHETIC_REQUEST, SYNTHETIC_RESPONSE)
     out = tmp_path / "out"
@@ -251,9 +264,9 @@ def test_committed_modules_are_one_per_api_with_the_header() -> None:
     assert len(files) == 88 + 2 + 8 + 1  # APIs, request/response headers, data messages, the registry
     for path in files:
         first = path.read_text().splitlines()[0]
-        assert first.startswith(f"# GENERATED FROM apache/kafka@{SPEC_COMMIT} ") and first.endswith(
-            " - DO NOT EDIT; make gen-protocol"
-        )
+        pinned = first.startswith(f"# GENERATED FROM apache/kafka@{SPEC_COMMIT} ")
+        newer = re.match(r"# GENERATED FROM apache/kafka@[0-9a-f]{40} newer_specs/", first) is not None
+        assert (pinned or newer) and first.endswith(" - DO NOT EDIT; make gen-protocol"), path.name
     assert "ProduceRequest.json, ProduceResponse.json" in (MESSAGES_DIR / "produce.py").read_text()
     assert sum(path.stat().st_size for path in files) < 2_000_000
 
