@@ -2,7 +2,8 @@
 
 Per follower connection (``stream.py`` is the wire format): read ``HELLO``; refuse a follower whose segment size
 differs or whose log parts from this one below this log's first offset; answer ``WELCOME`` with where the
-follower's log parts from this one (``store/divergence.py``), then ``TOPICS``, then ``DATA`` frames from there:
+follower's log parts from this one (``store/divergence.py``), then ``TOPICS`` (the internal topics included, so
+the follower holds them under this store's ids), then ``DATA`` frames from there:
 slices of the CommitLog's mapping (``ReplicaLog.read_copy``, no copy; old segments too, read under the lock
 that segment deletion takes, so the appends on the loop thread never wait on a follower), at most
 ``CHUNK_BYTES`` each, ``drain`` between them so a slow follower slows only its own stream. Caught up, the
@@ -79,17 +80,22 @@ class ReplicationLeader:
         log.info("replication: serving followers on %s:%d", host or "0.0.0.0", self.port)
 
     async def stop(self) -> None:
-        self._store.records.remove_append_listener(self._on_append)
-        if self._server is not None:
-            self._server.close()
+        """Stop serving: the followers' streams end, acks=all still waiting is answered (False), and the store's
+        reads are no longer held to the confirm offset (a demoted leader; one promoted again starts afresh)."""
+        server = self._server
+        if server is not None:  # it started: a leader promoted whose listener failed never did
+            self._store.records.remove_append_listener(self._on_append)
+            server.close()
         for task in [*self._tasks, *([self._checker] if self._checker else [])]:
             task.cancel()
         for task in [*self._tasks]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._server is not None:
-            await self._server.wait_closed()
+        if server is not None:
+            await server.wait_closed()
         self._release_waiters(everyone=True)
+        self._store.records.set_confirmed(None)
+        self._limit = None
 
     # --- acks=all ---
 
@@ -195,7 +201,7 @@ class ReplicationLeader:
     ) -> None:
         replica, sent_topics = self._store.replica, None
         while not acks.done():
-            topics = self._store.topics.list()
+            topics = self._store.topics.list() + self._store.replica.internal_topics()
             if topics != sent_topics:
                 rows = [(t.name, t.topic_id, t.partitions, t.configs) for t in topics]
                 writer.write(encode(topic_specs(rows)))
