@@ -70,6 +70,9 @@ class ClusterMember:
 
     def __init__(self, settings: MemberSettings) -> None:
         check_group_name(settings.group)
+        if settings.replication is not None and REPLICATION_LISTENER in settings.listeners:
+            raise ClusterError(f"a client listener may not be named {REPLICATION_LISTENER}: a member of a replicated "
+                               "group registers its replication listener under that name")  # fmt: skip
         self.settings = settings
         self.layout = KeyLayout(settings.cluster_name)
         self._etcd: Etcd | None = None

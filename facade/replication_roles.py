@@ -112,7 +112,7 @@ class ClusterRoles:
                 except replicated.ReplicationSetupError as exc:
                     log.error("group %s: %s", self._group, exc)
 
-        self._then(start())
+        self._then(start)
 
     def _follow(self, role: Role) -> None:
         replication, store = self._replication, self._store
@@ -137,7 +137,7 @@ class ClusterRoles:
             if replication.follower is fresh:
                 fresh.follow(store, None)
 
-        self._then(start())
+        self._then(start)
 
     def _diverged(self, offset: int) -> None:
         self._restart(
@@ -145,13 +145,13 @@ class ClusterRoles:
             "to cut it back and follow"
         )
 
-    def _then(self, step: Coroutine[Any, Any, None]) -> None:
-        """Run ``step`` after the steps scheduled before it."""
+    def _then(self, step: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run ``step()`` after the steps scheduled before it."""
         previous = self._steps
 
         async def run() -> None:
             if previous is not None:
                 await asyncio.gather(previous, return_exceptions=True)
-            await step
+            await step()
 
         self._steps = asyncio.get_running_loop().create_task(run(), name="rockafka-replication-role")

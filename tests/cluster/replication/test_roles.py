@@ -3,9 +3,11 @@ real etcd keys (``layout.py``'s encodings), and the registration of the replicat
 
 from __future__ import annotations
 
-from rockafka.cluster import NO_LEADER, ClusterSnapshot, GroupState, KeyLayout, snapshot_from_keys
+import pytest
+
+from rockafka.cluster import NO_LEADER, ClusterError, ClusterSnapshot, GroupState, KeyLayout, snapshot_from_keys
 from rockafka.cluster.layout import encode_broker, encode_group
-from rockafka.cluster.member import REPLICATION_LISTENER, MemberSettings
+from rockafka.cluster.member import REPLICATION_LISTENER, ClusterMember, MemberSettings
 from rockafka.cluster.replication.roles import Role, role_in
 
 LAYOUT = KeyLayout("test")
@@ -41,3 +43,12 @@ def test_no_part_without_a_live_leader_that_serves_replication() -> None:
     assert role_in(_snapshot(NO_LEADER, _member(2, ("127.0.0.1", 7002))), 2, "g") is None
     assert role_in(_snapshot(1, _member(2, ("127.0.0.1", 7002))), 2, "g") is None  # leader 1 is not registered
     assert role_in(_snapshot(1, _member(1, None), _member(2, ("127.0.0.1", 7002))), 2, "g") is None
+
+
+def test_a_client_listener_may_not_take_the_replication_listeners_name() -> None:
+    settings = MemberSettings(
+        endpoints=["127.0.0.1:2379"], cluster_name="test", group="g", node_id=1, host="127.0.0.1", port=9001,
+        lease_ttl_s=3, listeners={REPLICATION_LISTENER: ("127.0.0.1", 9001)}, replication=("127.0.0.1", 7001),
+    )  # fmt: skip
+    with pytest.raises(ClusterError, match="may not be named REPLICATION"):
+        ClusterMember(settings)
