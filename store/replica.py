@@ -47,7 +47,7 @@ from rockafka.core_pyx.recordbatch import PARTITION_LEADER_EPOCH_OFFSET
 
 from .commitlog import CommitLog, CorruptRecord, SegmentEnd, StoredBatch
 from .epochfile import EpochFile
-from .errors import StoreError
+from .errors import StoreError, UnknownTopicOrPartitionError
 from .health import StoreHealth, guarded
 from .internaltopics import INTERNAL_TOPIC_CONFIGS, INTERNAL_TOPICS
 from .partitions import Partitions
@@ -104,7 +104,13 @@ class ReplicaLog:
 
     def internal_topics(self) -> tuple[TopicInfo, ...]:
         """The internal topics this store holds (what a leader tells its followers besides the user topics)."""
-        return tuple(topic for topic in self._table.all() if topic.name in INTERNAL_TOPICS)
+        held = []
+        for name in sorted(INTERNAL_TOPICS):  # two lookups, not a walk of every topic: the leader asks per frame
+            try:
+                held.append(self._table.get(name))
+            except UnknownTopicOrPartitionError:
+                continue
+        return tuple(held)
 
     @guarded
     def adopt_internal(self, name: str, topic_id: uuid.UUID, partitions: int) -> None:
