@@ -7,6 +7,8 @@ Every member sets ``rockafka.replication.listener``; its part comes from etcd's 
   producer carries on (NOT_LEADER_OR_FOLLOWER, metadata refresh), every acknowledged record is read back exactly
   once and in order, a committed consumer offset survives, and the old leader, started again, follows the new one
   until it holds the same CommitLog bytes.
+- SIGSTOP of the leader past its lease, nothing unreplicated: on SIGCONT it is demoted in place (no restart) and
+  follows the new leader.
 - SIGSTOP of a leader past its lease that holds an unreplicated tail (acks=1 records appended while its
   followers were down): another member is elected; on SIGCONT the old leader is demoted, cuts the tail (it
   restarts in-process to cut its store) and follows until it holds the new leader's CommitLog bytes.
@@ -256,3 +258,25 @@ def test_a_leader_paused_past_its_lease_is_demoted_and_cuts_its_unreplicated_tai
     assert _commitlog(group.brokers[1]) == replicated
     log = _read_all(group.bootstrap(2, 3))
     assert sorted(seq for records in log.values() for _, seq in records) == list(range(50))
+
+
+def test_a_paused_leader_holding_nothing_unreplicated_is_demoted_in_place(group: Group) -> None:
+    """Nothing to cut: the demoted leader stops leading and follows the new one without restarting."""
+    _create_topic(group.bootstrap())
+    producer = Producer({"bootstrap.servers": group.bootstrap(), "acks": "all"})
+    for n in range(40):
+        producer.produce(TOPIC, b"%d" % n, partition=n % PARTITIONS)
+    assert producer.flush(WAIT_S) == 0
+    group.brokers[1].pause()
+    snapshot = group.wait(lambda s: _leader(s) in (2, 3), "a follower elected")
+    new_leader = _leader(snapshot)
+    group.brokers[1].resume()
+    group.wait(lambda s: 1 in s.brokers, "node 1 registered again")
+    for n in range(40, 80):
+        producer.produce(TOPIC, b"%d" % n, partition=n % PARTITIONS)
+    assert producer.flush(WAIT_S) == 0
+    _wait(lambda: _same_log(group.brokers[1], group.brokers[new_leader]), "node 1 holds the new leader's CommitLog")
+    text = _log(group.brokers[1])
+    assert f"node {new_leader} leads at epoch" in text and "restarting the broker in this process" not in text
+    log = _read_all(group.bootstrap(2, 3))
+    assert sorted(seq for records in log.values() for _, seq in records) == list(range(80))
