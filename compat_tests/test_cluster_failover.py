@@ -35,7 +35,7 @@ from rockafka.cluster.readiness import wait_for_snapshot
 from rockafka.cluster.snapshot import ClusterSnapshot
 from rockafka.testing import Broker
 
-from .brokerproc import free_port
+from .brokerproc import BrokerProcess, free_port
 
 NAME = "failover"
 GROUP = "g"
@@ -280,3 +280,15 @@ def test_a_paused_leader_holding_nothing_unreplicated_is_demoted_in_place(group:
     assert f"node {new_leader} leads at epoch" in text and "restarting the broker in this process" not in text
     log = _read_all(group.bootstrap(2, 3))
     assert sorted(seq for records in log.values() for _, seq in records) == list(range(80))
+
+
+def test_a_cluster_member_told_whom_to_follow_does_not_start(tmp_path: Path) -> None:
+    """In a cluster the leader is the one etcd names: ``rockafka.replication.leader`` is refused in one line (before
+    etcd is asked, so none runs here)."""
+    member = BrokerProcess(tmp_path, {
+        "rockafka.cluster.etcd.endpoints": f"127.0.0.1:{free_port()}", "rockafka.replication.leader": "x:1",
+    })  # fmt: skip
+    with pytest.raises(RuntimeError, match="broker exited with 1") as failure:
+        member.start()
+    assert "in a cluster a member's leader is the one etcd names" in str(failure.value)
+    assert "Traceback" not in str(failure.value)
