@@ -70,12 +70,15 @@ class ReplicationLeader:
         """Called when the high watermark consumers see moved (the broker wakes its parked fetches)."""
         self._sent_all: dict[int, int] = {}  # follower -> the leader's end when a frame last took it there
         self.port = 0
+        # from now on, not from start(): acks=all made before the listener is up (a follower just promoted) is
+        # answered as the in-sync set allows, not left waiting for the next append; stop() removes it
+        store.records.add_append_listener(self._on_append)
+        self._listening = True
 
     async def start(self, host: str, port: int) -> None:
         """Listen for followers (``OSError`` when the address cannot be bound)."""
         self._server = await asyncio.start_server(self._serve, host or None, port, reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
-        self._store.records.add_append_listener(self._on_append)
         self._checker = asyncio.create_task(self._check_lag())
         log.info("replication: serving followers on %s:%d", host or "0.0.0.0", self.port)
 
@@ -83,8 +86,10 @@ class ReplicationLeader:
         """Stop serving: the followers' streams end, acks=all still waiting is answered (False), and the store's
         reads are no longer held to the confirm offset (a demoted leader; one promoted again starts afresh)."""
         server = self._server
-        if server is not None:  # it started: a leader promoted whose listener failed never did
+        if self._listening:
             self._store.records.remove_append_listener(self._on_append)
+            self._listening = False
+        if server is not None:  # it started: a leader promoted whose listener failed never did
             server.close()
         for task in [*self._tasks, *([self._checker] if self._checker else [])]:
             task.cancel()
