@@ -96,10 +96,12 @@ class ClusterMetadata:
         partitions: int,
         configs: Mapping[str, str],
         groups: Sequence[str] = (),
+        replicas: int = 1,
     ) -> TopicRecord:
         """Create ``name`` with ``partitions`` partitions on ``groups`` (one per partition), else on the least loaded
-        live groups."""
-        placement = tuple(groups) or place_partitions(partitions, snapshot.live_groups(), snapshot.partition_counts())
+        live groups of at least ``replicas`` live members."""
+        eligible = [group for group in snapshot.live_groups() if len(snapshot.group_members(group)) >= replicas]
+        placement = tuple(groups) or place_partitions(partitions, eligible, snapshot.partition_counts())
         record = TopicRecord(name, uuid.uuid4(), placement, dict(configs))
         key = self.layout.topic(name)
         txn = self.etcd.txn

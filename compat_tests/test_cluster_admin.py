@@ -41,6 +41,7 @@ from kafka.admin import ResourceType as KafkaResourceType
 from kafka.errors import InvalidReplicationAssignmentError
 
 from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages import create_topics as ct
 from rockafka.facade.protocol.messages.delete_records import (
     DeleteRecordsPartition,
     DeleteRecordsRequest,
@@ -371,3 +372,30 @@ def _leaders_seen(cluster: Cluster, node: int, topic: str) -> dict[int, int]:
     if described.error is not None:
         return {}
     return {index: partition.leader for index, partition in described.partitions.items()}
+
+
+def test_a_replication_factor_is_refused_above_the_largest_groups_members(cluster: Cluster) -> None:
+    """Each group here has one member, so a partition has one replica: RF 2 is refused with Kafka's code and
+    message; a replica list naming brokers of two groups is refused (a partition's replicas are one group's
+    members); RF 1 and the broker default are answered with the factor created."""
+    prefix = unique_topic("cluster-rf")
+    admin = AdminClient(_confluent(cluster, 1))
+    asked = [NewTopic(f"{prefix}-rf2", 1, 2), NewTopic(f"{prefix}-two-groups", 1, replica_assignment=[[1, 2]]),
+             NewTopic(f"{prefix}-rf1", 2, 1), NewTopic(f"{prefix}-default", 2)]  # fmt: skip
+    assert outcomes(admin.create_topics(asked)) == {
+        f"{prefix}-rf2": ErrorCode.INVALID_REPLICATION_FACTOR,
+        f"{prefix}-two-groups": ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+        f"{prefix}-rf1": None,
+        f"{prefix}-default": None,
+    }
+    with WireClient(cluster.brokers[2].bootstrap, ADMIN_WIRE) as wire:
+        answer = wire.request(
+            ct.CreateTopicsRequest(topics=[ct.CreatableTopic(name=f"{prefix}-wire", num_partitions=1,
+                                                             replication_factor=3)], timeout_ms=5000),
+            7, ct.CreateTopicsResponse,
+        ).topics[0]  # fmt: skip
+    assert answer.error_code == ErrorCode.INVALID_REPLICATION_FACTOR
+    assert answer.error_message == (
+        "Unable to replicate the partition 3 time(s): The target replication factor of 3 cannot be reached because "
+        "only 1 broker(s) are registered in the largest broker group."
+    )

@@ -131,8 +131,11 @@ def _create_probe(cluster: Cluster, node: int) -> str:
     return _probes[node]
 
 
-def _produce(cluster: Cluster, topic: str, partition: int, count: int, *, via: int) -> ProduceResponse:
-    batch = record_batch([Rec(None, b"r%d" % n, (), None) for n in range(count)])
+def _produce(
+    cluster: Cluster, topic: str, partition: int, count: int, *, via: int, timestamps: list[int] | None = None
+) -> ProduceResponse:
+    stamps = timestamps or [None] * count
+    batch = record_batch([Rec(None, b"r%d" % n, (), stamps[n]) for n in range(count)])
     data = TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=partition, records=batch)])
     with RawClient(cluster.brokers[via].bootstrap) as raw:
         return raw.request(ProduceRequest(acks=1, timeout_ms=5000, topic_data=[data]), 9, ProduceResponse)
@@ -183,6 +186,29 @@ def test_the_leader_stamps_and_answers_the_epoch_metadata_reports(cluster: Clust
     with RawClient(cluster.brokers[1].bootstrap) as raw:
         answered = raw.request(request, 4, OffsetForLeaderEpochResponse).topics[0].partitions
     assert [(p.error_code, p.leader_epoch, p.end_offset) for p in answered] == [(0, old, 2), (0, epoch, 5)]
+
+
+@pytest.mark.parametrize("version", [4, 7, 10])
+def test_list_offsets_answers_the_epoch_each_offset_was_written_in(cluster: Cluster, version: int) -> None:
+    """As Kafka: the current epoch with the latest offset, the log start's with the earliest, the found record's by
+    timestamp (and by max timestamp, v7+), -1 when nothing is found."""
+    topic = _create(cluster, 1)
+    _produce(cluster, topic, 0, 2, via=1, timestamps=[1_000, 1_001])
+    old = _metadata(cluster, topic, 1)[1][0][1]
+    epoch = _bump_epoch(cluster, 1)
+    _produce(cluster, topic, 0, 3, via=1, timestamps=[2_000, 2_001, 2_002])
+    asked = {-2: (0, old), -1: (5, epoch), 500: (0, old), 1_001: (1, old), 1_500: (2, epoch), 3_000: (-1, -1)}
+    if version >= 7:
+        asked[-3] = (4, epoch)
+    parts = [ListOffsetsPartition(partition_index=0, current_leader_epoch=epoch, timestamp=t) for t in asked]
+    answers = {}
+    for part in parts:  # one partition per request: a request names a partition once
+        request = ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(name=topic, partitions=[part])])
+        with RawClient(cluster.brokers[1].bootstrap) as raw:
+            [answer] = raw.request(request, version, ListOffsetsResponse).topics[0].partitions
+        assert answer.error_code == ErrorCode.NONE
+        answers[part.timestamp] = (answer.offset, answer.leader_epoch)
+    assert answers == asked
 
 
 @pytest.mark.parametrize("version", range(9, 18))

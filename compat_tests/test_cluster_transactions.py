@@ -226,6 +226,38 @@ def test_offsets_sent_to_a_transaction_for_a_group_of_a_third_broker_are_committ
         source.close()
 
 
+@pytest.mark.parametrize("commit", [True, False], ids=["commit", "abort"])
+def test_offsets_held_by_a_group_coordinator_killed_before_the_marker_outlive_its_restart(
+    cluster: Cluster, commit: bool
+) -> None:
+    """TxnOffsetCommit answered by the group's coordinator (not the transaction's), which is then killed -9 before
+    the marker can reach it; the transaction ends; the group coordinator starts again and replays the offsets it
+    wrote as the transaction's records, then the marker the transaction coordinator retried settles them: after a
+    commit the offset is the group's, after an abort it is not."""
+    transactional_id, txn_node, group, group_node = _ids_on_different_brokers(cluster)
+    topic, leaders = _topic(cluster, "held")
+    own = next(p for p, leader in leaders.items() if leader == txn_node)
+    producer = _producer(cluster, transactional_id)
+    source = Consumer({"bootstrap.servers": cluster.bootstrap, "group.id": group, "log_level": 0})
+    try:
+        producer.begin_transaction()
+        producer.produce(topic, b"with-held-offsets", partition=own)
+        producer.send_offsets_to_transaction([ConfluentPartition(topic, own, 11)], source.consumer_group_metadata())
+        assert producer.flush(DEADLINE_S) == 0
+    finally:
+        source.close()
+    cluster.kill(group_node)  # TxnOffsetCommit was answered: its records are in the partition, no marker yet
+    if commit:
+        producer.commit_transaction(DEADLINE_S)
+    else:
+        producer.abort_transaction(DEADLINE_S)
+    _restart(cluster, group_node, txn_node)
+    producer.begin_transaction()  # starts once every marker of the last one is written, the group's included
+    producer.produce(topic, b"after", partition=own)
+    producer.commit_transaction(DEADLINE_S)
+    assert _committed(cluster, group, topic, own) == (11 if commit else -1001)  # -1001: librdkafka's "none"
+
+
 def _last_stable(cluster: Cluster, node: int, topic: str, partition: int) -> int:
     """ListOffsets(latest, read_committed) at the partition's leader ``node`` (retried while a restarted leader's
     own view of the cluster has not caught up with etcd's: NOT_LEADER_OR_FOLLOWER)."""

@@ -31,7 +31,7 @@ from .connections import ConnectionLimits, Connections
 from .console import Console
 from .dispatch import RequestDispatcher
 from .faults import FaultInjector
-from .interbroker import InterBrokerError, PlainLogin, inter_broker_login
+from .interbroker import InterBrokerError, InterBrokerSettings, inter_broker_settings
 from .ops import BrokerMetrics, HttpListener, HttpListenerError, MeteredDispatcher, OpsEndpoints, parse_address
 from .ops.events import recovery_summary, settings_summary
 from .security import SecurityError, SecurityService
@@ -214,10 +214,11 @@ class BrokerApp:
             "__consumer_offsets": broker.groups.coordinate,
             "__transaction_state": broker.transactions.coordinate,
         }
-        topology = ClusterTopology(member, broker.store, coordinate, broker.producers.rebuild_partition)
+        interbroker = self._inter_broker_settings()
+        topology = ClusterTopology(member, broker.store, coordinate, broker.producers.rebuild_partition, interbroker)
         broker.topology = self._cluster_topology = topology
         broker.dynamic.cluster_default = ClusterBrokerDefault(member, broker)
-        broker.transactions.use_cluster(topology.marker_route, self._inter_broker_login())
+        broker.transactions.use_cluster(topology.marker_route, interbroker)
         await self._share_security(member, security)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
 
@@ -233,14 +234,17 @@ class BrokerApp:
         log.warning("restarting the broker in this process: %s", reason)
         self._restart.set()
 
-    def _inter_broker_login(self) -> PlainLogin | None:
-        """How this broker authenticates to the others (transaction markers); a listener it cannot use for that
-        is said once, and the broker serves on (only transactions spanning broker groups cannot complete)."""
+    def _inter_broker_settings(self) -> InterBrokerSettings | None:
+        """How this broker reaches the others (transaction markers, partition moves); settings it cannot use for
+        that are said once, and the broker serves on (only transactions spanning broker groups and moves cannot
+        complete)."""
         try:
-            return inter_broker_login(self.config)
+            settings = inter_broker_settings(self.config)
         except InterBrokerError as exc:
             log.error("%s", exc)
             return None
+        log.info("brokers reach each other on %s", settings.describe())
+        return settings
 
     async def _share_security(self, member: ClusterMember, security: SecurityService) -> None:
         """Serve the cluster's ACLs and SCRAM users from etcd; the first broker of a cluster that never had any

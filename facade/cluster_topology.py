@@ -61,6 +61,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError, TopicInfo, TopicPartition, UnknownTopicOrPartitionError
 
 from .handlers.context import ApiError
+from .interbroker import InterBrokerSettings
 from .partition_moves import PartitionMover
 from .topology import BrokerAddress, ConfigUpdate, PartitionMove, PartitionPlace, coordinator_partition
 from .transactions.markers import Place
@@ -81,6 +82,7 @@ class ClusterTopology:
         store: MessageStore,
         on_coordination: Mapping[str, Callable[[frozenset[int]], None]],
         moved_in: Callable[[str, int], None] = lambda topic, partition: None,
+        interbroker: InterBrokerSettings | None = None,
     ) -> None:
         assert member.view is not None, "the member must have started"
         self._member = member
@@ -92,7 +94,8 @@ class ClusterTopology:
         metadata = member.metadata
         assert metadata is not None, "the member has started"
         self._moves = PartitionMoves(metadata.etcd, metadata.layout)
-        self._mover = PartitionMover(self._moves, store, self._node, lambda: self._view.snapshot, moved_in)
+        self._interbroker_listener = None if interbroker is None else interbroker.listener
+        self._mover = PartitionMover(self._moves, store, self._node, lambda: self._view.snapshot, moved_in, interbroker)
         self._partitions_cache: dict[str, tuple[hot.MetadataResponsePartition, ...]] = {}
         self._creating: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -176,17 +179,26 @@ class ClusterTopology:
         if leader.leader == self._node:
             return Place.LOCAL
         info = snapshot.brokers.get(leader.leader)
-        return Place.UNAVAILABLE if info is None else BrokerAddress(info.node_id, info.host, info.port)
+        if info is None:
+            return Place.UNAVAILABLE
+        if self._interbroker_listener is None:
+            return BrokerAddress(info.node_id, info.host, info.port)
+        return BrokerAddress(info.node_id, *info.address(self._interbroker_listener), self._interbroker_listener)
+
+    def max_replicas(self) -> int:
+        """The most replicas a partition can have: the live members of the largest group with a live leader."""
+        snapshot = self.snapshot
+        return max((len(snapshot.group_members(group)) for group in snapshot.live_groups()), default=0)
 
     async def create_topic(
-        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()
+        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = (), replicas: int = 1
     ) -> TopicInfo:
-        """Create ``name`` in etcd (partition i on the group of ``leaders[i]`` when given), then wait until this
-        broker's store mirrors it."""
+        """Create ``name`` in etcd (partition i on the group of ``leaders[i]`` when given, else on groups of at least
+        ``replicas`` members), then wait until this broker's store mirrors it."""
         metadata = self._metadata()
         groups = self._groups_of(leaders)
         with _as_api_errors(name):
-            record = await metadata.create_topic(self.snapshot, name, partitions, configs, groups)
+            record = await metadata.create_topic(self.snapshot, name, partitions, configs, groups, replicas)
             await self._view.wait_for(lambda s: name in s.topics, SEEN_TIMEOUT_S)
         return TopicInfo(name, record.topic_id, record.partitions, dict(record.configs))
 

@@ -1,22 +1,39 @@
-"""A connection to another broker of the cluster, for the requests brokers send each other (WriteTxnMarkers).
+"""The one client brokers of a cluster use to reach each other: transaction markers (WriteTxnMarkers, sent by
+``transactions/markers.py``) and partition moves (Fetch, sent by ``partition_moves.py``).
 
-Brokers reach each other where clients do: at the address a broker registered in etcd (its first advertised
-listener), over TCP, with the request and response frames of ``facade.protocol.framing`` (the same codec the
-broker serves with). How a broker authenticates is :func:`inter_broker_login`'s: on a SASL_PLAINTEXT listener
-offering PLAIN, as the ``username``/``password`` of its PlainLoginModule JAAS line (Kafka's inter-broker
-identity), with SaslHandshake v1 and SaslAuthenticate v2 right after connecting; on a PLAINTEXT listener, as no
-one (``User:ANONYMOUS``). TLS listeners and SCRAM are not offered on this side yet: a broker whose advertised
-listener needs them cannot send markers to the others (it says so at start, ``docs/cluster.md``).
+**Which listener.** As Kafka decides it: ``inter.broker.listener.name`` names an advertised listener; else
+``security.inter.broker.protocol`` names one by its protocol (Kafka's older setting: the listener called
+``SASL_SSL``, say); with neither, the first advertised listener (Kafka would take the listener named
+PLAINTEXT: the first one is what a Rockafka cluster always used). Every broker of a cluster is configured alike,
+and each dials the others at the address they registered in etcd for that listener name.
+
+**How it authenticates**, from that listener's own settings (``listener.name.<l>.`` prefixed, else broker-wide):
+
+- TLS (SSL, SASL_SSL): ``facade.security.tls.client_ssl_context``: the truststore verifies the other broker,
+  ``ssl.endpoint.identification.algorithm`` (``https`` by default) checks its certificate names the host dialled,
+  and the keystore is presented as this broker's certificate (an SSL listener that requires client certificates
+  sees ``User:<its subject>``);
+- SASL (SASL_PLAINTEXT, SASL_SSL): ``sasl.mechanism.inter.broker.protocol`` (PLAIN, SCRAM-SHA-256 or
+  SCRAM-SHA-512; PLAIN by default), as the ``username``/``password`` of the listener's JAAS line for that
+  mechanism, Kafka's ``listener.name.<l>.<mechanism>.sasl.jaas.config`` (a PlainLoginModule or a
+  ScramLoginModule), else the broker-wide ``sasl.jaas.config``. SaslHandshake v1 and SaslAuthenticate v2 follow
+  the connection; a SCRAM login also checks the other broker's signature.
+
+The principal the other broker sees needs CLUSTER_ACTION on the cluster for WriteTxnMarkers when ACLs are on (a
+super user, or an ACL), and READ on the topics a move copies.
 
 One request at a time per connection (a lock); the connection opens on first use and is dropped after any
 failure, so the next request connects again. A request either returns its typed response or raises
-:class:`InterBrokerError` (refused, lost, timed out, or an answer that does not parse): the caller retries.
+:class:`InterBrokerError` (refused, lost, timed out, or an answer that does not parse), or
+:class:`InterBrokerAuthError` when the other broker refused this broker's credentials: the caller retries, and
+says the latter as an ERROR (an operator must fix the settings).
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import ssl
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
@@ -28,59 +45,105 @@ from .protocol.message import ApiMessage
 from .protocol.messages.sasl_authenticate import SaslAuthenticateRequest, SaslAuthenticateResponse
 from .protocol.messages.sasl_handshake import SaslHandshakeRequest, SaslHandshakeResponse
 from .protocol.primitives import Reader
+from .security.errors import SaslAuthenticationError, SecuritySetupError
 from .security.plain import PLAIN_LOGIN_MODULE, parse_jaas
+from .security.scram import ScramClient, ScramMechanism
+from .security.tls import client_ssl_context
 
 M = TypeVar("M", bound=ApiMessage)
 
 CLIENT_ID: Final = "rockafka-broker"
-#: A response bigger than this is not a WriteTxnMarkers answer: the connection is dropped.
-MAX_RESPONSE_BYTES: Final = 16 << 20
+#: A response bigger than this is no answer to what brokers ask each other: the connection is dropped.
+MAX_RESPONSE_BYTES: Final = 64 << 20
+SCRAM_LOGIN_MODULE: Final = "org.apache.kafka.common.security.scram.ScramLoginModule"
+_LOGIN_MODULES: Final = {"PLAIN": PLAIN_LOGIN_MODULE}
 
 
 class InterBrokerError(Exception):
     """A request to another broker got no usable answer (the caller retries)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PlainLogin:
-    """The SASL PLAIN identity a broker presents to the others."""
+class InterBrokerAuthError(InterBrokerError):
+    """The other broker refused this broker's credentials or TLS identity (the settings need fixing)."""
 
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    """The SASL identity a broker presents to the others."""
+
+    mechanism: str
     username: str
     password: str = field(repr=False)
 
 
-def inter_broker_login(config: BrokerConfig) -> PlainLogin | None:
-    """How this broker authenticates to the others, from its first advertised listener (the one every broker
-    registers): None on PLAINTEXT; a :class:`PlainLogin` on SASL_PLAINTEXT with PLAIN enabled and a
-    PlainLoginModule ``username``/``password``; InterBrokerError (one line, said at start) for anything else."""
-    listener = config.advertised_listeners[0]
-    protocol = listener.security_protocol
-    if protocol == "PLAINTEXT":
-        return None
-    mechanisms = config.for_listener(listener.name, "sasl.enabled.mechanisms")
-    if protocol != "SASL_PLAINTEXT" or not isinstance(mechanisms, list) or "PLAIN" not in mechanisms:
-        raise InterBrokerError(
-            f"listener {listener.name} ({protocol}): brokers can reach each other over PLAINTEXT or SASL_PLAINTEXT"
-            " with PLAIN only; transactions spanning broker groups cannot complete"
+@dataclass(frozen=True, slots=True)
+class InterBrokerSettings:
+    """How this broker reaches the others: the listener name it dials, TLS and SASL (see the module docstring)."""
+
+    listener: str
+    protocol: str = "PLAINTEXT"
+    login: Login | None = None
+    tls: ssl.SSLContext | None = field(default=None, repr=False, compare=False)
+
+    def describe(self) -> str:
+        """``listener SASL_SSL (SASL_SSL, SCRAM-SHA-512 as broker)``: for log lines (no secret)."""
+        how = (
+            self.protocol if self.login is None else f"{self.protocol}, {self.login.mechanism} as {self.login.username}"
         )
-    jaas = config.for_listener(listener.name, "sasl.jaas.config", "PLAIN")
+        return f"listener {self.listener} ({how})"
+
+
+def inter_broker_listener(config: BrokerConfig) -> tuple[str, str]:
+    """(the listener name brokers reach each other on, its security protocol), by Kafka's settings."""
+    advertised = config.advertised_listeners
+    chosen = config.values["inter.broker.listener.name"] or config.values["security.inter.broker.protocol"]
+    for listener in advertised:
+        if listener.name == chosen:
+            return listener.name, listener.security_protocol
+    return advertised[0].name, advertised[0].security_protocol  # neither set (the config check refuses a bad name)
+
+
+def inter_broker_settings(config: BrokerConfig) -> InterBrokerSettings:
+    """How this broker reaches the others; InterBrokerError (one line, no secret) when the settings cannot work."""
+    name, protocol = inter_broker_listener(config)
+    tls = None
+    if protocol in ("SSL", "SASL_SSL"):
+        try:
+            tls = client_ssl_context(config, name)
+        except SecuritySetupError as exc:
+            raise InterBrokerError(f"brokers cannot reach each other: {exc}") from None
+    login = _login(config, name) if protocol in ("SASL_PLAINTEXT", "SASL_SSL") else None
+    return InterBrokerSettings(name, protocol, login, tls)
+
+
+def _login(config: BrokerConfig, listener: str) -> Login:
+    mechanism = str(config.values["sasl.mechanism.inter.broker.protocol"])
+    offered = config.for_listener(listener, "sasl.enabled.mechanisms")
+    if not isinstance(offered, list) or mechanism not in offered:
+        raise InterBrokerError(
+            f"listener {listener}: sasl.mechanism.inter.broker.protocol={mechanism} is not in its"
+            " sasl.enabled.mechanisms; brokers cannot authenticate to each other"
+        )
+    module_name = _LOGIN_MODULES.get(mechanism, SCRAM_LOGIN_MODULE)
+    jaas = config.for_listener(listener, "sasl.jaas.config", mechanism)
     for module in parse_jaas(str(jaas or "")):
-        if module.class_name == PLAIN_LOGIN_MODULE and "username" in module.options:
-            return PlainLogin(module.options["username"], module.options.get("password", ""))
+        if module.class_name == module_name and "username" in module.options:
+            return Login(mechanism, module.options["username"], module.options.get("password", ""))
     raise InterBrokerError(
-        f"listener {listener.name}: its PlainLoginModule has no username and password for brokers to authenticate"
-        " to each other; transactions spanning broker groups cannot complete"
+        f"listener {listener}: no {module_name.rpartition('.')[2]} with a username and password in"
+        f" listener.name.{listener.lower()}.{mechanism.lower()}.sasl.jaas.config or sasl.jaas.config;"
+        " brokers cannot authenticate to each other"
     )
 
 
 class BrokerConnection:
     """One connection to one broker (``host:port``), opened on first use."""
 
-    def __init__(self, host: str, port: int, timeout_s: float, login: PlainLogin | None = None) -> None:
+    def __init__(self, host: str, port: int, timeout_s: float, settings: InterBrokerSettings | None = None) -> None:
         self.host = host
         self.port = port
         self._timeout_s = timeout_s
-        self._login = login
+        self._settings = settings
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self._lock = asyncio.Lock()
         self._correlation = itertools.count(1)
@@ -90,25 +153,48 @@ class BrokerConnection:
         async with self._lock:
             try:
                 return await asyncio.wait_for(self._exchange(body, version, response), self._timeout_s)
+            except InterBrokerAuthError as exc:
+                self.close()
+                raise InterBrokerAuthError(f"broker {self.host}:{self.port}: {exc}") from None
+            except ssl.SSLCertVerificationError as exc:
+                self.close()
+                raise InterBrokerAuthError(f"broker {self.host}:{self.port}: TLS: {exc.verify_message}") from None
             except (OSError, TimeoutError, asyncio.IncompleteReadError, ProtocolError, InterBrokerError) as exc:
                 self.close()
                 raise InterBrokerError(f"broker {self.host}:{self.port}: {exc or type(exc).__name__}") from None
 
     async def _exchange(self, body: ApiMessage, version: int, response: type[M]) -> M:
         if self._streams is None:
-            self._streams = await asyncio.open_connection(self.host, self.port)
-            if self._login is not None:
-                await self._authenticate(self._login)
+            tls = None if self._settings is None else self._settings.tls
+            self._streams = await asyncio.open_connection(
+                self.host, self.port, ssl=tls, server_hostname=self.host if tls is not None else None
+            )
+            if self._settings is not None and self._settings.login is not None:
+                await self._authenticate(self._settings.login)
         return await self._round_trip(body, version, response)
 
-    async def _authenticate(self, login: PlainLogin) -> None:
-        handshake = await self._round_trip(SaslHandshakeRequest(mechanism="PLAIN"), 1, SaslHandshakeResponse)
+    async def _authenticate(self, login: Login) -> None:
+        handshake = await self._round_trip(SaslHandshakeRequest(mechanism=login.mechanism), 1, SaslHandshakeResponse)
         if handshake.error_code != ErrorCode.NONE:
-            raise InterBrokerError(f"SaslHandshake PLAIN answered {ErrorCode.of(handshake.error_code).name}")
-        token = b"\0" + login.username.encode() + b"\0" + login.password.encode()
+            raise InterBrokerAuthError(
+                f"SaslHandshake {login.mechanism} answered {ErrorCode.of(handshake.error_code).name}"
+                f" (offered: {', '.join(handshake.mechanisms)})"
+            )
+        if login.mechanism == "PLAIN":
+            await self._sasl_step(login, f"\0{login.username}\0{login.password}".encode())
+            return
+        client = ScramClient(ScramMechanism.named(login.mechanism), login.username, login.password)
+        try:
+            server_first = await self._sasl_step(login, client.first())
+            client.verify(await self._sasl_step(login, client.final(server_first)))
+        except (SaslAuthenticationError, KeyError, ValueError) as exc:
+            raise InterBrokerAuthError(f"authenticating as {login.username!r} with {login.mechanism}: {exc}") from None
+
+    async def _sasl_step(self, login: Login, token: bytes) -> bytes:
         answer = await self._round_trip(SaslAuthenticateRequest(auth_bytes=token), 2, SaslAuthenticateResponse)
         if answer.error_code != ErrorCode.NONE:
-            raise InterBrokerError(f"authenticating as {login.username!r}: {answer.error_message}")
+            raise InterBrokerAuthError(f"authenticating as {login.username!r}: {answer.error_message}")
+        return bytes(answer.auth_bytes)
 
     async def _round_trip(self, body: ApiMessage, version: int, response: type[M]) -> M:
         assert self._streams is not None

@@ -5,9 +5,10 @@ in ``snapshot.moves``:
 
 - **The target group's leader copies.** One task per move fetches the partition from the source group's leader
   over the Kafka protocol (Fetch, as a consumer reading uncommitted: every batch, control batches and aborted
-  data included) from this store's next offset, and stores each batch at its own offset
-  (``store.kept_offsets``); the source's log start offset comes along. When it is within ``CATCH_UP_RECORDS``
-  of the source's high watermark it advances the move to ``fenced``. When the source has ``sealed`` it (``end``
+  data included; on the inter-broker listener, with TLS and SASL as ``interbroker.py`` says) from this store's
+  next offset, and stores each batch at its own offset (``store.kept_offsets``); the source's log start offset
+  comes along. When it is within ``CATCH_UP_RECORDS`` of the source's high watermark it advances the move to
+  ``fenced``. When the source has ``sealed`` it (``end``
   known) and the copy reaches ``end``, it fsyncs the store, rebuilds the partition's producer state from the
   copied batches (idempotent producers continue their sequences here) and completes the move in etcd.
 - **The source group's leader fences.** From the snapshot in which a move it leads is ``fenced``, the partition
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import struct
 from collections.abc import Callable, Mapping
@@ -35,10 +35,10 @@ from rockafka.cluster import ClusterError, ClusterSnapshot
 from rockafka.cluster.layout import MOVE_COPYING, MOVE_FENCED, MOVE_SEALED, MoveRecord
 from rockafka.cluster.moves import PartitionMoves
 from rockafka.facade.protocol.error_codes import ErrorCode
-from rockafka.facade.protocol.errors import ProtocolError
-from rockafka.facade.protocol.framing import decode_response, encode_request
 from rockafka.facade.protocol.messages.fetch import FetchPartition, FetchRequest, FetchResponse, FetchTopic
 from rockafka.store import MessageStore, StoreError, UnknownTopicOrPartitionError
+
+from .interbroker import BrokerConnection, InterBrokerAuthError, InterBrokerError, InterBrokerSettings
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ CATCH_UP_RECORDS: Final = 5_000
 FETCH_VERSION: Final = 11
 FETCH_BYTES: Final = 4 << 20
 FETCH_WAIT_MS: Final = 100
+REQUEST_TIMEOUT_S: Final = 10.0
 RETRY_S: Final = 0.2
 MAX_RETRY_S: Final = 5.0
 PartitionKey = tuple[str, int]
@@ -62,8 +63,10 @@ class PartitionMover:
         node_id: int,
         snapshot: Callable[[], ClusterSnapshot],
         moved_in: Callable[[str, int], None],
+        interbroker: InterBrokerSettings | None = None,
     ) -> None:
         self._moves = moves
+        self._interbroker = interbroker
         self._store = store
         self._node = node_id
         self._snapshot = snapshot
@@ -153,8 +156,13 @@ class PartitionMover:
                     elif await self._switched(move):
                         return
                     pause = RETRY_S
-                except (OSError, EOFError, ProtocolError, ClusterError, StoreError) as exc:
-                    log.warning("move of %s-%d: copy paused %.1f s: %s", key[0], key[1], pause, exc)
+                except (InterBrokerError, ClusterError, StoreError) as exc:
+                    problem = f"move of {key[0]}-{key[1]}: copy paused {pause:.1f} s: {exc}"
+                    refused = isinstance(exc, InterBrokerAuthError)
+                    if refused and pause == RETRY_S:  # said once per run of failures, not at every retry
+                        log.error("%s (the source refused this broker's inter-broker credentials)", problem)
+                    elif not refused:
+                        log.warning("%s", problem)
                     if source is not None:
                         source.close()
                     source = None
@@ -171,11 +179,13 @@ class PartitionMover:
         info = None if state is None else snapshot.brokers.get(state.leader)
         if info is None:
             return None
-        if source is not None and source.address == (info.host, info.port):
+        listener = None if self._interbroker is None else self._interbroker.listener
+        address = (info.host, info.port) if listener is None else info.address(listener)
+        if source is not None and source.address == address:
             return source
         if source is not None:
             source.close()
-        return await _SourceConnection.open(info.host, info.port)
+        return _SourceConnection(*address, self._interbroker)
 
     async def _copy_once(self, source: _SourceConnection, move: MoveRecord) -> bool:
         """One fetch from the source stored here; False when the source could not answer it (retry later)."""
@@ -228,22 +238,15 @@ class _FetchedPartition:
 
 
 class _SourceConnection:
-    """One connection to the source group's leader, speaking Fetch as a consumer."""
+    """The source group's leader, asked Fetch as a consumer through the inter-broker client."""
 
-    def __init__(self, host: str, port: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, host: str, port: int, interbroker: InterBrokerSettings | None) -> None:
         self.address = (host, port)
         self.log_start = 0  # the partition's log start offset there, as last answered
-        self._reader = reader
-        self._writer = writer
-        self._correlation = itertools.count(1)
-
-    @classmethod
-    async def open(cls, host: str, port: int) -> _SourceConnection:
-        reader, writer = await asyncio.open_connection(host, port)
-        return cls(host, port, reader, writer)
+        self._connection = BrokerConnection(host, port, REQUEST_TIMEOUT_S, interbroker)
 
     def close(self) -> None:
-        self._writer.close()
+        self._connection.close()
 
     async def fetch(self, topic: str, partition: int, offset: int) -> _FetchedPartition:
         request = FetchRequest(
@@ -252,13 +255,7 @@ class _SourceConnection:
                 FetchPartition(partition=partition, fetch_offset=offset, partition_max_bytes=FETCH_BYTES)
             ])],
         )  # fmt: skip
-        correlation = next(self._correlation)
-        self._writer.write(encode_request(request, FETCH_VERSION, correlation, "rockafka-partition-move"))
-        await self._writer.drain()
-        size = struct.unpack(">i", await self._reader.readexactly(4))[0]
-        answered, response = decode_response(await self._reader.readexactly(size), FetchResponse, FETCH_VERSION)
-        if answered != correlation:
-            raise EOFError(f"response {answered} does not answer fetch {correlation}")
+        response = await self._connection.request(request, FETCH_VERSION, FetchResponse)
         for topic_answer in response.responses:
             for found in topic_answer.partitions:
                 if found.partition_index == partition:

@@ -113,8 +113,10 @@ class Topology(Protocol):
         self, internal_topic: str, partitions: int, key: str, own: BrokerAddress
     ) -> BrokerAddress | None: ...
 
+    def max_replicas(self) -> int: ...
+
     def create_topic(
-        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()
+        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = (), replicas: int = 1
     ) -> TopicInfo | Awaitable[TopicInfo]: ...
 
     def auto_create(self, name: str, partitions: int) -> TopicInfo | None: ...
@@ -166,8 +168,12 @@ class LocalTopology:
     def coordinator(self, internal_topic: str, partitions: int, key: str, own: BrokerAddress) -> BrokerAddress | None:
         return own
 
+    def max_replicas(self) -> int:
+        """The most replicas a partition can have here: one, this broker."""
+        return 1
+
     def create_topic(
-        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = ()
+        self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = (), replicas: int = 1
     ) -> TopicInfo:
         self._refuse_on_follower()
         return self._store.topics.create(name, partitions, configs)

@@ -17,6 +17,7 @@ is edited; online CreateAcls/DescribeAcls/DeleteAcls are sent.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any
 
@@ -73,7 +74,9 @@ def add_parser(subparsers: Any) -> None:
 
 
 def _operation(text: str) -> AclOperation:
-    name = text.upper().replace("-", "_")
+    """An operation as kafka-acls.sh spells it (``ClusterAction``, ``DescribeConfigs``) or as Kafka's enum does
+    (``CLUSTER_ACTION``, ``cluster-action``)."""
+    name = re.sub(r"(?<=[a-z])(?=[A-Z])", "_", text).upper().replace("-", "_")
     if name not in OPERATIONS:
         raise argparse.ArgumentTypeError(f"unknown operation {text!r} (one of {', '.join(OPERATIONS)})")
     return AclOperation[name]

@@ -59,6 +59,7 @@ from rockafka.core_pyx.recordbatch import (
     DELETE_HORIZON_BIT,
     LOG_OVERHEAD,
     RECORD_BATCH_OVERHEAD,
+    TRANSACTIONAL_BIT,
     BatchHeader,
     read_batch_header,
 )
@@ -299,12 +300,16 @@ def _batch(
     return _assemble(header.base_offset, header.partition_leader_epoch, fields, payload)
 
 
-def keyed_batch(entries: Sequence[tuple[bytes, bytes | None]], timestamp: int) -> bytes:
-    """A new RecordBatch v2 (base offset 0, uncompressed, no producer, CreateTime ``timestamp``) of keyed records,
-    a null value being a tombstone: what the broker itself writes to a compacted topic (``internaltopics.py``)."""
+def keyed_batch(
+    entries: Sequence[tuple[bytes, bytes | None]], timestamp: int, producer: tuple[int, int] | None = None
+) -> bytes:
+    """A new RecordBatch v2 (base offset 0, uncompressed, CreateTime ``timestamp``) of keyed records, a null value
+    being a tombstone: what the broker itself writes to a compacted topic (``internaltopics.py``). No producer, or
+    ``producer`` (id, epoch): a transaction's batch (the transactional attribute set, no sequence)."""
     records = [Record(delta, timestamp, key, value, ()) for delta, (key, value) in enumerate(entries)]
     payload = b"".join(_encode_record(record, 0, timestamp) for record in records)
-    fields = (0, len(records) - 1, timestamp, timestamp, -1, -1, -1, len(records))
+    attributes, producer_id, producer_epoch = (0, -1, -1) if producer is None else (TRANSACTIONAL_BIT, *producer)
+    fields = (attributes, len(records) - 1, timestamp, timestamp, producer_id, producer_epoch, -1, len(records))
     return _assemble(0, -1, fields, payload)
 
 

@@ -42,6 +42,8 @@ from .internaltopics import (
     InternalRecordError,
     InternalTopic,
     OffsetRecord,
+    Replayed,
+    ReplayedMarker,
     decode_consumer_offsets,
     decode_transaction_state,
     document_value,
@@ -50,6 +52,7 @@ from .internaltopics import (
 )
 from .offsets import Groups, OffsetStore, remove_offsets
 from .results import CommittedOffset, OffsetCommit, TopicPartition
+from .txnoffsets import TransactionalOffsets
 
 log = logging.getLogger("rockafka.store")
 
@@ -189,7 +192,7 @@ class LoadedPartitions:
     ``store.transaction_partitions`` for ``__transaction_state``; see the module docstring)."""
 
     def __init__(
-        self, health: StoreHealth, topic: InternalTopic, apply: Callable[[bytes, bytes | None], None],
+        self, health: StoreHealth, topic: InternalTopic, apply: Callable[[Replayed], None],
         forget: Callable[[int], None],
     ) -> None:  # fmt: skip
         self._health = health
@@ -221,10 +224,10 @@ class LoadedPartitions:
         """Replay ``partition`` into memory (again, if it was loaded); returns how many records were read."""
         self._forget(partition)
         read = 0
-        for key, value in self._topic.replay(partition):
+        for replayed in self._topic.replay(partition):
             read += 1
             try:
-                self._apply(key, value)
+                self._apply(replayed)
             except InternalRecordError as exc:
                 log.error("%s-%d: %s; the record is skipped", self._topic.name, partition, exc)
         self.loaded.add(partition)
@@ -238,31 +241,39 @@ class LoadedPartitions:
 
 
 def group_state_replay(
-    offsets: CommittedOffsets, documents: DocumentMap
-) -> tuple[Callable[[bytes, bytes | None], None], Callable[[int], None]]:
-    """How a ``__consumer_offsets`` record is applied (to the offsets or the group documents), and forgotten."""
+    offsets: CommittedOffsets, documents: DocumentMap, transactional: TransactionalOffsets
+) -> tuple[Callable[[Replayed], None], Callable[[int], None]]:
+    """How a ``__consumer_offsets`` record is applied (to the offsets, a transaction's pending offsets, or the group
+    documents) and a transaction marker settles a transaction's offsets; and how a partition is forgotten."""
 
-    def apply(key: bytes, value: bytes | None) -> None:
-        record = decode_consumer_offsets(key, value)
+    def apply(replayed: Replayed) -> None:
+        if isinstance(replayed, ReplayedMarker):
+            transactional.settled(replayed.producer_id, replayed.partition, replayed.commit)
+            return
+        record = decode_consumer_offsets(replayed.key, replayed.value)
         if isinstance(record, OffsetRecord):
-            offsets.apply(record)
+            if replayed.producer_id >= 0:
+                transactional.add(replayed.producer_id, record)
+            else:
+                offsets.apply(record)
+                transactional.supersede(record.group, [TopicPartition(record.topic, record.partition)])
         else:
             documents.apply(record)
 
     def forget(partition: int) -> None:
         offsets.forget(partition)
         documents.forget(partition)
+        transactional.forget(partition)
 
     return apply, forget
 
 
-def transaction_state_replay(
-    documents: DocumentMap,
-) -> tuple[Callable[[bytes, bytes | None], None], Callable[[int], None]]:
+def transaction_state_replay(documents: DocumentMap) -> tuple[Callable[[Replayed], None], Callable[[int], None]]:
     """How a ``__transaction_state`` record is applied to the transactional ids' documents, and forgotten."""
 
-    def apply(key: bytes, value: bytes | None) -> None:
-        documents.apply(decode_transaction_state(key, value))
+    def apply(replayed: Replayed) -> None:
+        if not isinstance(replayed, ReplayedMarker):
+            documents.apply(decode_transaction_state(replayed.key, replayed.value))
 
     return apply, documents.forget
 
@@ -322,16 +333,48 @@ class ConsumerOffsets:
         log: CommittedOffsets,
         clock: Callable[[], int],
         after_write: Callable[[], Future[None] | None],
+        transactional: TransactionalOffsets,
     ) -> None:
         self._health = health
         self._offsets = log
         self._clock = clock
         self._after_write = after_write
+        self._transactional = transactional
+
+    @guarded
+    def hold(
+        self, producer_id: int, producer_epoch: int, group: str, commits: Iterable[OffsetCommit]
+    ) -> Future[None] | None:
+        """TxnOffsetCommit of a transaction coordinated elsewhere: ``commits`` written as the producer's
+        transactional records, pending until its marker (``txnoffsets.py``); a future as for ``commit``."""
+        self._transactional.hold(producer_id, producer_epoch, group, commits, self._clock())
+        return self._after_write()
+
+    @guarded
+    def settle(
+        self, producer_id: int, producer_epoch: int, coordinator_epoch: int, partition: int, commit: bool
+    ) -> tuple[int, Future[None] | None]:
+        """The producer's marker for ``__consumer_offsets``-``partition``: its pending offsets there committed or
+        dropped; (how many groups, a future as for ``commit``)."""
+        settled = self._transactional.settle(producer_id, producer_epoch, coordinator_epoch, partition, commit)
+        return settled, self._after_write() if settled else None
+
+    @guarded
+    def pending(self, producer_id: int, partition: int) -> Mapping[str, Mapping[TopicPartition, CommittedOffset]]:
+        """The producer's pending offsets of the groups on ``__consumer_offsets``-``partition``."""
+        return self._transactional.of(producer_id, partition)
+
+    @guarded
+    def unstable(self, group: str) -> frozenset[TopicPartition]:
+        """The group's partitions with an offset a transaction coordinated elsewhere holds pending."""
+        return self._transactional.unstable(group)
 
     @guarded
     def commit(self, group: str, commits: Iterable[OffsetCommit]) -> Future[None] | None:
         """Record committed offsets; under sync flush, a future completed once they are fsynced."""
+        commits = list(commits)
         self._offsets.commit(group, commits, self._clock())
+        self._transactional.supersede(group, [TopicPartition(c.topic, c.partition) for c in commits])
         return self._after_write()
 
     @guarded

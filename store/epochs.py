@@ -18,6 +18,9 @@ current epoch, the partition's log end offset; for an older epoch *e*, the start
 newer than *e* in the partition's history, with the newest epoch at or below *e* (or *e* itself when none is
 that old); for an epoch newer than every known one, or -1, the undefined answer (-1, -1).
 
+``epoch_of_offset``, what ListOffsets answers with an offset (Kafka's ``epochForOffset``): the newest epoch of
+the partition's history that starts at or below it.
+
 Threads: the broker loop thread.
 """
 
@@ -62,6 +65,15 @@ def end_offset_for(history: Sequence[tuple[int, int]], requested: int, log_end: 
     if higher == 0:
         return EpochEndOffset(requested, history[0][1])
     return EpochEndOffset(history[higher - 1][0], history[higher][1])
+
+
+def epoch_at(history: Sequence[tuple[int, int]], offset: int) -> int:
+    """The epoch in which ``offset`` was written, from a partition's ``history`` (Kafka's ``epochForOffset``): the
+    newest epoch that starts at or below it; -1 before the first or for -1."""
+    if offset < 0:
+        return NO_EPOCH
+    at = bisect.bisect_right([start for _, start in history], offset)
+    return history[at - 1][0] if at else NO_EPOCH
 
 
 def partition_history(entries: Sequence[EpochEntry], queue: ConsumeQueue) -> list[tuple[int, int]]:
@@ -114,6 +126,11 @@ class LeaderEpochs:
         """The partition's (epoch, start offset) pairs from its log start on, oldest first."""
         _, key, queue = self._partitions.get(topic, partition)
         return from_log_start(partition_history(self._file.entries, queue), self._partitions.log_start(key, queue))
+
+    @guarded
+    def epoch_of_offset(self, topic: str, partition: int, offset: int) -> int:
+        """The epoch in which the partition's ``offset`` was written (ListOffsets' answer for it), -1 if unknown."""
+        return epoch_at(self.history(topic, partition), offset)
 
     @guarded
     def end_offset(self, topic: str, partition: int, epoch: int) -> EpochEndOffset:

@@ -27,14 +27,18 @@ value are Kafka's ``OffsetCommitKey`` v1 and ``OffsetCommitValue`` v3, so Kafka'
 takes for a version it does not know and refuses, never misreads. A record whose key or value does not decode is
 an ``InternalRecordError``.
 
-Batches: each write is one uncompressed RecordBatch v2 (no producer id, CreateTime) of the change's records,
+Batches: each write is one uncompressed RecordBatch v2 (no producer id, CreateTime) of the change's records
+(offsets a transaction coordinated elsewhere commits: its producer id and epoch, transactional, then its COMMIT or
+ABORT marker, ``txnoffsets.py``),
 appended to one partition, from the free-space reserve (``Writer.append_internal``: offset commits go on while a
 full store refuses clients' appends). Both topics are ``cleanup.policy=compact``: the log cleaner keeps each
 key's latest record and drops tombstones after ``delete.retention.ms`` (``compaction.py``).
 
 ``InternalTopic`` is one topic's log: it creates the topic in the store when first needed (hidden from
-``store.topics``, see ``topicadmin.py``), appends keyed batches to a partition, and replays a partition from its
-log start to its high watermark. Threads: the event loop thread (and the opening thread, before it).
+``store.topics``, see ``topicadmin.py``), appends keyed batches (and transaction markers) to a partition, and
+replays a partition from its log start to its high watermark: each keyed record with the producer id of its batch
+when the batch is transactional, and each transaction marker. Threads: the event loop thread (and the opening
+thread, before it).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from typing import Any, Final, Protocol
 from rockafka.core_pyx.recordbatch import read_batch_header
 
 from .compaction import keyed_batch, stored_records
+from .control import read_marker
 from .errors import StoreError, UnknownTopicOrPartitionError
 from .partitions import Partitions
 from .results import AppendResult, CommittedOffset, PartitionBounds, ReadResult, TopicInfo
@@ -220,10 +225,36 @@ def _document(value: bytes | None) -> Mapping[str, Any] | None:
 # --- one internal topic's log ---
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayedRecord:
+    """A keyed record read back; ``producer_id`` -1 unless a transaction wrote it."""
+
+    key: bytes
+    value: bytes | None
+    producer_id: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedMarker:
+    """A transaction marker read back: ``producer_id``'s transaction on ``partition`` ended."""
+
+    partition: int
+    producer_id: int
+    commit: bool
+
+
+Replayed = ReplayedRecord | ReplayedMarker
+
+
 class RecordPath(Protocol):
     """What an internal topic needs of ``store.records`` (which only ``message_store`` may import)."""
 
     def append_internal(self, topic: str, partition: int, batch: bytes) -> AppendResult: ...
+
+    def write_transaction_marker(
+        self, topic: str, partition: int, *, producer_id: int, producer_epoch: int, coordinator_epoch: int,
+        commit: bool,
+    ) -> AppendResult: ...  # fmt: skip
 
     def read(
         self, topic: str, partition: int, fetch_offset: int, max_bytes: int, *, max_offset: int | None = None
@@ -274,14 +305,26 @@ class InternalTopic:
         self._queues.add(topic_id.bytes, range(self._wanted_partitions))
         self._table.create(self.name, self._wanted_partitions, INTERNAL_TOPIC_CONFIGS, topic_id)
 
-    def append(self, partition: int, entries: Sequence[tuple[bytes, bytes | None]]) -> AppendResult:
-        """One batch of keyed records (a null value: a tombstone) appended to ``partition``."""
+    def append(
+        self, partition: int, entries: Sequence[tuple[bytes, bytes | None]], producer: tuple[int, int] | None = None
+    ) -> AppendResult:
+        """One batch of keyed records (a null value: a tombstone) appended to ``partition``; with ``producer`` (id,
+        epoch), a transaction's batch."""
         self.ensure()
-        return self._records.append_internal(self.name, partition, keyed_batch(entries, self._clock()))
+        return self._records.append_internal(self.name, partition, keyed_batch(entries, self._clock(), producer))
 
-    def replay(self, partition: int) -> Iterator[tuple[bytes, bytes | None]]:
-        """Every keyed record of ``partition``, from its log start to its high watermark, in offset order
-        (control batches and records without a key skipped)."""
+    def append_marker(
+        self, partition: int, producer_id: int, producer_epoch: int, coordinator_epoch: int, commit: bool
+    ) -> AppendResult:
+        """A COMMIT or ABORT marker ending ``producer_id``'s transaction on ``partition``."""
+        return self._records.write_transaction_marker(
+            self.name, partition, producer_id=producer_id, producer_epoch=producer_epoch,
+            coordinator_epoch=coordinator_epoch, commit=commit,
+        )  # fmt: skip
+
+    def replay(self, partition: int) -> Iterator[Replayed]:
+        """Every keyed record and transaction marker of ``partition``, from its log start to its high watermark,
+        in offset order (records without a key and other control batches skipped)."""
         if not self.exists:
             return
         offset = self._records.partition_bounds(self.name, partition).log_start_offset
@@ -290,9 +333,14 @@ class InternalTopic:
             if not read.batches:
                 return
             for batch in read.batches:
-                if read_batch_header(batch).is_control:
+                header = read_batch_header(batch)
+                if header.is_control:
+                    marker = read_marker(memoryview(batch))
+                    if marker is not None:
+                        yield ReplayedMarker(partition, header.producer_id, marker.commit)
                     continue
+                producer_id = header.producer_id if header.is_transactional else -1
                 for record in stored_records(batch):
                     if record.key is not None:
-                        yield record.key, record.value
+                        yield ReplayedRecord(record.key, record.value, producer_id)
             offset = read.next_offset

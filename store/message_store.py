@@ -76,6 +76,7 @@ from .retention import Retention, RetentionPolicy
 from .space import CHECK_BYTES, FreeSpace
 from .topicadmin import Topics
 from .transactions import Transactions
+from .txnoffsets import TransactionalOffsets
 from .writer import Writer
 
 _log = logging.getLogger("rockafka.store")
@@ -168,7 +169,10 @@ class MessageStore:
             records=self.records, clock=self._clock,
         )  # fmt: skip
         committed, group_documents = CommittedOffsets(offsets_topic), DocumentMap(offsets_topic, group_key)
-        self.group_partitions = LoadedPartitions(health, offsets_topic, *group_state_replay(committed, group_documents))
+        transactional = TransactionalOffsets(offsets_topic, committed.apply)
+        self.group_partitions = LoadedPartitions(
+            health, offsets_topic, *group_state_replay(committed, group_documents, transactional)
+        )
         transaction_topic = InternalTopic(
             TRANSACTION_STATE_TOPIC, config.offsets_topic_partitions, table=files.table, queues=partitions,
             records=self.records, clock=self._clock,
@@ -180,7 +184,7 @@ class MessageStore:
         self.transaction_state = Documents(health, transaction_documents, flusher.after_write, flusher.request)
         self.topics = Topics(health, files.table, partitions, tracker, committed)
         self.transactions = Transactions(health, partitions, tracker)
-        self.offsets = ConsumerOffsets(health, committed, self._clock, flusher.after_write)
+        self.offsets = ConsumerOffsets(health, committed, self._clock, flusher.after_write, transactional)
         self.group_metadata = Documents(health, group_documents, flusher.after_write, flusher.request)
         self.producer_state = Documents(health, files.producer_log, flusher.after_write, flusher.request)
         self.retention = Retention(

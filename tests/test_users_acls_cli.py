@@ -73,3 +73,28 @@ def test_acls_add_list_remove(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     code, _, err = run(capsys, "acls", "add", "--allow-principal", "alice", "--operation", "Read", "--topic", "t",
                        "--data-dir", data)  # fmt: skip
     assert code == 2 and "Could not parse principal" in err
+
+
+@pytest.mark.parametrize(
+    ("spelled", "listed"),
+    [("ClusterAction", "CLUSTER_ACTION"), ("DescribeConfigs", "DESCRIBE_CONFIGS"), ("idempotent-write",
+     "IDEMPOTENT_WRITE"), ("ALTER_CONFIGS", "ALTER_CONFIGS")],
+)  # fmt: skip
+def test_operations_are_taken_as_kafka_acls_spells_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], spelled: str, listed: str
+) -> None:
+    code, _, err = run(capsys, "acls", "add", "--allow-principal", "User:broker", "--operation", spelled,
+                       "--cluster", "--data-dir", str(tmp_path))  # fmt: skip
+    assert code == 0, err
+    _, out, _ = run(capsys, "acls", "list", "--cluster", "--data-dir", str(tmp_path))
+    assert out.splitlines() == [f"CLUSTER:LITERAL:kafka-cluster ALLOW User:broker {listed} from host *"]
+
+
+def test_an_unknown_operation_is_one_line_naming_the_choices(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["acls", "add", "--allow-principal", "User:a", "--operation", "Clusteraction", "--cluster",
+              "--data-dir", str(tmp_path)])  # fmt: skip
+    assert exited.value.code == 2
+    assert "unknown operation 'Clusteraction'" in capsys.readouterr().err

@@ -358,6 +358,20 @@ def listener_scoped_definition(name: str) -> ConfigDef | None:
     return BROKER_CONFIGS[setting] if setting in MECHANISM_SCOPED else None
 
 
+def _check_inter_broker_listener(config: BrokerConfig) -> None:
+    """Kafka's rules: at most one of the two settings, naming an advertised listener."""
+    name, protocol = config.values["inter.broker.listener.name"], config.values["security.inter.broker.protocol"]
+    if name is not None and protocol is not None:
+        raise InvalidConfigError(
+            "inter.broker.listener.name", str(name), "only one of it and security.inter.broker.protocol may be set"
+        )
+    chosen = name if name is not None else protocol
+    advertised = [item.name for item in config.advertised_listeners]
+    if chosen is not None and chosen not in advertised:
+        setting = "inter.broker.listener.name" if name is not None else "security.inter.broker.protocol"
+        raise InvalidConfigError(setting, str(chosen), f"names no advertised listener ({', '.join(advertised)})")
+
+
 def _check_consistency(config: BrokerConfig) -> None:
     listeners = config.listeners
     if not listeners:
@@ -368,6 +382,7 @@ def _check_consistency(config: BrokerConfig) -> None:
         raise InvalidConfigError(
             "advertised.listeners", ",".join(sorted(advertised)), f"lacks listener(s) {', '.join(missing)}"
         )
+    _check_inter_broker_listener(config)
     low, high = config.int("group.min.session.timeout.ms"), config.int("group.max.session.timeout.ms")
     if low > high:
         raise InvalidConfigError("group.min.session.timeout.ms", str(low), "exceeds group.max.session.timeout.ms")

@@ -159,6 +159,7 @@ SECURITY_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("ssl.protocol", STR, "TLSv1.3", one_of("TLS", *TLS_VERSIONS)),
     ConfigDef("ssl.cipher.suites", LIST, None),
     ConfigDef("ssl.principal.mapping.rules", STR, "DEFAULT"),
+    ConfigDef("ssl.endpoint.identification.algorithm", STR, "https"),
     ConfigDef("sasl.enabled.mechanisms", LIST, list(SASL_MECHANISMS), one_of(*SASL_MECHANISMS)),
     ConfigDef("sasl.jaas.config", PASSWORD, None),
     ConfigDef("sasl.server.max.receive.size", INT, 524288, at_least(1)),
@@ -276,6 +277,26 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.cluster.name", STR, "rockafka", doc="the cluster's key prefix in etcd"),
     ConfigDef("rockafka.cluster.group", STR, None, doc="this broker's group (default: group-<node.id>)"),
     ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 6000, at_least(1000), doc="registration lease TTL"),
+    ConfigDef(
+        "inter.broker.listener.name",
+        STR,
+        None,
+        doc="the advertised listener brokers of a cluster reach each other on (default: the first advertised one)",
+    ),
+    ConfigDef(
+        "security.inter.broker.protocol",
+        STR,
+        None,
+        one_of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"),
+        doc="instead of inter.broker.listener.name: the listener of this name (Kafka's older setting)",
+    ),
+    ConfigDef(
+        "sasl.mechanism.inter.broker.protocol",
+        STR,
+        "PLAIN",
+        one_of(*SASL_MECHANISMS),
+        doc="how brokers authenticate to each other on a SASL inter-broker listener (Kafka's GSSAPI is not offered)",
+    ),
     ConfigDef("rockafka.cleaner.duty.cycle", DOUBLE, 0.1, at_least(0.001)),
     ConfigDef("rockafka.http.listener", STR, "", _check_http_listener),
     ConfigDef("rockafka.replication.listener", STR, "", lambda value: _check_address(value, "no followers served")),
@@ -439,6 +460,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "ssl.enabled.protocols": "TLS versions accepted (TLSv1.2, TLSv1.3)",
     "ssl.protocol": "TLS protocol family" + no_effect("ssl.enabled.protocols decides"),
     "ssl.cipher.suites": "TLS 1.2 cipher suites in OpenSSL's names (TLS 1.3 suites are OpenSSL's defaults)",
+    "ssl.endpoint.identification.algorithm": "https (the default: another broker's certificate must name the host "
+    "dialled) or empty (not checked): brokers of a cluster dialling each other over TLS",
     "ssl.principal.mapping.rules": "Kafka's RULE:pattern/replacement/[LU] list mapping a certificate subject "
     "(RFC 2253) to the principal's name; DEFAULT keeps it",
     "sasl.enabled.mechanisms": "SASL mechanisms offered: PLAIN, SCRAM-SHA-256, SCRAM-SHA-512",
@@ -490,7 +513,6 @@ IGNORED_BROKER_SETTINGS: Final = frozenset(
         "process.roles",
         "controller.quorum.voters",
         "controller.quorum.bootstrap.servers",
-        "inter.broker.listener.name",
         "zookeeper.connect",
         "zookeeper.connection.timeout.ms",
         "num.network.threads",
@@ -510,9 +532,6 @@ IGNORED_BROKER_SETTINGS: Final = frozenset(
         "queued.max.requests",
         "background.threads",
         "metadata.log.dir",
-        "ssl.endpoint.identification.algorithm",
-        "security.inter.broker.protocol",
-        "sasl.mechanism.inter.broker.protocol",
         "sasl.mechanism.controller.protocol",
     }
 )

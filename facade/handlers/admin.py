@@ -136,13 +136,14 @@ def check_not_internal(name: str) -> None:
 
 
 def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
-    """A manual replica list: one registered broker (a single broker: this one; a cluster: the leader of the group
-    the partition goes to); INVALID_REPLICA_ASSIGNMENT otherwise."""
+    """A manual replica list: registered brokers, each once, all of one broker group (a single broker: this one; a
+    cluster: the partition goes to that group, and its replicas are the group's members); INVALID_REPLICA_ASSIGNMENT
+    otherwise."""
     if not broker_ids:
         raise ApiError(
             ErrorCode.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes an empty replica list."
         )
-    registered = {item.node_id for item in ctx.broker.topology.brokers(BrokerAddress(ctx.broker.node_id, "", 0))}
+    registered = {item.node_id: item for item in ctx.broker.topology.brokers(BrokerAddress(ctx.broker.node_id, "", 0))}
     for broker_id in broker_ids:
         if broker_id not in registered:
             raise ApiError(
@@ -155,11 +156,12 @@ def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
             f"The manual partition assignment includes the broker {twice[0]} more than once.",
         )
-    if len(broker_ids) > 1:
+    groups = {registered[broker_id].rack for broker_id in broker_ids}
+    if len(groups) > 1:
         raise ApiError(
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-            f"The manual partition assignment names brokers {broker_ids}: a partition has one replica, its broker "
-            "group's leader, until broker groups have followers",
+            f"The manual partition assignment names brokers {broker_ids} of broker groups {sorted(map(str, groups))}: "
+            "a partition's replicas are the members of one broker group",
         )
 
 

@@ -6,10 +6,12 @@ the record with the largest timestamp (v7+), -4 the local log start (v8+; the lo
 tiered), -5 the last tiered offset (v9+; none: offset -1). Any other timestamp finds the exact first record
 whose timestamp is at or after it, inside its batch; when there is none the answer is offset -1 and
 timestamp -1 (KIP-79). For read_committed, a record found by time (or -3) at or past the LSO is no answer.
-v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports the leader epoch (0 on a single
-broker; in a cluster, the partition group's). v4+ ``current_leader_epoch`` is checked first
-(``handlers/leadership.py``: FENCED_LEADER_EPOCH, UNKNOWN_LEADER_EPOCH, -1 skips it); then in a cluster a partition
-this broker does not lead is answered NOT_LEADER_OR_FOLLOWER.
+v0 answers in ``old_style_offsets`` (at most ``max_num_offsets`` of them). v4+ reports a leader epoch with the
+offset, as Kafka: the current one (the partition group's in a cluster, 0 on a single broker) with the latest
+offset, otherwise the epoch in which the offset answered was written (``store.epochs.epoch_of_offset``; -1 with
+no offset). v4+ ``current_leader_epoch`` is checked first (``handlers/leadership.py``: FENCED_LEADER_EPOCH,
+UNKNOWN_LEADER_EPOCH, -1 skips it); then in a cluster a partition this broker does not lead is answered
+NOT_LEADER_OR_FOLLOWER.
 v10 (KIP-1075) adds ``timeout_ms``, how long a broker may wait for offsets read from remote (tiered)
 storage; nothing is tiered here, so every answer is local and immediate, and v10 answers as v9 does.
 kafka-python reads an advertised v10 as "Kafka 4.0".
@@ -110,10 +112,20 @@ def _one(ctx: RequestContext, topic: str, part: ListOffsetsPartition, committed:
         answer.old_style_offsets = [offset][: max(part.max_num_offsets, 0)] if offset >= 0 else []
     else:
         answer.offset, answer.timestamp = offset, timestamp
-        if version >= 4:
-            # the field exists from v4; v1-3 responses cannot carry it
-            answer.leader_epoch = ctx.broker.topology.place(topic, part.partition_index, ctx.broker.node_id).epoch
+        if version >= 4:  # the field exists from v4; v1-3 responses cannot carry it
+            answer.leader_epoch = _epoch_of(ctx, topic, part.partition_index, part.timestamp, offset)
     return answer
+
+
+def _epoch_of(ctx: RequestContext, topic: str, partition: int, timestamp: int, offset: int) -> int:
+    """The leader epoch answered with ``offset``, as Kafka: the current one for the latest offset, else the epoch in
+    which that offset was written (the log start's for the earliest, the found batch's by timestamp); -1 when no
+    offset was found."""
+    if timestamp == LATEST:
+        return ctx.broker.topology.place(topic, partition, ctx.broker.node_id).epoch
+    if offset < 0:
+        return -1
+    return ctx.broker.store.epochs.epoch_of_offset(topic, partition, offset)
 
 
 def _lookup(store: MessageStore, topic: str, partition: int, timestamp: int, committed: bool) -> TimestampOffset | None:

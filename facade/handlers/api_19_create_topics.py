@@ -7,11 +7,12 @@ Each topic succeeds or fails alone, with Kafka's codes and messages:
   INVALID_TOPIC_EXCEPTION; an existing name (``__consumer_offsets`` included) → TOPIC_ALREADY_EXISTS;
 - a null, unknown or invalid config (Kafka's topic config names) → INVALID_CONFIG;
 - ``num_partitions``/``replication_factor`` of -1 take ``num.partitions``/``default.replication.factor``;
-  fewer than 1 partition → INVALID_PARTITIONS; a replication factor other than 1 (one broker) →
-  INVALID_REPLICATION_FACTOR;
+  fewer than 1 partition → INVALID_PARTITIONS; a replication factor above what can be reached (one broker:
+  1; a cluster: the live members of the largest broker group, and the partitions then go to groups of at
+  least that many members) → INVALID_REPLICATION_FACTOR;
 - manual assignments (with both counts -1, else INVALID_REQUEST) must number the partitions 0..n-1 and
-  place each on this broker alone (in a cluster: on one registered broker, whose group then holds the
-  partition) → INVALID_REPLICA_ASSIGNMENT otherwise;
+  place each on this broker alone (in a cluster: on registered brokers of one group, which then holds the
+  partition), each list as long as the first → INVALID_REPLICA_ASSIGNMENT otherwise;
 - more than 10,000 partitions in one request → POLICY_VIOLATION for every topic (Kafka's controller limit).
 
 Version notes: v1+ ``validate_only`` (every check runs, nothing is created) and error messages; v2+
@@ -105,12 +106,15 @@ def _create(
     if nulls:
         raise ApiError(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic configs: {','.join(nulls)}")
     configs = checked_topic_configs({config.name: config.value for config in topic.configs})
-    partitions = _assigned_partitions(ctx, topic) if topic.assignments else _partition_count(ctx, topic)
+    if topic.assignments:
+        partitions, replicas = _assigned_partitions(ctx, topic)
+    else:
+        partitions, replicas = _partition_count(ctx, topic)
     created: TopicInfo | Awaitable[TopicInfo] | None = None
     if not validate_only:
         try:
             leaders = [a.broker_ids[0] for a in sorted(topic.assignments or (), key=lambda a: a.partition_index)]
-            created = broker.topology.create_topic(topic.name, partitions, configs, leaders)
+            created = broker.topology.create_topic(topic.name, partitions, configs, leaders, replicas)
         except StoreError as exc:
             raise store_failure(exc) from None
     result = CreatableTopicResult(
@@ -118,7 +122,7 @@ def _create(
         error_code=ErrorCode.NONE,
         error_message=None,
         num_partitions=partitions,
-        replication_factor=1,
+        replication_factor=replicas,
         configs=[
             CreatableTopicConfigs(
                 name=entry.name,
@@ -143,7 +147,8 @@ def _settle(result: CreatableTopicResult, outcome: TopicInfo | ApiError) -> None
         result.num_partitions, result.replication_factor, result.configs = -1, -1, []
 
 
-def _partition_count(ctx: RequestContext, topic: CreatableTopic) -> int:
+def _partition_count(ctx: RequestContext, topic: CreatableTopic) -> tuple[int, int]:
+    """The partition count and replication factor asked (-1: the broker's defaults), checked."""
     config = ctx.broker.config
     partitions = config.int("num.partitions") if topic.num_partitions == -1 else topic.num_partitions
     replicas = config.int("default.replication.factor") if topic.replication_factor == -1 else topic.replication_factor
@@ -154,17 +159,20 @@ def _partition_count(ctx: RequestContext, topic: CreatableTopic) -> int:
             ErrorCode.INVALID_REPLICATION_FACTOR,
             "Replication factor must be larger than 0, or -1 to use the default value.",
         )
-    if replicas != 1:
+    most = ctx.broker.topology.max_replicas()
+    if replicas > most:
+        where = " in the largest broker group" if ctx.broker.topology.led is not None else ""
         raise ApiError(
             ErrorCode.INVALID_REPLICATION_FACTOR,
             f"Unable to replicate the partition {replicas} time(s): The target replication factor of {replicas} "
-            "cannot be reached because only 1 broker(s) are registered.",
+            f"cannot be reached because only {most} broker(s) are registered{where}.",
         )
-    return partitions
+    return partitions, replicas
 
 
-def _assigned_partitions(ctx: RequestContext, topic: CreatableTopic) -> int:
-    """The partition count of a manual assignment, which must put every partition on this broker alone."""
+def _assigned_partitions(ctx: RequestContext, topic: CreatableTopic) -> tuple[int, int]:
+    """The partition count and replication factor of a manual assignment, whose every replica list must name one
+    broker group's members (a single broker: this broker alone), each list as long as the first."""
     if topic.num_partitions != -1 or topic.replication_factor != -1:
         raise ApiError(
             ErrorCode.INVALID_REQUEST,
@@ -177,6 +185,13 @@ def _assigned_partitions(ctx: RequestContext, topic: CreatableTopic) -> int:
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
             f"Partitions should be numbered sequentially starting from 0; got {indexes}.",
         )
+    replicas = len(topic.assignments[0].broker_ids)
     for assignment in topic.assignments:
         check_replicas(ctx, assignment.broker_ids)
-    return len(indexes)
+        if len(assignment.broker_ids) != replicas:
+            raise ApiError(
+                ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                f"The manual partition assignment includes a partition with {len(assignment.broker_ids)} replica(s), "
+                f"but this is not consistent with previous partitions, which have {replicas} replica(s).",
+            )
+    return len(indexes), replicas

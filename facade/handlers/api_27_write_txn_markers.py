@@ -10,7 +10,7 @@ and epoch, COMMIT or ABORT, the coordinator's epoch) and each partition named, a
   (a deposed coordinator), as Kafka's leaders check it;
 - a partition of ``__consumer_offsets`` (a group this broker coordinates committed offsets in the transaction
   with TxnOffsetCommit): the offsets held for the producer's groups there become committed (COMMIT) or are
-  dropped (ABORT), ``transactions/held.py``;
+  dropped (ABORT), the marker written into that partition too (``store/txnoffsets.py``);
 - any other partition: the COMMIT or ABORT control batch is appended, ending the producer's open transaction
   there (its aborted range is recorded for read_committed fetches, and the last stable offset moves past it);
   NONE once it is stored (fsynced under ``rockafka.flush.mode=sync``), or the store's error.
@@ -39,6 +39,7 @@ from rockafka.store import StoreError, UnknownTopicOrPartitionError
 
 from ..errors import store_error_code
 from ..group import OFFSETS_TOPIC
+from ..transactions.markers import Marker
 from .context import RequestContext
 from .registry import register
 
@@ -71,19 +72,24 @@ def _write(ctx: RequestContext, marker: WritableTxnMarker, waits: list[asyncio.F
             if led is not None and partition not in led.get(topic.name, frozenset()):
                 errors[topic.name, partition] = ErrorCode.NOT_LEADER_OR_FOLLOWER
             elif topic.name == OFFSETS_TOPIC:
-                errors[topic.name, partition] = _settle_offsets(ctx, marker, partition)
+                errors[topic.name, partition] = _settle_offsets(ctx, marker, partition, waits)
             else:
                 errors[topic.name, partition] = _append(ctx, marker, topic.name, partition, waits)
     return lambda topic, partition: errors[topic, partition]
 
 
-def _settle_offsets(ctx: RequestContext, marker: WritableTxnMarker, partition: int) -> ErrorCode:
+def _settle_offsets(
+    ctx: RequestContext, marker: WritableTxnMarker, partition: int, waits: list[asyncio.Future[None]]
+) -> ErrorCode:
     if not 0 <= partition < ctx.broker.config.int("offsets.topic.num.partitions"):
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    settled = Marker(marker.producer_id, marker.producer_epoch, marker.coordinator_epoch, marker.transaction_result)
     try:
-        ctx.broker.transactions.complete_held(marker.producer_id, partition, marker.transaction_result)
+        _, durable = ctx.broker.transactions.complete_held(settled, partition)
     except StoreError as exc:
         return store_error_code(exc)
+    if durable is not None:
+        waits.append(asyncio.wrap_future(durable))
     return ErrorCode.NONE
 
 

@@ -15,6 +15,12 @@ Supported (PEM only; Python's ssl module reads neither JKS nor PKCS12 keystores)
 - ``ssl.enabled.protocols`` (TLSv1.2, TLSv1.3) and ``ssl.cipher.suites`` (TLS 1.2 suites, OpenSSL names).
 
 Each setting may be given for one listener as ``listener.name.<listener>.ssl...``.
+
+The same settings make the **client** context a broker uses to reach the others on the inter-broker listener
+(:func:`client_ssl_context`, ``facade/interbroker.py``), as Kafka's brokers do: the truststore verifies the
+other broker's certificate (the system's CAs without one), the keystore, when set, is presented as the broker's
+own certificate (for listeners that require client certificates), and ``ssl.endpoint.identification.algorithm``
+(``https``, the default, or empty) says whether the certificate must name the host dialled.
 """
 
 from __future__ import annotations
@@ -65,6 +71,31 @@ def server_ssl_context(config: BrokerConfig, listener_name: str, *, sasl: bool =
             context.set_ciphers(":".join(ciphers))
         except ssl.SSLError:
             raise SecuritySetupError(f"{where}: no usable cipher in ssl.cipher.suites") from None
+    return context
+
+
+def client_ssl_context(config: BrokerConfig, listener_name: str) -> ssl.SSLContext:
+    """The TLS context this broker dials other brokers' ``listener_name`` with (see the module docstring);
+    :class:`SecuritySetupError` (one line, no secrets) when unusable."""
+
+    def setting(name: str) -> object:
+        return config.for_listener(listener_name, name)
+
+    where = f"inter-broker listener {listener_name}"
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    if setting("ssl.truststore.location") or setting("ssl.truststore.certificates"):
+        _load_trust(context, where, setting)
+    else:
+        context.load_default_certs(ssl.Purpose.SERVER_AUTH)
+    if setting("ssl.keystore.location") or setting("ssl.keystore.key"):
+        _load_key_and_chain(context, where, setting)
+    algorithm = str(setting("ssl.endpoint.identification.algorithm") or "")
+    if algorithm not in ("", "https", "HTTPS"):
+        raise SecuritySetupError(f"{where}: ssl.endpoint.identification.algorithm={algorithm} (https or empty)")
+    context.check_hostname = bool(algorithm)
+    versions = sorted(_VERSIONS[v] for v in _as_list(setting("ssl.enabled.protocols")))
+    if versions:
+        context.minimum_version, context.maximum_version = versions[0], versions[-1]
     return context
 
 

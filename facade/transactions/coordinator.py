@@ -17,7 +17,7 @@ timeout, fencing by a new InitProducerId):
    leader has written it, for as long as it takes). On commit the offsets TxnOffsetCommit left pending are
    committed to the group: here when this broker coordinates the group (they are held in the transaction), else
    by the group's coordinator when the marker for the group's ``__consumer_offsets`` partition reaches it
-   (``held.py``); on abort they are dropped;
+   (it wrote them there as transactional records, ``store/txnoffsets.py``); on abort they are dropped;
 3. the transaction goes to CompleteCommit/CompleteAbort (saved; a restart redoes step 2 while it is not).
 
 The EndTxn answer goes out after this broker's own markers are written (Kafka answers after step 1 and writes
@@ -67,10 +67,9 @@ from ..clock import REAL_CLOCK, Clock
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from ..group import OFFSETS_TOPIC
-from ..interbroker import PlainLogin
+from ..interbroker import InterBrokerSettings
 from ..producers import InitGranted, InitRefused, ProducerService
 from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactional, known_producer
-from .held import HeldOffsets
 from .markers import Marker, MarkerDelivery, Route, abort_orphans, write_marker
 from .metadata import (
     TransactionMetadata,
@@ -134,8 +133,6 @@ class TransactionCoordinator:
         self._delivery: MarkerDelivery | None = None
         #: Prepared transactions whose markers are being delivered to other leaders.
         self._delivering: dict[str, asyncio.Task[None]] = {}
-        #: Offsets of transactions coordinated by other brokers, held for the groups this broker coordinates.
-        self.held = HeldOffsets(self._offsets_partitions)
 
     # --- lifecycle ---
 
@@ -193,11 +190,11 @@ class TransactionCoordinator:
             log.info("%s-%d is led here now: %d transactional ids loaded, %d prepared transactions completed",
                      TRANSACTION_STATE_TOPIC, partition, len(read), completed)  # fmt: skip
 
-    def use_cluster(self, route: Route, login: PlainLogin | None = None) -> int:
-        """Serve as a broker of a cluster, ``route`` saying who leads each partition and ``login`` how to
-        authenticate to the others; complete the transactions left prepared (returns how many completed at once;
+    def use_cluster(self, route: Route, interbroker: InterBrokerSettings | None = None) -> int:
+        """Serve as a broker of a cluster, ``route`` saying who leads each partition and ``interbroker`` how to
+        reach the others; complete the transactions left prepared (returns how many completed at once;
         the others are being delivered)."""
-        self._delivery = MarkerDelivery(route, self._write_local, login)
+        self._delivery = MarkerDelivery(route, self._write_local, interbroker)
         return self.retry_completions()
 
     def start(self) -> None:
@@ -245,7 +242,7 @@ class TransactionCoordinator:
 
     def pending_offsets(self, group_id: str) -> frozenset[TopicPartition]:
         """Partitions of ``group_id`` with an offset a transaction holds uncommitted (OffsetFetch require_stable)."""
-        pending: set[TopicPartition] = set(self.held.pending(group_id))
+        pending: set[TopicPartition] = set(self._store.offsets.unstable(group_id))
         for metadata in self._txns.values():
             pending.update(metadata.offsets.get(group_id, ()))
         return frozenset(pending)
@@ -360,9 +357,8 @@ class TransactionCoordinator:
         self, transactional_id: str, producer_id: int, epoch: int, group_id: str, commits: Sequence[OffsetCommit]
     ) -> ErrorCode:
         """TxnOffsetCommit (after the group's checks): hold ``commits`` until the transaction ends."""
-        if self._clustered and not self._coordinates(transactional_id):  # the marker will settle them (``held.py``)
-            self.held.hold(producer_id, group_id, commits)
-            return ErrorCode.NONE
+        if self._clustered and not self._coordinates(transactional_id):  # the marker settles them (txnoffsets.py)
+            return await self._hold_offsets(producer_id, epoch, group_id, commits)
         current = self._current(transactional_id, producer_id, epoch)
         if current is ErrorCode.PRODUCER_FENCED:
             return ErrorCode.INVALID_PRODUCER_EPOCH  # what TxnOffsetCommit answers for a stale epoch
@@ -376,6 +372,18 @@ class TransactionCoordinator:
         outcome = current.to(TxnState.ONGOING, self._clock(), offsets=dict(current.offsets) | {group_id: held})
         self._txns[transactional_id] = outcome
         return await self._persist(outcome)
+
+    async def _hold_offsets(
+        self, producer_id: int, epoch: int, group_id: str, commits: Sequence[OffsetCommit]
+    ) -> ErrorCode:
+        """Write a transaction's offsets into the group's ``__consumer_offsets`` partition as its transactional
+        records (pending until its marker) and wait until they are durable."""
+        try:
+            written = self._store.offsets.hold(producer_id, epoch, group_id, commits)
+        except StoreError as exc:
+            log.error("offsets of producer %d for group %r not written: %s", producer_id, group_id, exc)
+            return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        return ErrorCode.NONE if await _durable(written) else ErrorCode.COORDINATOR_NOT_AVAILABLE
 
     async def end_transaction(self, transactional_id: str, producer_id: int, epoch: int, commit: bool) -> ErrorCode:
         """EndTxn: commit or abort the ongoing transaction; its markers are written once this returns NONE."""
@@ -573,7 +581,7 @@ class TransactionCoordinator:
         try again. A group's ``__consumer_offsets`` partition: the offsets held here for it are completed."""
         try:
             if tp.topic == OFFSETS_TOPIC:
-                self.complete_held(marker.producer_id, tp.partition, marker.commit)
+                self.complete_held(marker, tp.partition)
             else:
                 write_marker(self._store, marker, tp)
         except StoreError as exc:
@@ -583,15 +591,13 @@ class TransactionCoordinator:
 
     # --- the participant side: markers from other coordinators ---
 
-    def complete_held(self, producer_id: int, offsets_partition: int, commit: bool) -> int:
-        """The marker for ``__consumer_offsets``-``offsets_partition`` of another broker's transaction: its held
-        offsets of the groups there become committed (commit) or are dropped; returns how many groups."""
-        held = self.held.of(producer_id, offsets_partition)
-        if commit:
-            for group, commits in held.items():
-                self._store.offsets.commit(group, list(commits.values()))
-        self.held.release(producer_id, offsets_partition)
-        return len(held)
+    def complete_held(self, marker: Marker, offsets_partition: int) -> tuple[int, Future[None] | None]:
+        """The marker for ``__consumer_offsets``-``offsets_partition`` of another broker's transaction: written
+        there, its pending offsets of the groups there become committed (commit) or are dropped; (how many groups,
+        the future of the marker's durability)."""
+        return self._store.offsets.settle(
+            marker.producer_id, marker.producer_epoch, marker.coordinator_epoch, offsets_partition, marker.commit
+        )
 
 
 def _in_order(tp: TopicPartition) -> tuple[str, int]:

@@ -36,7 +36,7 @@ from rockafka.facade.protocol.messages.write_txn_markers import (
 )
 from rockafka.store import MessageStore, TopicPartition, UnknownTopicOrPartitionError
 
-from ..interbroker import BrokerConnection, InterBrokerError, PlainLogin
+from ..interbroker import BrokerConnection, InterBrokerAuthError, InterBrokerError, InterBrokerSettings
 from ..topology import BrokerAddress
 
 log = logging.getLogger(__name__)
@@ -116,11 +116,11 @@ class MarkerDelivery:
     """Sends markers to other leaders until each has written them (see the module docstring)."""
 
     def __init__(
-        self, route: Route, write_local: WriteLocal, login: PlainLogin | None = None, retry_backoff_s: float = 0.1,
-        timeout_s: float = REQUEST_TIMEOUT_S,
+        self, route: Route, write_local: WriteLocal, interbroker: InterBrokerSettings | None = None,
+        retry_backoff_s: float = 0.1, timeout_s: float = REQUEST_TIMEOUT_S,
     ) -> None:  # fmt: skip
         self._route = route
-        self._login = login
+        self._interbroker = interbroker
         self._write_local = write_local
         self._retry_backoff_s = retry_backoff_s
         self._timeout_s = timeout_s
@@ -182,7 +182,7 @@ class MarkerDelivery:
                 request, WRITE_TXN_MARKERS_VERSION, WriteTxnMarkersResponse
             )
         except InterBrokerError as exc:
-            self._report(leader, str(exc))
+            self._report(leader, str(exc), refused=isinstance(exc, InterBrokerAuthError))
             return partitions
         errors = {
             TopicPartition(topic.name, p.partition_index): ErrorCode.of(p.error_code)
@@ -203,11 +203,16 @@ class MarkerDelivery:
             log.info("transaction markers for broker %d are written again", leader.node_id)
         return unwritten
 
-    def _report(self, leader: BrokerAddress, problem: str) -> None:
-        """Say why ``leader`` did not write markers, once per change of reason (deliveries retry every second)."""
+    def _report(self, leader: BrokerAddress, problem: str, refused: bool = False) -> None:
+        """Say why ``leader`` did not write markers, once per change of reason (deliveries retry every second);
+        credentials it refused are an ERROR: nothing completes until an operator fixes them."""
         if self._problems.get(leader.node_id) != problem:
             self._problems[leader.node_id] = problem
-            log.warning("transaction markers for broker %d not written yet: %s; retrying", leader.node_id, problem)
+            if refused:
+                log.error("transaction markers for broker %d cannot be written: it refused this broker's inter-broker "
+                          "credentials: %s; retrying", leader.node_id, problem)  # fmt: skip
+            else:
+                log.warning("transaction markers for broker %d not written yet: %s; retrying", leader.node_id, problem)
 
     def _connection(self, leader: BrokerAddress) -> BrokerConnection:
         found = self._connections.get(leader.node_id)
@@ -215,7 +220,7 @@ class MarkerDelivery:
             if found is not None:
                 found.close()
             found = self._connections[leader.node_id] = BrokerConnection(
-                leader.host, leader.port, self._timeout_s, self._login
+                leader.host, leader.port, self._timeout_s, self._interbroker
             )
         return found
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from rockafka.cluster import TopicExistsError, UnknownTopicError
+from rockafka.cluster import NoBrokerGroupsError, TopicExistsError, UnknownTopicError
 from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.member import ClusterMember, MemberSettings
 
@@ -70,6 +70,38 @@ def test_a_write_compared_with_a_stale_revision_is_not_applied(etcd: LocalEtcd, 
             key = metadata.layout.topic("t")
             applied, _ = await metadata.etcd.transaction([txn.mod(key) == entry.mod_revision], [txn.delete(key)])
             assert not applied
+        finally:
+            for member in members:
+                await member.stop()
+
+    asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_partitions_go_only_to_groups_with_as_many_members_as_the_replication_factor(
+    etcd: LocalEtcd, cluster_name: str
+) -> None:
+    """Groups g1 (nodes 1, 2), g2 (node 3) and g3 (nodes 4, 5, 6): a factor of 2 places on g1 and g3 only, 3 on g3
+    only, and 1 anywhere; a factor no group reaches has nowhere to go."""
+
+    async def scenario() -> None:
+        members = []
+        for node, group in ((1, "g1"), (2, "g1"), (3, "g2"), (4, "g3"), (5, "g3"), (6, "g3")):
+            settings = MemberSettings([etcd.endpoint], cluster_name, group, node, "127.0.0.1", 9000 + node, 5)
+            member = ClusterMember(settings)
+            await member.start()
+            members.append(member)
+        first = members[0]
+        assert first.metadata is not None and first.view is not None
+        try:
+            snapshot = await first.view.wait_for(lambda s: len(s.brokers) == 6 and len(s.live_groups()) == 3, WAIT_S)
+            two = await first.metadata.create_topic(snapshot, "two", 4, {}, replicas=2)
+            assert sorted(set(two.placement)) == ["g1", "g3"]
+            three = await first.metadata.create_topic(snapshot, "three", 2, {}, replicas=3)
+            assert three.placement == ("g3", "g3")
+            one = await first.metadata.create_topic(snapshot, "one", 3, {}, replicas=1)
+            assert "g2" in one.placement  # a group of one member takes a factor of 1
+            with pytest.raises(NoBrokerGroupsError):
+                await first.metadata.create_topic(snapshot, "four", 1, {}, replicas=4)
         finally:
             for member in members:
                 await member.stop()

@@ -11,7 +11,7 @@ import pytest
 
 from rockafka.store import CorruptStoreError, MessageStore
 from rockafka.store.epochfile import FILE_NAME, NO_EPOCH, EpochEntry, EpochFile, EpochOrderError
-from rockafka.store.epochs import EpochEndOffset, end_offset_for, from_log_start
+from rockafka.store.epochs import EpochEndOffset, end_offset_for, epoch_at, from_log_start
 
 from .helpers import append, build_batch, small_config
 
@@ -123,6 +123,25 @@ def test_epochs_below_the_log_start_give_way_to_the_newest_of_them(
     log_start: int, expected: list[tuple[int, int]]
 ) -> None:
     assert from_log_start([(0, 0), (2, 10), (5, 30)], log_start) == expected
+
+
+@pytest.mark.parametrize(
+    ("offset", "expected"),
+    [(-1, NO_EPOCH), (9, NO_EPOCH), (10, 2), (29, 2), (30, 5), (1000, 5)],
+)
+def test_the_epoch_of_an_offset_is_the_newest_that_starts_at_or_below_it(offset: int, expected: int) -> None:
+    assert epoch_at([(2, 10), (5, 30)], offset) == expected
+
+
+def test_the_epoch_of_each_offset_in_a_store(tmp_path: Path) -> None:
+    with MessageStore.open(small_config(tmp_path)) as store:
+        store.topics.create("t", 1)
+        append(store, "t", 0, build_batch([(None, b"a")] * 3))
+        store.epochs.begin(2)
+        append(store, "t", 0, build_batch([(None, b"b")] * 2))
+        assert [store.epochs.epoch_of_offset("t", 0, offset) for offset in range(6)] == [0, 0, 0, 2, 2, 2]
+        store.records.delete_records("t", 0, 4)
+        assert store.epochs.epoch_of_offset("t", 0, 4) == 2
 
 
 def test_after_delete_records_an_older_epoch_ends_where_the_log_now_starts(tmp_path: Path) -> None:

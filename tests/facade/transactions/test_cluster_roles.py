@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.topology import BrokerAddress
 from rockafka.facade.transactions import TxnState
-from rockafka.facade.transactions.markers import Place
+from rockafka.facade.transactions.markers import Marker, Place
 from rockafka.store import OffsetCommit, TopicPartition, key_partition
 
 from ..group.helpers import open_store
@@ -25,6 +27,7 @@ from .test_coordinator import begin, markers
 
 A, B = TopicPartition("t", 0), TopicPartition("t", 1)
 CLUSTERED = {"rockafka.cluster.etcd.endpoints": "127.0.0.1:1"}  # read as a setting only: nothing connects
+COMMIT, ABORT = Marker(77, 3, 0, commit=True), Marker(77, 3, 0, commit=False)
 
 
 def test_the_coordinator_completes_a_transaction_once_a_leaderless_partition_has_its_marker(tmp_path: Path) -> None:
@@ -114,17 +117,67 @@ def test_offsets_of_a_transaction_coordinated_elsewhere_wait_for_their_marker(tm
         assert await coordinator.commit_offsets("remote", 77, 3, "g", held) is ErrorCode.NONE
         assert coordinator.pending_offsets("g") == {TopicPartition("in", 0)}
         assert setup.store.offsets.fetch("g") == {}
-        assert coordinator.complete_held(77, (offsets_partition + 1) % 50, commit=True) == 0  # another partition
-        assert coordinator.complete_held(77, offsets_partition, commit=True) == 1
+        assert coordinator.complete_held(COMMIT, (offsets_partition + 1) % 50)[0] == 0  # another partition
+        assert coordinator.complete_held(COMMIT, offsets_partition)[0] == 1
         assert setup.store.offsets.fetch("g")[TopicPartition("in", 0)].offset == 7
         assert coordinator.pending_offsets("g") == frozenset()
         dropped = [OffsetCommit("in", 0, 9, None, "")]
         assert await coordinator.commit_offsets("remote", 77, 3, "g", dropped) is ErrorCode.NONE
-        assert coordinator.complete_held(77, offsets_partition, commit=False) == 1
+        assert coordinator.complete_held(ABORT, offsets_partition)[0] == 1
         assert setup.store.offsets.fetch("g")[TopicPartition("in", 0)].offset == 7
         assert coordinator.pending_offsets("g") == frozenset()
 
     run(tmp_path, scenario, **CLUSTERED)
+
+
+@pytest.mark.parametrize("marker", [COMMIT, ABORT], ids=["commit", "abort"])
+def test_held_offsets_outlive_a_restart_of_the_group_coordinator(tmp_path: Path, marker: Marker) -> None:
+    """TxnOffsetCommit written, the store closed before the marker (as a kill -9 would: the records are in the
+    CommitLog) and opened again: the offsets are pending again, and the marker that comes then settles them; a
+    second reopening replays the marker too (committed offsets stay, nothing is pending)."""
+
+    async def hold(setup: Setup) -> None:
+        setup.store.topics.create("in", 1)
+        _elsewhere(setup)
+        commits = [OffsetCommit("in", 0, 7, 4, "meta"), OffsetCommit("in", 0, 8, 4, "later")]
+        assert await setup.coordinator.commit_offsets("remote", 77, 3, "g", commits) is ErrorCode.NONE
+
+    async def settle(setup: Setup) -> None:
+        _elsewhere(setup)
+        assert setup.coordinator.pending_offsets("g") == {TopicPartition("in", 0)}
+        assert setup.store.offsets.fetch("g") == {}
+        assert setup.coordinator.complete_held(marker, key_partition("g", 50))[0] == 1
+
+    async def after(setup: Setup) -> dict[TopicPartition, tuple[int, int | None, str]]:
+        assert setup.coordinator.pending_offsets("g") == frozenset()
+        return {tp: (c.offset, c.leader_epoch, c.metadata) for tp, c in setup.store.offsets.fetch("g").items()}
+
+    run(tmp_path, hold, **CLUSTERED)
+    run(tmp_path, settle, **CLUSTERED)
+    expected = {TopicPartition("in", 0): (8, 4, "later")} if marker.commit else {}
+    assert run(tmp_path, after, **CLUSTERED) == expected
+
+
+def test_the_latest_record_wins_between_a_plain_commit_and_a_transactions(tmp_path: Path) -> None:
+    """A plain commit written after a transaction's pending offset keeps its place when the transaction commits;
+    one written before is replaced. The same after a replay of the partition."""
+    first, second = TopicPartition("in", 0), TopicPartition("in", 1)
+
+    async def scenario(setup: Setup) -> dict[TopicPartition, int]:
+        setup.store.topics.create("in", 2)
+        _elsewhere(setup)
+        setup.store.offsets.commit("g", [OffsetCommit("in", 1, 5, None, "")])  # before the transaction's
+        held = [OffsetCommit("in", 0, 7, None, ""), OffsetCommit("in", 1, 7, None, "")]
+        assert await setup.coordinator.commit_offsets("remote", 77, 3, "g", held) is ErrorCode.NONE
+        setup.store.offsets.commit("g", [OffsetCommit("in", 0, 9, None, "")])  # after it
+        assert setup.coordinator.complete_held(COMMIT, key_partition("g", 50))[0] == 1
+        return await committed(setup)
+
+    async def committed(setup: Setup) -> dict[TopicPartition, int]:
+        return {tp: c.offset for tp, c in setup.store.offsets.fetch("g").items()}
+
+    assert run(tmp_path, scenario, **CLUSTERED) == {first: 9, second: 7}
+    assert run(tmp_path, committed, **CLUSTERED) == {first: 9, second: 7}  # replayed
 
 
 def test_a_broker_of_a_cluster_writes_no_marker_before_it_knows_who_leads_what(tmp_path: Path) -> None:
