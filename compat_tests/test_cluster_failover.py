@@ -72,6 +72,8 @@ class Group:
                 self.wait(lambda s: _leader(s) == 1, "node 1 leads the group")
         for node in (2, 3):
             _wait(lambda n=node: f"follower {n} " in _log(self.brokers[1]), f"follower {node} connected to node 1")
+            # a member follows before it joins the cluster: until then it answers as a lone follower would
+            _wait(lambda n=node: "joined cluster" in _log(self.brokers[n]), f"node {node} joined the cluster")
         return self
 
     def wait(self, predicate: Callable[[ClusterSnapshot], bool], what: str) -> ClusterSnapshot:

@@ -402,16 +402,20 @@ class BrokerApp:
 
     async def run_until_signalled(self) -> None:
         """Start, then serve until SIGTERM or SIGINT, then stop cleanly; stop and start afresh whenever
-        :meth:`request_restart` asks (the same settings: listeners, data directory, cluster)."""
+        :meth:`request_restart` asks (the same settings: listeners, data directory, cluster). The signal handlers
+        are installed once, so a signal during a restart stops the broker once it has started again."""
+        stop_requested = _stop_signal_event()
         while True:
             await self.start()
-            signalled = asyncio.ensure_future(wait_for_stop_signal())
+            signalled = asyncio.ensure_future(stop_requested.wait())
             restart = asyncio.ensure_future(self._restart.wait())
             await asyncio.wait((signalled, restart), return_when=asyncio.FIRST_COMPLETED)
             for waiting in (signalled, restart):
                 waiting.cancel()
+            if stop_requested.is_set():
+                log.info("shutting down")
             await self.stop()
-            if signalled.done() and not signalled.cancelled():
+            if stop_requested.is_set():
                 return
             self.__init__(self.config, fault_injection=self._fault_injection, clock=self.clock)  # type: ignore[misc]
 
@@ -425,12 +429,17 @@ def _rebuild_producers(broker: Broker) -> None:
 
 async def wait_for_stop_signal() -> None:
     """Return at the first SIGTERM or SIGINT (the running loop's signal handlers take them)."""
+    await _stop_signal_event().wait()
+    log.info("shutting down")
+
+
+def _stop_signal_event() -> asyncio.Event:
+    """An event the running loop's SIGTERM and SIGINT handlers set."""
     loop = asyncio.get_running_loop()
     stop_requested = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop_requested.set)
-    await stop_requested.wait()
-    log.info("shutting down")
+    return stop_requested
 
 
 async def _every(

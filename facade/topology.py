@@ -185,7 +185,7 @@ class LocalTopology:
 
             raise ApiError(
                 ErrorCode.INVALID_REQUEST,
-                "this broker follows its group's leader (rockafka.replication.leader): change topics on the leader",
+                "this broker follows its group's leader: change topics on the leader",
             )
 
     def auto_create(self, name: str, partitions: int) -> TopicInfo | None:
