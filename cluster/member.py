@@ -24,6 +24,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Final
 
 from .controller import Controller
 from .errors import ClusterError, NotControllerError
@@ -34,6 +35,10 @@ from .snapshot import ClusterSnapshot
 from .view import ClusterView
 
 log = logging.getLogger(__name__)
+
+#: The name under which a broker registers its replication listener among its listeners (``brokers/<node id>``);
+#: no client listener may take it.
+REPLICATION_LISTENER: Final = "REPLICATION"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +54,15 @@ class MemberSettings:
     lease_ttl_s: int
     #: every advertised listener by name, (host, port): registered so brokers answer on the client's listener
     listeners: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    #: the broker's replication listener (``rockafka.replication.listener``), registered as the listener named
+    #: ``REPLICATION_LISTENER``: where the other members of its group follow it when it leads
+    replication: tuple[str, int] | None = None
 
     def registration(self) -> BrokerInfo:
-        listeners = MappingProxyType(dict(self.listeners))
-        return BrokerInfo(self.node_id, self.group, self.host, self.port, listeners)
+        listeners = dict(self.listeners)
+        if self.replication is not None:
+            listeners[REPLICATION_LISTENER] = self.replication
+        return BrokerInfo(self.node_id, self.group, self.host, self.port, MappingProxyType(listeners))
 
 
 class ClusterMember:
@@ -60,6 +70,9 @@ class ClusterMember:
 
     def __init__(self, settings: MemberSettings) -> None:
         check_group_name(settings.group)
+        if settings.replication is not None and REPLICATION_LISTENER in settings.listeners:
+            raise ClusterError(f"a client listener may not be named {REPLICATION_LISTENER}: a member of a replicated "
+                               "group registers its replication listener under that name")  # fmt: skip
         self.settings = settings
         self.layout = KeyLayout(settings.cluster_name)
         self._etcd: Etcd | None = None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 from kafka import KafkaProducer
 from kafka.errors import NotLeaderForPartitionError
@@ -144,6 +144,13 @@ def test_the_follower_holds_the_leaders_bytes_and_reads_them_back_the_same(
             producer.send("orders", b"to-the-follower", partition=0).get(timeout=30)
     finally:
         producer.close()
+    admin = AdminClient({"bootstrap.servers": follower.bootstrap})
+    refused = admin.create_topics([NewTopic("not-here", 1, 1)])["not-here"]
+    with pytest.raises(KafkaException, match="follows its group's leader"):  # its topics are the leader's alone
+        refused.result(30)
+    metadata = AdminClient({"bootstrap.servers": follower.bootstrap}).list_topics("auto", timeout=30)
+    assert metadata.topics["auto"].error is not None  # nor does Metadata auto-create one there
+    assert "auto" not in AdminClient({"bootstrap.servers": leader.bootstrap}).list_topics(timeout=30).topics
     assert _same_log(leader, follower)
 
 

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from rockafka.cluster.member import ClusterMember
 
     from .cluster_topology import ClusterTopology
+    from .replication_roles import ClusterRoles
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,8 @@ class BrokerApp:
         self._tasks: list[asyncio.Task[None]] = []
         self._member: ClusterMember | None = None  # set when the broker joined a cluster
         self._cluster_topology: ClusterTopology | None = None  # likewise
+        self._roles: ClusterRoles | None = None  # likewise, for a member of a replicated group
+        self._restart = asyncio.Event()  # a demoted leader asks to start again in this process (run_until_signalled)
         address = config.str("rockafka.http.listener")
         self.http = HttpListener(*parse_address(address)) if address else None
         self.serving = False
@@ -168,6 +171,7 @@ class BrokerApp:
 
             from .cluster_broker_default import ClusterBrokerDefault
             from .cluster_topology import ClusterTopology
+            from .replication_roles import ClusterRoles
         except ImportError as exc:
             await self._abandon_start(broker)
             raise StartupError(
@@ -189,6 +193,7 @@ class BrokerApp:
             listeners={
                 item.name: (item.host, item.port or bound.get(item.name, 0)) for item in config.advertised_listeners
             },
+            replication=self._replication_address(broker),
         )
         try:
             member = ClusterMember(settings)
@@ -198,6 +203,13 @@ class BrokerApp:
             raise StartupError(str(exc)) from None
         self._member = member
         broker.cluster_id = member.cluster_id
+        if broker.replication is not None and broker.replication.in_cluster:
+            assert member.view is not None
+            self._roles = ClusterRoles(
+                broker.replication, config, broker.store, settings.group, broker.waiters.wake_all,
+                self.request_restart, lambda: _rebuild_producers(broker),
+            )  # fmt: skip
+            self._roles.attach(member.view)  # before the topology: it stops copying before the topology leads
         coordinate = {
             "__consumer_offsets": broker.groups.coordinate,
             "__transaction_state": broker.transactions.coordinate,
@@ -209,6 +221,18 @@ class BrokerApp:
         broker.transactions.use_cluster(topology.marker_route, interbroker)
         await self._share_security(member, security)
         log.info("joined cluster %s as node %d of group %s", member.cluster_id, settings.node_id, settings.group)
+
+    def _replication_address(self, broker: Broker) -> tuple[str, int] | None:
+        """The replication listener to register, for a member of a replicated group (its part comes from etcd)."""
+        if broker.replication is None or not broker.replication.in_cluster:
+            return None
+        return _replication.replication_address(self.config.str("rockafka.replication.listener"))
+
+    def request_restart(self, reason: str) -> None:
+        """Stop and start again in this process (``run_until_signalled``): a demoted leader whose log parts from
+        its new leader's, so that the new start handshakes and cuts its store back before it serves."""
+        log.warning("restarting the broker in this process: %s", reason)
+        self._restart.set()
 
     def _inter_broker_settings(self) -> InterBrokerSettings | None:
         """How this broker reaches the others (transaction markers, partition moves); settings it cannot use for
@@ -253,6 +277,8 @@ class BrokerApp:
     async def _abandon_start(self, broker: Broker) -> None:
         """Undo a start that failed after the store opened: the services' timers and tasks stopped (and given a
         turn of the loop to end, so none is left pending), the listeners and the store closed."""
+        if self._roles is not None:
+            await self._roles.stop()
         if broker.replication is not None:
             await broker.replication.stop()
         broker.waiters.close()
@@ -352,6 +378,8 @@ class BrokerApp:
         for connection in self._connections:
             connection.close()
         await self._close_servers()
+        if self._roles is not None:
+            await self._roles.stop()
         if self._member is not None:
             if self._cluster_topology is not None:
                 await self._cluster_topology.stop()  # the moves this broker was copying or sealing
@@ -373,20 +401,45 @@ class BrokerApp:
         self._servers.clear()
 
     async def run_until_signalled(self) -> None:
-        """Start, then serve until SIGTERM or SIGINT, then stop cleanly."""
-        await self.start()
-        await wait_for_stop_signal()
-        await self.stop()
+        """Start, then serve until SIGTERM or SIGINT, then stop cleanly; stop and start afresh whenever
+        :meth:`request_restart` asks (the same settings: listeners, data directory, cluster). The signal handlers
+        are installed once, so a signal during a restart stops the broker once it has started again."""
+        stop_requested = _stop_signal_event()
+        while True:
+            await self.start()
+            signalled = asyncio.ensure_future(stop_requested.wait())
+            restart = asyncio.ensure_future(self._restart.wait())
+            await asyncio.wait((signalled, restart), return_when=asyncio.FIRST_COMPLETED)
+            for waiting in (signalled, restart):
+                waiting.cancel()
+            if stop_requested.is_set():
+                log.info("shutting down")
+            await self.stop()
+            if stop_requested.is_set():
+                return
+            self.__init__(self.config, fault_injection=self._fault_injection, clock=self.clock)  # type: ignore[misc]
+
+
+def _rebuild_producers(broker: Broker) -> None:
+    """Every partition's idempotent producers from its log (a follower promoted: its copied appends recorded none)."""
+    for topic in broker.store.topics.list():
+        for partition in range(topic.partitions):
+            broker.producers.rebuild_partition(topic.name, partition)
 
 
 async def wait_for_stop_signal() -> None:
     """Return at the first SIGTERM or SIGINT (the running loop's signal handlers take them)."""
+    await _stop_signal_event().wait()
+    log.info("shutting down")
+
+
+def _stop_signal_event() -> asyncio.Event:
+    """An event the running loop's SIGTERM and SIGINT handlers set."""
     loop = asyncio.get_running_loop()
     stop_requested = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop_requested.set)
-    await stop_requested.wait()
-    log.info("shutting down")
+    return stop_requested
 
 
 async def _every(

@@ -4,7 +4,8 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
 :class:`~rockafka.cluster.view.ClusterView` and, on every new snapshot:
 
 - mirrors the cluster's topics into the local store (created with the cluster's topic id, grown, configs
-  replaced by etcd's, deleted),
+  replaced by etcd's, deleted), unless the store follows its group's leader (``store.replica.following``: then
+  the leader's ``TOPICS`` message alone changes its topic table; mirroring resumes when it leads),
   so the store's per-partition code runs unchanged and every broker holds every topic's (possibly empty)
   partitions; only the leader's receive records;
 - when this broker has become its group's leader at a newer epoch than its store's, begins that epoch in the
@@ -101,6 +102,7 @@ class ClusterTopology:
         self._on_coordination = on_coordination
         self._coordinated: dict[str, frozenset[int]] = {}
         self._behind: GroupState | None = None  # the group state last logged as behind the store's epoch
+        self._unmirrored = False  # topics went unmirrored while this broker followed its group's leader
         self._changed(ClusterSnapshot(), self._view.snapshot)
         self._view.add_listener(self._changed)
 
@@ -307,8 +309,11 @@ class ClusterTopology:
             self._creating.discard(name)
 
     def _changed(self, old: ClusterSnapshot, new: ClusterSnapshot) -> None:
-        if new.topics is not old.topics:
-            self._mirror(old, new)
+        if self._store.replica.following:
+            self._unmirrored = True  # the leader's TOPICS message makes the store's topics
+        elif self._unmirrored or new.topics is not old.topics:
+            self._mirror(ClusterSnapshot() if self._unmirrored else old, new)
+            self._unmirrored = False
         self._begin_epoch(new)
         self.readable = self._led_by_me(new)
         fenced = self._mover.fenced_out(new)

@@ -11,6 +11,12 @@
   offset commits, coordinator records and markers included), so only the leader's bytes reach its CommitLog.
 - Neither (a single broker, the default): nothing here runs; no listener is opened and acks=all is answered
   after the append, as before.
+
+In a cluster (``rockafka.cluster.etcd.endpoints``) a member of a replicated group sets only
+``rockafka.replication.listener``: its part comes from etcd (``groups/<group>``'s leader), not from its settings.
+Before the broker is built, one read of etcd says whether another live member leads; if so this broker
+handshakes with it and cuts its store back as a static follower does. Once it has joined, ``ClusterRoles``
+(``replication_roles.py``) plays the part every new snapshot gives it: promotion, demotion, a new leader to follow.
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ class Replication:
     leader: ReplicationLeader | None = None
     follower: ReplicationFollower | None = None
     _session: Session | None = None
+    in_cluster: bool = False
+    """The part comes from etcd: ``start`` opens no listener (``ClusterRoles`` does once etcd names this leader)."""
 
     async def stop(self) -> None:
         if self.leader is not None:
@@ -55,7 +63,7 @@ class Replication:
             await self.follower.stop()
 
 
-def _address(value: str) -> tuple[str, int]:
+def replication_address(value: str) -> tuple[str, int]:
     host, _, port = value.rpartition(":")
     return host, int(port)
 
@@ -69,9 +77,42 @@ async def prepare(
     if listener and leader:
         raise ReplicationSetupError("rockafka.replication.listener and rockafka.replication.leader are both set: a "
                                     "broker leads its group or follows it")  # fmt: skip
+    in_cluster = bool(config.get("rockafka.cluster.etcd.endpoints"))
+    if in_cluster and leader:
+        raise ReplicationSetupError("rockafka.replication.leader is for a pair outside a cluster: in a cluster a "
+                                    "member's leader is the one etcd names")  # fmt: skip
+    if in_cluster and listener:
+        source = await _leader_in_cluster(config)
+        if source is None:
+            return store, Replication(in_cluster=True)
+        store, replication = await follow_from_start(config, store, store_config, source)
+        replication.in_cluster = True
+        return store, replication
     if not leader:
         return store, (Replication() if listener else None)
-    follower = ReplicationFollower(config.node_id, *_address(leader))
+    return await follow_from_start(config, store, store_config, replication_address(leader))
+
+
+async def _leader_in_cluster(config: BrokerConfig) -> tuple[str, int] | None:
+    """The replication address of the live member etcd names leader of this broker's group, if another."""
+    from rockafka.cluster.replication.roles import role_from_etcd  # loads the etcd client: only in a cluster
+
+    endpoints = config.get("rockafka.cluster.etcd.endpoints")
+    assert isinstance(endpoints, list)
+    group = str(config.get("rockafka.cluster.group") or f"group-{config.node_id}")
+    try:
+        role = await role_from_etcd(endpoints, config.str("rockafka.cluster.name"), config.node_id, group)
+    except ClusterError:
+        return None  # joining the cluster says so in one line
+    return None if role is None else role.source
+
+
+async def follow_from_start(
+    config: BrokerConfig, store: MessageStore, store_config: StoreConfig, source: tuple[str, int]
+) -> tuple[MessageStore, Replication]:
+    """A follower of ``source``: the handshake, and the store cut back (a new one) where its log parts."""
+    leader = f"{source[0]}:{source[1]}"
+    follower = ReplicationFollower(config.node_id, *source)
     store.replica.follow()
     try:
         session = await follower.handshake(store)
@@ -96,11 +137,24 @@ async def start(
         replication.follower.follow(store, replication._session)
         replication._session = None
         return
-    leader = replication.leader = ReplicationLeader(store, lag_time_ms=config.int("replica.lag.time.max.ms"))
+    if replication.in_cluster:
+        return
+    replication.leader = new_leader(config, store, wake_fetches)
+    await listen(replication.leader, config)
+
+
+def new_leader(config: BrokerConfig, store: MessageStore, wake_fetches: Callable[[], None]) -> ReplicationLeader:
+    """A leader of this store, not listening yet."""
+    leader = ReplicationLeader(store, lag_time_ms=config.int("replica.lag.time.max.ms"))
     leader.on_confirm = wake_fetches
+    return leader
+
+
+async def listen(leader: ReplicationLeader, config: BrokerConfig) -> None:
+    """Serve followers on ``rockafka.replication.listener`` (``ReplicationSetupError`` when it cannot be bound)."""
     address = config.str("rockafka.replication.listener")
     try:
-        await leader.start(*_address(address))
+        await leader.start(*replication_address(address))
     except OSError as exc:
         raise ReplicationSetupError(f"cannot listen for followers on {address}: {exc.strerror or exc}") from None
 
@@ -148,8 +202,11 @@ def after_confirm(
     """acks=all's answers once the wait ended with ``code``: partitions appended get it, or
     NOT_ENOUGH_REPLICAS_AFTER_APPEND when the in-sync set is now below their topic's minimum."""
     replication = broker.replication
-    assert replication is not None and replication.leader is not None
-    size = replication.leader.in_sync.size
+    assert replication is not None
+    if replication.leader is None:  # demoted during the wait (in a cluster): the leader's waits ended unconfirmed
+        code, size = ErrorCode.NOT_LEADER_OR_FOLLOWER, 0
+    else:
+        size = replication.leader.in_sync.size
     out = []
     for topic in responses:
         topic_code = code

@@ -175,10 +175,23 @@ class LocalTopology:
     def create_topic(
         self, name: str, partitions: int, configs: Mapping[str, str], leaders: Sequence[int] = (), replicas: int = 1
     ) -> TopicInfo:
+        self._refuse_on_follower()
         return self._store.topics.create(name, partitions, configs)
 
+    def _refuse_on_follower(self) -> None:
+        """A follower's topic table is its leader's (the replication stream's ``TOPICS``): INVALID_REQUEST."""
+        if self._store.replica.following:
+            from .handlers.context import ApiError  # here: the handlers import this module
+
+            raise ApiError(
+                ErrorCode.INVALID_REQUEST,
+                "this broker follows its group's leader: change topics on the leader",
+            )
+
     def auto_create(self, name: str, partitions: int) -> TopicInfo | None:
-        """Create ``name`` now (tolerating a race with another request creating it)."""
+        """Create ``name`` now (tolerating a race with another request creating it); a follower creates none."""
+        if self._store.replica.following:
+            return None
         try:
             topic = self._store.topics.create(name, partitions)
         except TopicAlreadyExistsError:
@@ -187,12 +200,15 @@ class LocalTopology:
         return topic
 
     def delete_topic(self, name: str) -> TopicInfo:
+        self._refuse_on_follower()
         return self._store.topics.delete(name)
 
     def create_partitions(self, name: str, total: int, leaders: Sequence[int] = ()) -> TopicInfo:
+        self._refuse_on_follower()
         return self._store.topics.create_partitions(name, total)
 
     def alter_topic_configs(self, name: str, update: ConfigUpdate) -> TopicInfo:
+        self._refuse_on_follower()
         current = self._store.topics.describe(name).configs
         return self._store.topics.alter_configs(name, update(current), replace=True)
 

@@ -193,7 +193,7 @@ class MessageStore:
         )  # fmt: skip
         self.keys = KeyQueries(health, files.table, partitions, index, commitlog)
         self.epochs = LeaderEpochs(health, files.epochs, partitions, commitlog)
-        self.replica = ReplicaLog(health, commitlog, files.builder, files.epochs, writer)
+        self.replica = ReplicaLog(health, commitlog, files.builder, files.epochs, writer, files.table, partitions)
         self.kept_offsets = KeptOffsets(health, partitions, commitlog, files.builder, files.epochs, self._clock)
         self.cleaner = self._cleaner = LogCleaner(
             health=health, layout=self._layout, partitions=partitions, commitlog=commitlog, topics=files.table,

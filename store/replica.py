@@ -20,7 +20,14 @@ so each slice is data ``append_copied`` takes whole. Only when more than ``max_b
 headers read to find the cut; a follower that keeps up gets what the last appends wrote without a parse.
 
 ``follow()``: from then on the store's own appends (``Writer``: produce, coordinator records, markers) raise
-``ReplicaOnlyError``, so only copied bytes reach a follower's CommitLog.
+``ReplicaOnlyError``, so only copied bytes reach a follower's CommitLog; ``lead()`` ends that (a follower promoted
+to leader). The log needs no cut then: ``append_copied`` stores whole, checked records only (a record the stream
+had sent in part stays in the stream's buffer), so a follower's CommitLog always ends at a record boundary.
+
+``internal_topics()`` and ``adopt_internal(name, topic_id, partitions)``: the internal topics
+(``__consumer_offsets``, ``__transaction_state``) are created by each store with an id of its own; a follower
+takes its leader's (creating the topic, or replacing one of another id whose queues it drops), so that the
+copied records of coordinator state are dispatched and a promoted follower replays them.
 
 Not yet: parked fetches are not woken (a follower serves no fetches yet) and no durability future is handed out
 (the follower's acknowledgement to its leader will need one).
@@ -30,7 +37,9 @@ Threads: the broker loop thread, like every append.
 
 from __future__ import annotations
 
+import logging
 import struct
+import uuid
 from typing import TYPE_CHECKING
 
 from rockafka.core_pyx.logrecord import BLANK_MAGIC, BLANK_SIZE, HEADER_SIZE, scan_records
@@ -38,13 +47,19 @@ from rockafka.core_pyx.recordbatch import PARTITION_LEADER_EPOCH_OFFSET
 
 from .commitlog import CommitLog, CorruptRecord, SegmentEnd, StoredBatch
 from .epochfile import EpochFile
-from .errors import StoreError
+from .errors import StoreError, UnknownTopicOrPartitionError
 from .health import StoreHealth, guarded
+from .internaltopics import INTERNAL_TOPIC_CONFIGS, INTERNAL_TOPICS
+from .partitions import Partitions
 from .queuebuilder import QueueBuilder
+from .results import TopicInfo
+from .topics import TopicTable
 from .writer import Writer
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer
+
+log = logging.getLogger(__name__)
 
 _PREFIX = struct.Struct(">iI")
 _EPOCH = struct.Struct(">i")
@@ -58,9 +73,12 @@ class InvalidReplicaDataError(StoreError):
 
 class ReplicaLog:
     def __init__(
-        self, health: StoreHealth, commitlog: CommitLog, builder: QueueBuilder, epochs: EpochFile, writer: Writer
-    ) -> None:
+        self, health: StoreHealth, commitlog: CommitLog, builder: QueueBuilder, epochs: EpochFile, writer: Writer,
+        table: TopicTable, queues: Partitions,
+    ) -> None:  # fmt: skip
         self._health = health
+        self._table = table
+        self._queues = queues
         self._writer = writer
         self._commitlog = commitlog
         self._builder = builder
@@ -75,6 +93,39 @@ class ReplicaLog:
         """From now on this store holds its leader's copy: its own appends (produce, coordinator records,
         transaction markers) are refused with ``ReplicaOnlyError``, so only ``append_copied`` writes."""
         self._writer.replica_only = True
+
+    def lead(self) -> None:
+        """This store leads again (a promoted follower): its own appends are taken from now on."""
+        self._writer.replica_only = False
+
+    @property
+    def following(self) -> bool:
+        return self._writer.replica_only
+
+    def internal_topics(self) -> tuple[TopicInfo, ...]:
+        """The internal topics this store holds (what a leader tells its followers besides the user topics)."""
+        held = []
+        for name in sorted(INTERNAL_TOPICS):  # two lookups, not a walk of every topic: the leader asks per frame
+            try:
+                held.append(self._table.get(name))
+            except UnknownTopicOrPartitionError:
+                continue
+        return tuple(held)
+
+    @guarded
+    def adopt_internal(self, name: str, topic_id: uuid.UUID, partitions: int) -> None:
+        """Hold the internal topic ``name`` under the leader's ``topic_id`` (see the module docstring)."""
+        if name not in INTERNAL_TOPICS:
+            raise InvalidReplicaDataError(f"{name!r} is not an internal topic")
+        held = next((topic for topic in self.internal_topics() if topic.name == name), None)
+        if held is not None and held.topic_id == topic_id and held.partitions == partitions:
+            return
+        if held is not None:
+            self._table.delete(name)
+            self._queues.delete(held.topic_id.bytes, held.partitions)
+            log.info("%s: id %s here, %s on the leader: taking the leader's", name, held.topic_id, topic_id)
+        self._queues.add(topic_id.bytes, range(partitions))
+        self._table.create(name, partitions, INTERNAL_TOPIC_CONFIGS, topic_id)
 
     @property
     def published_end(self) -> int:

@@ -10,8 +10,9 @@ dispatched), and after each read from the socket one ``ACK`` tells the leader th
 confirm offset and epoch are kept for the broker to read.
 
 A lost connection is retried every ``RETRY_S`` with a new handshake. If the leader then says this log must be
-cut, the running store cannot be cut in place (not built: a restart does it), so following stops with an
-ERROR line. Threads: the broker loop thread.
+cut, the running store cannot be cut in place (not built: a restart does it), so following stops: with an
+ERROR line, or by calling ``on_diverged`` (a broker in a cluster restarts in-process, handshakes and cuts).
+Threads: the broker loop thread.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from rockafka.store import MessageStore, StoreError
+from rockafka.store import INTERNAL_TOPICS, MessageStore, StoreError
 
 from ..errors import ClusterError
 from .stream import Ack, Data, Hello, Refused, ReplicationProtocolError, StreamDecoder, Topics, Welcome, encode
@@ -53,6 +55,9 @@ class ReplicationFollower:
         self.address = (host, port)
         self.confirm_offset = 0
         self.leader_epoch = -1
+        self.on_diverged: Callable[[int], None] | None = None
+        """Called, and following stopped, when a new handshake says this log must be cut back to the offset given
+        (in a cluster the broker restarts in-process to cut it); None: following stops with an ERROR line."""
         self._task: asyncio.Task[None] | None = None
 
     async def handshake(self, store: MessageStore) -> Session:
@@ -80,6 +85,11 @@ class ReplicationFollower:
         """Copy from ``session`` (or a new one) in a task, reconnecting while the broker runs."""
         self._task = asyncio.create_task(self._run(store, session))
 
+    def cancel(self) -> None:
+        """Stop copying now: no append follows this call (appends run between the task's awaits)."""
+        if self._task is not None:
+            self._task.cancel()
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
@@ -91,6 +101,9 @@ class ReplicationFollower:
             try:
                 if session is None:
                     session = await self.handshake(store)
+                if session.welcome.truncate_to < store.replica.end and self.on_diverged is not None:
+                    self.on_diverged(session.welcome.truncate_to)
+                    return
                 if session.welcome.truncate_to < store.replica.end:
                     log.error(
                         "replication: the leader says this log parts from its own at %d (it ends at %d); a running "
@@ -134,12 +147,16 @@ class ReplicationFollower:
 
 
 def sync_topics(store: MessageStore, message: Topics) -> None:
-    """Make the store's user topics those of the leader's ``TOPICS`` message."""
+    """Make the store's topics those of the leader's ``TOPICS`` message: user topics by name, id, partitions and
+    configs; the internal topics the leader holds by id (``store.replica.adopt_internal``)."""
     have = {topic.name: topic for topic in store.topics.list()}
-    wanted = {spec.name for spec in message.topics}
-    for name in have.keys() - wanted:
-        store.topics.delete(name)
+    user = [spec for spec in message.topics if spec.name not in INTERNAL_TOPICS]
     for spec in message.topics:
+        if spec.name in INTERNAL_TOPICS:
+            store.replica.adopt_internal(spec.name, spec.topic_id, spec.partitions)
+    for name in have.keys() - {spec.name for spec in user}:
+        store.topics.delete(name)
+    for spec in user:
         mine = have.get(spec.name)
         if mine is not None and mine.topic_id != spec.topic_id:
             store.topics.delete(spec.name)

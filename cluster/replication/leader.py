@@ -2,7 +2,8 @@
 
 Per follower connection (``stream.py`` is the wire format): read ``HELLO``; refuse a follower whose segment size
 differs or whose log parts from this one below this log's first offset; answer ``WELCOME`` with where the
-follower's log parts from this one (``store/divergence.py``), then ``TOPICS``, then ``DATA`` frames from there:
+follower's log parts from this one (``store/divergence.py``), then ``TOPICS`` (the internal topics included, so
+the follower holds them under this store's ids), then ``DATA`` frames from there:
 slices of the CommitLog's mapping (``ReplicaLog.read_copy``, no copy; old segments too, read under the lock
 that segment deletion takes, so the appends on the loop thread never wait on a follower), at most
 ``CHUNK_BYTES`` each, ``drain`` between them so a slow follower slows only its own stream. Caught up, the
@@ -94,12 +95,15 @@ class ReplicationLeader:
         """Called when the high watermark consumers see moved (the broker wakes its parked fetches)."""
         self._sent_all: dict[int, int] = {}  # follower -> the leader's end when a frame last took it there
         self.port = 0
+        # from now on, not from start(): acks=all made before the listener is up (a follower just promoted) is
+        # answered as the in-sync set allows, not left waiting for the next append; stop() removes it
+        store.records.add_append_listener(self._on_append)
+        self._listening = True
 
     async def start(self, host: str, port: int) -> None:
         """Listen for followers (``OSError`` when the address cannot be bound)."""
         self._server = await asyncio.start_server(self._serve, host or None, port, reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
-        self._store.records.add_append_listener(self._on_append)
         self._checker = asyncio.create_task(self._keep_in_sync_set())
         log.info("replication: serving followers on %s:%d", host or "0.0.0.0", self.port)
 
@@ -115,17 +119,24 @@ class ReplicationLeader:
         self._membership_changed.set()
 
     async def stop(self) -> None:
-        self._store.records.remove_append_listener(self._on_append)
-        if self._server is not None:
-            self._server.close()
+        """Stop serving: the followers' streams end, acks=all still waiting is answered (False), and the store's
+        reads are no longer held to the confirm offset (a demoted leader; one promoted again starts afresh)."""
+        server = self._server
+        if self._listening:
+            self._store.records.remove_append_listener(self._on_append)
+            self._listening = False
+        if server is not None:  # it started: a leader promoted whose listener failed never did
+            server.close()
         for task in [*self._tasks, *([self._checker] if self._checker else [])]:
             task.cancel()
         for task in [*self._tasks]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._server is not None:
-            await self._server.wait_closed()
+        if server is not None:
+            await server.wait_closed()
         self._release_waiters(everyone=True)
+        self._store.records.set_confirmed(None)
+        self._limit = None
 
     # --- acks=all ---
 
@@ -277,7 +288,7 @@ class ReplicationLeader:
     ) -> None:
         replica, sent_topics = self._store.replica, None
         while not acks.done():
-            topics = self._store.topics.list()
+            topics = self._store.topics.list() + self._store.replica.internal_topics()
             if topics != sent_topics:
                 rows = [(t.name, t.topic_id, t.partitions, t.configs) for t in topics]
                 writer.write(encode(topic_specs(rows)))

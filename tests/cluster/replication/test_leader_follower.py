@@ -17,7 +17,7 @@ from rockafka.cluster.layout import GroupState, KeyLayout, decode_group, encode_
 from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.replication.follower import FollowerRefusedError, ReplicationFollower
 from rockafka.cluster.replication.leader import ReplicationLeader
-from rockafka.store import MessageStore
+from rockafka.store import MessageStore, OffsetCommit, TopicPartition
 
 from ...store.helpers import append, build_batch, small_config
 
@@ -139,3 +139,41 @@ async def _until_async(read: Callable[[], Awaitable[object]], wanted: object, wh
     while (found := await read()) != wanted:
         assert loop.time() < deadline, f"not within {WAIT_S}s: {what} (found {found})"
         await asyncio.sleep(0.05)
+
+
+def test_a_follower_takes_the_leaders_internal_topic_ids_and_a_promoted_one_replays_them(tmp_path: Path) -> None:
+    """Committed offsets ride the stream: the follower's own ``__consumer_offsets`` (another id) is replaced by the
+    leader's, the copied records are dispatched, and once promoted (``lead()``) it replays them and appends."""
+    partition = TopicPartition("t", 0)
+
+    async def scenario() -> None:
+        with (
+            MessageStore.open(small_config(tmp_path / "leader")) as leader_store,
+            MessageStore.open(small_config(tmp_path / "follower")) as follower_store,
+        ):
+            leader_store.topics.create("t", 1, topic_id=TOPIC_ID)
+            follower_store.group_partitions.create_topic()  # its own id, as a group coordinator starting makes it
+            leader_store.offsets.commit("g1", [OffsetCommit("t", 0, 42)])
+            leader = ReplicationLeader(leader_store, lag_time_ms=10_000)
+            await leader.start("127.0.0.1", 0)
+            follower = ReplicationFollower(2, "127.0.0.1", leader.port)
+            follower_store.replica.follow()
+            follower.follow(follower_store, None)
+            end = leader_store.replica.published_end
+            await _until(lambda: follower_store.replica.end == end, "the follower holds the commit")
+            assert {t.name: t.topic_id for t in follower_store.replica.internal_topics()} == {
+                t.name: t.topic_id for t in leader_store.replica.internal_topics()
+            }
+            follower.cancel()
+            await follower.stop()
+            await leader.stop()
+            assert follower_store.replica.following
+            follower_store.replica.lead()
+            assert not follower_store.replica.following
+            offsets = follower_store.group_partitions
+            offsets.load(offsets.partition_of("g1"))
+            assert follower_store.offsets.fetch("g1")[partition].offset == 42
+            follower_store.offsets.commit("g1", [OffsetCommit("t", 0, 43)])  # a leader's own append again
+            assert follower_store.offsets.fetch("g1")[partition].offset == 43
+
+    asyncio.run(scenario())

@@ -1,0 +1,157 @@
+"""``ClusterRoles``: a member of a replicated group in a cluster plays the part etcd gives it, snapshot by snapshot.
+
+Built by ``BrokerApp`` once the broker joined its cluster, before the ``ClusterTopology``: its view listener
+runs first, so by the time the topology hands this broker partitions to lead (and the coordinators replay
+``__consumer_offsets`` and ``__transaction_state`` from the store) the store has stopped copying and takes
+appends. The part is ``cluster/replication/roles.py``'s ``role_in``; each change of part is a synchronous step in
+the listener (what must hold before the next request is served) and an asynchronous one after it (sockets),
+the asynchronous steps run one after another:
+
+- **Promotion** (etcd names this follower leader: the old leader's lease expired): the copying task is cancelled
+  at once (appends run between its awaits, so none follows), the store leaves follow mode
+  (``store.replica.lead()``; its log ends at a record boundary, as ``append_copied`` stores whole records only),
+  ``promoted`` is called (the broker rebuilds its idempotent producers' state from the copied log: copied appends
+  do not record it), and a ``ReplicationLeader`` takes acks=all from then on; then it listens for followers.
+  The topology begins the group's new epoch in the store (``store.epochs.begin``) on the same snapshot and, no
+  longer following, mirrors etcd's topics again.
+- **Demotion** (another member leads, at a newer epoch: this leader was paused or cut off past its lease): the
+  topology stops leading its partitions on the same snapshot; the store takes no appends of its own
+  (``store.replica.follow()``); the leader stops (acks=all still waiting is answered NOT_LEADER_OR_FOLLOWER) and
+  this broker follows the new leader. When the handshake says its log parts from the leader's (an unreplicated
+  tail), a live store cannot be cut: ``restart`` is called, and ``BrokerApp`` stops and starts again in this
+  process, which handshakes before it serves and reopens the store cut back (``MessageStore.open(truncate_to=)``).
+- **Another leader to follow**: the copying task is cancelled and a new one follows the new address.
+
+A member with no part yet (a new group) takes the first one etcd names. Threads: the broker loop thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from rockafka.cluster.replication.follower import ReplicationFollower
+from rockafka.cluster.replication.roles import Role, role_in
+from rockafka.cluster.snapshot import ClusterSnapshot
+from rockafka.cluster.view import ClusterView
+from rockafka.store import MessageStore
+
+from . import replication as replicated
+from .config import BrokerConfig
+
+log = logging.getLogger(__name__)
+
+
+class ClusterRoles:
+    """Plays ``role_in(snapshot)`` for one broker (see the module docstring)."""
+
+    def __init__(
+        self,
+        replication: replicated.Replication,
+        config: BrokerConfig,
+        store: MessageStore,
+        group: str,
+        wake_fetches: Callable[[], None],
+        restart: Callable[[str], None],
+        promoted: Callable[[], None],
+    ) -> None:
+        self._replication = replication
+        self._config = config
+        self._store = store
+        self._group = group
+        self._wake_fetches = wake_fetches
+        self._restart = restart
+        self._promoted = promoted
+        self._source: tuple[str, int] | None = None  # the address followed now, if any
+        self._steps: asyncio.Task[None] | None = None
+        follower = replication.follower
+        if follower is not None:
+            self._source = follower.address
+            follower.on_diverged = self._diverged
+
+    def attach(self, view: ClusterView) -> None:
+        """Play the part the current snapshot gives, and every later one's."""
+        self._changed(ClusterSnapshot(), view.snapshot)
+        view.add_listener(self._changed)
+
+    async def stop(self) -> None:
+        steps, self._steps = self._steps, None
+        if steps is not None:
+            steps.cancel()
+            await asyncio.gather(steps, return_exceptions=True)
+
+    def _changed(self, _old: ClusterSnapshot, new: ClusterSnapshot) -> None:
+        role = role_in(new, self._config.node_id, self._group)
+        if role is None:
+            return
+        if role.leads and self._replication.leader is None:
+            self._promote(role)
+        elif not role.leads and role.source != self._source:
+            self._follow(role)
+
+    def _promote(self, role: Role) -> None:
+        replication, store = self._replication, self._store
+        follower, replication.follower, self._source = replication.follower, None, None
+        if follower is not None:
+            follower.cancel()
+            log.warning("group %s: this broker leads now (epoch %d): it stops following at offset %d", self._group,
+                        role.epoch, store.replica.end)  # fmt: skip
+        store.replica.lead()
+        if follower is not None:
+            self._promoted()
+        leader = replication.leader = replicated.new_leader(self._config, store, self._wake_fetches)
+
+        async def start() -> None:
+            if follower is not None:
+                await follower.stop()
+            if replication.leader is leader:
+                try:
+                    await replicated.listen(leader, self._config)
+                except replicated.ReplicationSetupError as exc:
+                    log.error("group %s: %s", self._group, exc)
+
+        self._then(start)
+
+    def _follow(self, role: Role) -> None:
+        replication, store = self._replication, self._store
+        assert role.source is not None
+        leader, replication.leader = replication.leader, None
+        follower, replication.follower = replication.follower, None
+        if leader is not None:
+            log.warning("group %s: node %d leads at epoch %d: this broker stops leading and follows it", self._group,
+                        role.leader, role.epoch)  # fmt: skip
+        if follower is not None:
+            follower.cancel()
+        store.replica.follow()
+        self._source = role.source
+        fresh = replication.follower = ReplicationFollower(self._config.node_id, *role.source)
+        fresh.on_diverged = self._diverged
+
+        async def start() -> None:
+            if leader is not None:
+                await leader.stop()
+            if follower is not None:
+                await follower.stop()
+            if replication.follower is fresh:
+                fresh.follow(store, None)
+
+        self._then(start)
+
+    def _diverged(self, offset: int) -> None:
+        self._restart(
+            f"this log parts from the leader's at offset {offset} (it ends at {self._store.replica.end}): restarting "
+            "to cut it back and follow"
+        )
+
+    def _then(self, step: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run ``step()`` after the steps scheduled before it."""
+        previous = self._steps
+
+        async def run() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            await step()
+
+        self._steps = asyncio.get_running_loop().create_task(run(), name="rockafka-replication-role")
