@@ -57,6 +57,8 @@ class MemberSettings:
     #: the broker's replication listener (``rockafka.replication.listener``), registered as the listener named
     #: ``REPLICATION_LISTENER``: where the other members of its group follow it when it leads
     replication: tuple[str, int] | None = None
+    #: ``unclean.leader.election.enable``, when the cluster-wide broker default in etcd does not say (as controller)
+    unclean_election: bool = False
 
     def registration(self) -> BrokerInfo:
         listeners = dict(self.listeners)
@@ -85,6 +87,11 @@ class ClusterMember:
         self._woken = asyncio.Event()
 
     @property
+    def lease_id(self) -> int:
+        """The lease this broker's registration (and what it writes under it) is bound to now."""
+        return self._lease_id
+
+    @property
     def snapshot(self) -> ClusterSnapshot:
         assert self.view is not None, "ClusterMember.start() first"
         return self.view.snapshot
@@ -105,7 +112,7 @@ class ClusterMember:
         except ClusterError:
             await self._release()
             raise
-        self.controller = Controller(etcd, self.layout, settings.node_id)
+        self.controller = Controller(etcd, self.layout, settings.node_id, unclean=settings.unclean_election)
         self._tasks = [
             asyncio.create_task(self._keep_lease(), name="rockafka-cluster-lease"),
             asyncio.create_task(self._controller_duty(), name="rockafka-cluster-controller"),

@@ -4,15 +4,15 @@ A group's partitions share one leader, so an election is of the group and every 
 group's answer (``facade/leader_elections.py``). confluent-kafka's ``AdminClient.elect_leaders`` sends the request
 to the controller Metadata names; the raw tests ask the other broker (NOT_CONTROLLER) at every version.
 
-The group's state is set in etcd the way an election leaves it (a new leader, the next epoch, an in-sync set) so
-each answer is shown exactly; ``_wire_elections`` gives each broker its ``ClusterLeaderElections``, the one line
-the broker's app gains when this work is wired in.
+The members replicate for real: the leader keeps the in-sync set in etcd. Leadership is moved by writing the
+group's state as an election leaves it (a new leader, the next epoch), a member is taken out of sync by stopping
+it, and a group is made leaderless by naming a leader that does not live.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from confluent_kafka import ElectionType, KafkaException, TopicPartition
@@ -20,10 +20,8 @@ from confluent_kafka.admin import AdminClient, NewTopic
 
 from rockafka.cluster import NO_LEADER
 from rockafka.cluster.etcd import Etcd
-from rockafka.cluster.group_writes import publish_log_end
-from rockafka.cluster.layout import GroupState, KeyLayout, LogEnd, decode_group, encode_group
+from rockafka.cluster.layout import GroupState, KeyLayout, decode_group, encode_group
 from rockafka.cluster.readiness import wait_for_snapshot
-from rockafka.facade.leader_elections import ClusterLeaderElections
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages import elect_leaders as el
 from rockafka.testing import Cluster
@@ -38,17 +36,9 @@ GROUP = "group-1"
 NAME = "elect"
 
 
-def _wire_elections(cluster: Cluster) -> None:
-    for handle in cluster.brokers.values():
-        app = handle._runner._app  # type: ignore[union-attr]  # the in-process broker's app
-        assert app is not None and app.broker is not None and app._member is not None
-        app.broker.leader_elections = ClusterLeaderElections(app._member)
-
-
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
     with Cluster(groups=1, replicas=2, subprocess=False, name=NAME) as running:
-        _wire_elections(running)
         yield running
 
 
@@ -74,12 +64,25 @@ def _state(cluster: Cluster) -> GroupState:
     return asyncio.run(read())
 
 
-def _set_state(cluster: Cluster, leader: int, in_sync: tuple[int, ...]) -> GroupState:
-    """Write the group's state as an election would (the next epoch), and wait until the brokers see it."""
-    state = GroupState(GROUP, leader, _state(cluster).epoch + 1, in_sync)
-    _write(cluster, state)
-    asyncio.run(wait_for_snapshot(cluster.etcd.endpoint, NAME, lambda s: s.groups[GROUP] == state, DEADLINE_S))
-    return state
+def _move_to(cluster: Cluster, leader: int) -> int:
+    """Make ``leader`` lead at the next epoch (an election's write); once both members are in sync again under it,
+    the epoch."""
+    epoch = _state(cluster).epoch + 1
+    _write(cluster, GroupState(GROUP, leader, epoch, (leader,)))
+    _until(cluster, lambda state: state == GroupState(GROUP, leader, epoch, (1, 2)), f"{leader} leads, both in sync")
+    return epoch
+
+
+def _until(cluster: Cluster, wanted: Callable[[GroupState], bool], what: str) -> GroupState:
+    try:
+        snapshot = asyncio.run(
+            wait_for_snapshot(
+                cluster.etcd.endpoint, NAME, lambda s: GROUP in s.groups and wanted(s.groups[GROUP]), DEADLINE_S
+            )
+        )
+    except TimeoutError:
+        raise AssertionError(f"etcd never showed: {what} (now {_state(cluster)})") from None
+    return snapshot.groups[GROUP]
 
 
 def _write(cluster: Cluster, state: GroupState) -> None:
@@ -107,15 +110,20 @@ def _elect(cluster: Cluster, topic: str, election: ElectionType) -> dict[int, in
 def test_a_preferred_election_moves_leadership_to_the_lowest_member_only_when_it_is_in_sync(
     cluster: Cluster, topic: str
 ) -> None:
-    not_needed, unavailable = ErrorCode.ELECTION_NOT_NEEDED.value, ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE.value
-    assert _state(cluster).leader == 1
+    not_needed = ErrorCode.ELECTION_NOT_NEEDED.value
+    _until(cluster, lambda state: state.leader == 1 and state.in_sync == (1, 2), "1 leads, 2 in sync")
     assert _elect(cluster, topic, ElectionType.PREFERRED) == {0: not_needed, 1: not_needed}
-    moved = _set_state(cluster, 2, (2,))  # 2 leads; 1 is not in sync
-    assert _elect(cluster, topic, ElectionType.PREFERRED) == {0: unavailable, 1: unavailable}
-    assert _state(cluster) == moved
-    synced = _set_state(cluster, 2, (1, 2))
+    epoch = _move_to(cluster, 2)
+    cluster.brokers[1].stop()  # 1 leaves the group and the in-sync set: 2 is the lowest member now
+    _until(cluster, lambda state: state.in_sync == (2,), "2 dropped 1 from the in-sync set")
+    assert _elect(cluster, topic, ElectionType.PREFERRED) == {0: not_needed, 1: not_needed}
+    assert _state(cluster).leader == 2  # (a live preferred member out of sync: tests/cluster/test_in_sync_election.py)
+    cluster.brokers[1].start()
+    _until(cluster, lambda state: state.in_sync == (1, 2), "1 back in sync")
     assert _elect(cluster, topic, ElectionType.PREFERRED) == {0: 0, 1: 0}
-    assert _state(cluster) == GroupState(GROUP, 1, synced.epoch + 1, (1,))  # one election for both partitions
+    elected = _until(cluster, lambda state: state.leader == 1, "1 leads")
+    assert elected.epoch == epoch + 1  # one election for both partitions
+    _until(cluster, lambda state: state.in_sync == (1, 2), "2 back in sync under 1")
 
 
 def test_an_unclean_election_of_a_group_with_a_live_leader_is_not_needed(cluster: Cluster, topic: str) -> None:
@@ -128,28 +136,18 @@ def test_an_unclean_election_of_a_group_with_a_live_leader_is_not_needed(cluster
 def test_an_unclean_election_of_a_leaderless_group_elects_the_most_advanced_published_member(
     cluster: Cluster, topic: str
 ) -> None:
-    eligible_none = ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE.value
     gone = GroupState(GROUP, 7, _state(cluster).epoch + 1, (7,))  # its only in-sync member is not live
     _write(cluster, gone)
-    leaderless = asyncio.run(
-        wait_for_snapshot(cluster.etcd.endpoint, NAME, lambda s: s.groups[GROUP].leader == NO_LEADER, DEADLINE_S)
-    ).groups[GROUP]
+    leaderless = _until(cluster, lambda state: state.leader == NO_LEADER, "the controller left the group leaderless")
     assert leaderless.in_sync == (7,)  # the controller elects no one outside the set on its own
-    assert _elect(cluster, topic, ElectionType.UNCLEAN) == {0: eligible_none, 1: eligible_none}  # no end published
-
-    async def publish() -> None:
-        etcd = await Etcd.connect([cluster.etcd.endpoint])
-        try:
-            lease = await etcd.grant_lease(60)
-            await publish_log_end(etcd, KeyLayout(NAME), LogEnd(1, GROUP, 0, 0), lease)
-            await publish_log_end(etcd, KeyLayout(NAME), LogEnd(2, GROUP, leaderless.epoch, 0), lease)
-        finally:
-            await etcd.close()
-
-    asyncio.run(publish())
+    snapshot = asyncio.run(
+        wait_for_snapshot(cluster.etcd.endpoint, NAME, lambda s: {1, 2} <= set(s.log_ends), DEADLINE_S)
+    )  # the members publish their log ends while the group has no leader
+    assert {end.group for end in snapshot.log_ends.values()} == {GROUP}
     assert _elect(cluster, topic, ElectionType.UNCLEAN) == {0: 0, 1: 0}
-    assert _state(cluster) == GroupState(GROUP, 2, leaderless.epoch + 1, (2,))  # the newest epoch wins
-    _set_state(cluster, 1, (1,))
+    elected = _until(cluster, lambda state: state.leader in (1, 2), "an unclean election")
+    assert elected.epoch == leaderless.epoch + 1
+    _move_to(cluster, 1)
 
 
 @pytest.mark.parametrize("version", range(3))
@@ -179,10 +177,11 @@ def test_a_null_partition_list_elects_every_group_and_lists_only_the_partitions_
         quiet = client.request(request, 2)
         assert quiet.error_code == 0
         assert {r.topic: r.partition_result for r in quiet.replica_election_results}[topic] == []
-        synced = _set_state(cluster, 2, (1, 2))
+        epoch = _move_to(cluster, 2)
         moved = client.request(request, 2)
     answers = {
         r.topic: [(p.partition_id, p.error_code) for p in r.partition_result] for r in moved.replica_election_results
     }
     assert answers[topic] == [(0, 0), (1, 0)]
-    assert _state(cluster) == GroupState(GROUP, 1, synced.epoch + 1, (1,))
+    assert _until(cluster, lambda state: state.leader == 1, "1 leads").epoch == epoch + 1
+    _until(cluster, lambda state: state.in_sync == (1, 2), "2 back in sync under 1")

@@ -10,12 +10,12 @@ Every member sets ``rockafka.replication.listener``; its part comes from etcd's 
 - SIGSTOP of the leader past its lease, nothing unreplicated: on SIGCONT it is demoted in place (no restart) and
   follows the new leader.
 - SIGSTOP of a leader past its lease that holds an unreplicated tail (acks=1 records appended while its
-  followers were down): another member is elected; on SIGCONT the old leader is demoted, cuts the tail (it
-  restarts in-process to cut its store) and follows until it holds the new leader's CommitLog bytes.
+  followers were down, so etcd's in-sync set is the leader alone): the returning followers are not elected, the
+  group waits leaderless, and the old leader, resumed, leads again with nothing lost; with
+  ``unclean.leader.election.enable=true`` one of them is elected, and on SIGCONT the old leader is demoted, cuts
+  the tail (it restarts in-process to cut its store) and follows until it holds the new leader's CommitLog bytes.
 
-Election today is the controller's lowest live member, not yet from the in-sync set kept in etcd (issue 19's
-in-sync work): the three members here stay in sync (acks=all waits for every in-sync member), so what these tests
-assert holds with either rule.
+Elections are the controller's, from the in-sync set each leader keeps in etcd (``cluster/election.py``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from rockafka.cluster.local_etcd import LocalEtcd
@@ -48,10 +48,11 @@ PARTITIONS = 2
 class Group:
     """Three members of group ``g`` (nodes 1, 2, 3) in one cluster, over a local etcd."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, **settings: str) -> None:
         self.etcd = LocalEtcd(root / "etcd")
         self.brokers: dict[int, Broker] = {}
         self.root = root
+        self.settings = settings
 
     def start(self) -> Group:
         self.etcd.start()
@@ -64,6 +65,7 @@ class Group:
                 "rockafka.cluster.lease.ttl.ms": str(LEASE_TTL_MS),
                 "rockafka.replication.listener": f"127.0.0.1:{free_port()}",
                 "log.segment.bytes": str(16 << 20),
+                **self.settings,
             }
             broker = Broker(subprocess=True, settings=settings, data_dir=self.root / f"broker-{node}" / "data")
             self.brokers[node] = broker
@@ -96,6 +98,15 @@ class Group:
 @pytest.fixture
 def group(tmp_path: Path) -> Iterator[Group]:
     members = Group(tmp_path)
+    try:
+        yield members.start()
+    finally:
+        members.close()
+
+
+@pytest.fixture
+def unclean_group(tmp_path: Path) -> Iterator[Group]:
+    members = Group(tmp_path, **{"unclean.leader.election.enable": "true"})
     try:
         yield members.start()
     finally:
@@ -173,7 +184,7 @@ def _read_all(bootstrap: str) -> dict[int, list[tuple[int, int]]]:
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "checker", "enable.auto.commit": False})
     found: dict[int, list[tuple[int, int]]] = {p: [] for p in range(PARTITIONS)}
     try:
-        ends = {p: consumer.get_watermark_offsets(TopicPartition(TOPIC, p), timeout=30)[1] for p in found}
+        ends = {p: _high_watermark(consumer, p) for p in found}
         consumer.assign([TopicPartition(TOPIC, p, OFFSET_BEGINNING) for p in found])
         deadline = time.monotonic() + WAIT_S
         while any((found[p][-1][0] + 1 if found[p] else 0) < ends[p] for p in found) and time.monotonic() < deadline:
@@ -183,6 +194,34 @@ def _read_all(bootstrap: str) -> dict[int, list[tuple[int, int]]]:
     finally:
         consumer.close()
     return found
+
+
+def _partition_leaders(group: Group, node: int) -> dict[int, int]:
+    """partition -> leader, as broker ``node``'s Metadata says (empty while it does not list the topic)."""
+    described = AdminClient({"bootstrap.servers": group.bootstrap(node)}).list_topics(TOPIC, timeout=10).topics
+    topic = described.get(TOPIC)
+    if topic is None or topic.error is not None:
+        return {}
+    return {index: partition.leader for index, partition in topic.partitions.items()}
+
+
+def _isrs(group: Group, node: int) -> dict[int, list[int]]:
+    """partition -> in-sync replicas, as broker ``node``'s Metadata says."""
+    described = AdminClient({"bootstrap.servers": group.bootstrap(node)}).list_topics(TOPIC, timeout=10).topics
+    return {index: sorted(partition.isrs) for index, partition in described[TOPIC].partitions.items()}
+
+
+def _high_watermark(consumer: Consumer, partition: int) -> int:
+    """The partition's high watermark, once a broker knows its leader (a leader just elected is seen by the brokers'
+    watches a moment later: until then librdkafka calls the partition unknown)."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            return int(consumer.get_watermark_offsets(TopicPartition(TOPIC, partition), timeout=10)[1])
+        except KafkaException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 def _commit(bootstrap: str, offset: int) -> None:
@@ -229,7 +268,10 @@ def test_sigkill_of_the_leader_loses_no_acknowledged_record(group: Group) -> Non
     assert "following 127.0.0.1:" in _log(group.brokers[1])
 
 
-def test_a_leader_paused_past_its_lease_is_demoted_and_cuts_its_unreplicated_tail(group: Group) -> None:
+def _leader_alone_with_a_tail(group: Group) -> bytes:
+    """50 records acknowledged by every member, then the followers killed and 30 acks=1 records appended by node 1
+    alone (etcd's in-sync set is node 1 alone once it has dropped them), node 1 paused past its lease and the
+    followers started again. The CommitLog every member held."""
     _create_topic(group.bootstrap())
     producer = Producer({"bootstrap.servers": group.bootstrap(), "acks": "all"})
     for n in range(50):
@@ -241,6 +283,8 @@ def test_a_leader_paused_past_its_lease_is_demoted_and_cuts_its_unreplicated_tai
 
     for node in (2, 3):  # the followers go: what node 1 appends now stays on node 1
         group.brokers[node].kill()
+    group.wait(lambda s: s.groups[GROUP].in_sync == (1,), "node 1 dropped its followers from the in-sync set")
+    _wait(lambda: _isrs(group, 1) == {0: [1], 1: [1]}, "Metadata's ISR is the in-sync set etcd holds")
     alone = Producer({"bootstrap.servers": group.bootstrap(1), "acks": "1"})
     for n in range(50, 80):
         alone.produce(TOPIC, b"%d" % n, partition=n % PARTITIONS)
@@ -251,7 +295,25 @@ def test_a_leader_paused_past_its_lease_is_demoted_and_cuts_its_unreplicated_tai
     group.wait(lambda s: not s.brokers, "every lease expired")
     for node in (2, 3):
         group.brokers[node].start()
-    snapshot = group.wait(lambda s: _leader(s) in (2, 3), "a returning follower elected")
+    return replicated
+
+
+def test_members_out_of_sync_are_not_elected_and_the_leader_returns_with_everything(group: Group) -> None:
+    _leader_alone_with_a_tail(group)
+    state = group.wait(lambda s: {2, 3} <= set(s.brokers) and s.groups[GROUP].leader == -1, "2 and 3 back, no leader")
+    assert state.groups[GROUP].in_sync == (1,)
+    group.brokers[1].resume()
+    group.wait(lambda s: _leader(s) == 1, "node 1, the one in-sync member, leads again")
+    for node in (1, 2, 3):
+        _wait(lambda n=node: _partition_leaders(group, n) == {0: 1, 1: 1}, f"node {node} names node 1 the leader")
+    log = _read_all(group.bootstrap(1, 2, 3))
+    assert sorted(seq for records in log.values() for _, seq in records) == list(range(80))  # the tail too
+
+
+def test_a_leader_paused_past_its_lease_is_demoted_and_cuts_its_unreplicated_tail(unclean_group: Group) -> None:
+    group = unclean_group
+    replicated = _leader_alone_with_a_tail(group)
+    snapshot = group.wait(lambda s: _leader(s) in (2, 3), "a returning follower elected (unclean)")
     new_leader = _leader(snapshot)
     group.brokers[1].resume()
 

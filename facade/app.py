@@ -171,7 +171,8 @@ class BrokerApp:
 
             from .cluster_broker_default import ClusterBrokerDefault
             from .cluster_topology import ClusterTopology
-            from .replication_roles import ClusterRoles
+            from .leader_elections import ClusterLeaderElections
+            from .replication_roles import ClusterRoles, EtcdDuties
         except ImportError as exc:
             await self._abandon_start(broker)
             raise StartupError(
@@ -194,6 +195,7 @@ class BrokerApp:
                 item.name: (item.host, item.port or bound.get(item.name, 0)) for item in config.advertised_listeners
             },
             replication=self._replication_address(broker),
+            unclean_election=config.bool("unclean.leader.election.enable"),
         )
         try:
             member = ClusterMember(settings)
@@ -203,11 +205,12 @@ class BrokerApp:
             raise StartupError(str(exc)) from None
         self._member = member
         broker.cluster_id = member.cluster_id
+        broker.leader_elections = ClusterLeaderElections(member)
         if broker.replication is not None and broker.replication.in_cluster:
             assert member.view is not None
             self._roles = ClusterRoles(
                 broker.replication, config, broker.store, settings.group, broker.waiters.wake_all,
-                self.request_restart, lambda: _rebuild_producers(broker),
+                self.request_restart, lambda: _rebuild_producers(broker), EtcdDuties(member, settings.group),
             )  # fmt: skip
             self._roles.attach(member.view)  # before the topology: it stops copying before the topology leads
         coordinate = {

@@ -133,7 +133,9 @@ class ClusterTopology:
         if leader is None:
             return PartitionPlace(NO_LEADER, -1, ())
         members = tuple(snapshot.group_members(leader.group))
-        return PartitionPlace(leader.leader, leader.epoch, members or (leader.leader,))
+        state = snapshot.groups.get(leader.group)
+        in_sync = () if state is None else tuple(node for node in state.in_sync if node in members)
+        return PartitionPlace(leader.leader, leader.epoch, members or (leader.leader,), in_sync)
 
     def leader_epoch(self, topic: str, partition: int) -> int:
         leader = self.snapshot.leader_of(topic, partition)
@@ -149,8 +151,7 @@ class ClusterTopology:
     def _metadata_partition(self, topic: str, index: int) -> hot.MetadataResponsePartition:
         place = self.place(topic, index, self._node)
         code = ErrorCode.NONE if place.leader != NO_LEADER else ErrorCode.LEADER_NOT_AVAILABLE
-        replicas = place.replicas
-        return hot.MetadataResponsePartition(code, index, place.leader, place.epoch, replicas, replicas, ())
+        return hot.MetadataResponsePartition(code, index, place.leader, place.epoch, place.replicas, place.isr, ())
 
     def coordinator(self, internal_topic: str, partitions: int, key: str, own: BrokerAddress) -> BrokerAddress | None:
         snapshot = self.snapshot

@@ -32,7 +32,11 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from rockafka.cluster import ClusterError, GroupState
+from rockafka.cluster.group_writes import LogEndPublisher, keep_leader_in_etcd
+from rockafka.cluster.member import ClusterMember
 from rockafka.cluster.replication.follower import ReplicationFollower
+from rockafka.cluster.replication.leader import ReplicationLeader
 from rockafka.cluster.replication.roles import Role, role_in
 from rockafka.cluster.snapshot import ClusterSnapshot
 from rockafka.cluster.view import ClusterView
@@ -56,6 +60,7 @@ class ClusterRoles:
         wake_fetches: Callable[[], None],
         restart: Callable[[str], None],
         promoted: Callable[[], None],
+        duties: EtcdDuties | None = None,
     ) -> None:
         self._replication = replication
         self._config = config
@@ -64,6 +69,8 @@ class ClusterRoles:
         self._wake_fetches = wake_fetches
         self._restart = restart
         self._promoted = promoted
+        self._duties = duties
+        self._kept_epoch: int | None = None  # the leadership whose in-sync set this broker keeps in etcd
         self._source: tuple[str, int] | None = None  # the address followed now, if any
         self._steps: asyncio.Task[None] | None = None
         follower = replication.follower
@@ -81,15 +88,23 @@ class ClusterRoles:
         if steps is not None:
             steps.cancel()
             await asyncio.gather(steps, return_exceptions=True)
+        if self._duties is not None:
+            await self._duties.stop()
 
     def _changed(self, _old: ClusterSnapshot, new: ClusterSnapshot) -> None:
         role = role_in(new, self._config.node_id, self._group)
+        if self._duties is not None:
+            self._duties.publish_log_end(new, self._store.replica.end, self._store.epochs.current)
         if role is None:
             return
         if role.leads and self._replication.leader is None:
             self._promote(role)
         elif not role.leads and role.source != self._source:
             self._follow(role)
+        leader = self._replication.leader
+        if role.leads and leader is not None and self._duties is not None and self._kept_epoch != role.epoch:
+            self._kept_epoch = role.epoch  # every election this broker wins: the set starts over in etcd
+            self._duties.lead(leader, new.groups[self._group])
 
     def _promote(self, role: Role) -> None:
         replication, store = self._replication, self._store
@@ -155,3 +170,46 @@ class ClusterRoles:
             await step()
 
         self._steps = asyncio.get_running_loop().create_task(run(), name="rockafka-replication-role")
+
+
+class EtcdDuties:
+    """What a member of a replicated group writes to etcd (``cluster/group_writes.py``): as leader, its in-sync set
+    (a shrink before the confirm offset passes the follower dropped) and its followers' lag, from every election it
+    wins; as any member, its log end while the group has no live leader (what an unclean election compares)."""
+
+    def __init__(self, member: ClusterMember, group: str) -> None:
+        assert member.metadata is not None, "the member has started"
+        self._member = member
+        self._etcd = member.metadata.etcd
+        self._publisher = LogEndPublisher(self._etcd, member.layout, member.settings.node_id, group, self._lease)
+        self._publishing: asyncio.Task[None] | None = None
+
+    def _lease(self) -> int:
+        return self._member.lease_id
+
+    def lead(self, leader: ReplicationLeader, state: GroupState) -> None:
+        keep_leader_in_etcd(leader, self._etcd, self._member.layout, state, self._lease)
+
+    def publish_log_end(self, snapshot: ClusterSnapshot, end: int, epoch: int) -> None:
+        """Publish (or withdraw) this member's log end if the snapshot calls for it; one write at a time."""
+        publisher = self._publisher
+        state = snapshot.groups.get(publisher.group)
+        leaderless = state is None or state.leader not in snapshot.brokers
+        if not leaderless and publisher.node_id not in snapshot.log_ends:
+            return  # the usual case: a group with a leader, nothing of ours published
+        previous = self._publishing
+
+        async def publish() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            try:
+                await publisher.update(snapshot, end, epoch)
+            except ClusterError as exc:
+                log.warning("group %s: cannot publish this member's log end: %s", publisher.group, exc)
+
+        self._publishing = asyncio.get_running_loop().create_task(publish(), name="rockafka-log-end")
+
+    async def stop(self) -> None:
+        publishing, self._publishing = self._publishing, None
+        if publishing is not None:
+            await asyncio.gather(publishing, return_exceptions=True)

@@ -77,11 +77,16 @@ class PartitionMove:
 
 @dataclass(frozen=True, slots=True)
 class PartitionPlace:
-    """One partition's leader (-1: none now), leader epoch and replicas."""
+    """One partition's leader (-1: none now), leader epoch, replicas and in-sync replicas (empty: all of them)."""
 
     leader: int
     epoch: int
     replicas: tuple[int, ...]
+    in_sync: tuple[int, ...] = ()
+
+    @property
+    def isr(self) -> tuple[int, ...]:
+        return self.in_sync or self.replicas
 
 
 class Topology(Protocol):

@@ -127,9 +127,10 @@ class ReplicationLeader:
             self._listening = False
         if server is not None:  # it started: a leader promoted whose listener failed never did
             server.close()
-        for task in [*self._tasks, *([self._checker] if self._checker else [])]:
+        checker, self._checker = self._checker, None
+        for task in [*self._tasks, *([checker] if checker else [])]:
             task.cancel()
-        for task in [*self._tasks]:
+        for task in [*self._tasks, *([checker] if checker else [])]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if server is not None:
@@ -177,8 +178,11 @@ class ReplicationLeader:
 
     async def _keep_in_sync_set(self) -> None:
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._membership_changed.wait(), CHECK_S)
+            try:  # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancel that lands as it times out
+                async with asyncio.timeout(CHECK_S):
+                    await self._membership_changed.wait()
+            except TimeoutError:
+                pass
             self._membership_changed.clear()
             try:
                 await self.update_in_sync_set()

@@ -401,7 +401,9 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "compression.type": "recompression of produced batches: producer keeps them as sent" + NOT_APPLIED,
     "min.insync.replicas": "in-sync replicas (the leader included) acks=all needs: NOT_ENOUGH_REPLICAS below "
     "(a leader serving followers; see docs/replication.md)",
-    "unclean.leader.election.enable": "elect an out-of-sync replica as leader" + NO_MEANING,
+    "unclean.leader.election.enable": "elect the most advanced live member of a replicated group when no in-sync "
+    "member lives (may lose acknowledged records; the broker setting or the cluster-wide broker default: a topic's "
+    "is not applied, a group's partitions change leader together)",
     "offsets.retention.minutes": "minutes committed offsets of an empty group are kept",
     "offsets.retention.check.interval.ms": "how often expired offsets are removed",
     "offsets.topic.num.partitions": "partitions shown for __consumer_offsets",

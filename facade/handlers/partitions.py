@@ -54,7 +54,7 @@ def partition_fields(
                 leader_id=place.leader,
                 leader_epoch=place.epoch,
                 replica_nodes=list(place.replicas),
-                isr_nodes=list(place.replicas),
+                isr_nodes=list(place.isr),
                 offline_replicas=[],
             )
         )
