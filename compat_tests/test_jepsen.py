@@ -10,6 +10,8 @@ The seed and the schedule are printed (and shown on failure); ``ROCKAFKA_JEPSEN_
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .jepsen import nemesis
@@ -21,9 +23,9 @@ pytestmark = [pytest.mark.slow]
 SEED = seed_from_env(19)
 
 
-def test_acknowledged_data_survives_every_fault_once_and_in_order() -> None:
+def test_acknowledged_data_survives_every_fault_once_and_in_order(tmp_path: Path) -> None:
     with FaultCluster(groups=2) as cluster:
-        verdict = run(cluster, SEED, faults=len(nemesis.KINDS), settle_s=2.0)
+        verdict = run(cluster, SEED, faults=len(nemesis.KINDS), settle_s=2.0, history_file=tmp_path / "history.json")
     assert {fault.kind for fault in verdict.faults} == set(nemesis.KINDS)
     assert len({ack.topic for ack in verdict.history.acks}) == 4  # every writer was acknowledged
     assert verdict.history.reads and verdict.history.committed and verdict.history.aborted

@@ -8,10 +8,13 @@ workload writes its own topic, so a topic has one writer and the sequence gives 
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import json
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 class Guarantee(enum.Enum):
@@ -119,3 +122,18 @@ class History:
             f"{len(self.acks)} acknowledged, {len(self.reads)} read, {len(self.committed)} committed offsets sampled, "
             f"{len(self.aborted)} aborted, unacknowledged {dict(self.unacknowledged)}"
         )
+
+    def dump(self, path: Path) -> None:
+        """The whole history as one JSON document, to study a failure after the cluster is gone."""
+        with self._lock:
+            document = {
+                "topics": {topic: guarantee.value for topic, guarantee in self.topics.items()},
+                "acks": [dataclasses.astuple(ack) for ack in self.acks],
+                "reads": [dataclasses.astuple(read) for read in self.reads],
+                "committed": [dataclasses.astuple(sample) for sample in self.committed],
+                "aborted": sorted(self.aborted),
+                "after_faults": self.after_faults,
+                "unacknowledged": dict(self.unacknowledged),
+                "final_log": {f"{topic}-{partition}": log for (topic, partition), log in self.final_log.items()},
+            }
+        path.write_text(json.dumps(document))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 
 from confluent_kafka.admin import AdminClient, NewTopic
@@ -95,8 +96,9 @@ def start_load(
 
 
 def run(cluster: FaultCluster, seed: int, faults: int, *, partitions: int = 4, settle_s: float = 3.0,
-        rate: float = 40.0) -> Verdict:  # fmt: skip
-    """Load, ``faults`` faults of the seed's schedule ``settle_s`` apart, drain, read back, check."""
+        rate: float = 40.0, history_file: Path | None = None) -> Verdict:  # fmt: skip
+    """Load, ``faults`` faults of the seed's schedule ``settle_s`` apart, drain, read back, check; the history is
+    written to ``history_file`` (JSON) when given."""
     plan = schedule(seed, faults, list(cluster.groups), cluster.members)
     history = History()
     verdict = Verdict(seed, plan, history)
@@ -122,6 +124,9 @@ def run(cluster: FaultCluster, seed: int, faults: int, *, partitions: int = 4, s
             reader.stop()
     for topic in history.topics:
         read_final_log(history, cluster.bootstrap, topic, partitions, read_committed=topic == "txn")
+    if history_file is not None:
+        history.dump(history_file)
+        print(f"jepsen: history in {history_file}", flush=True)
     verdict.problems = [worker.error for worker in [*writers, *readers] if worker.error] + check(history)
     print(verdict.report(), flush=True)
     return verdict

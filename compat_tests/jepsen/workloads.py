@@ -129,7 +129,7 @@ class TransactionalWriter(Writer):
     def _new_producer(self) -> Producer:
         config = _confluent_config(self.bootstrap) | {
             "transactional.id": f"{self.topic}-writer",
-            "transaction.timeout.ms": 10000,
+            "transaction.timeout.ms": int(WAIT_S * 1000),
         }
         producer = Producer(config)
         producer.init_transactions(WAIT_S)
@@ -170,6 +170,7 @@ class TransactionalWriter(Writer):
                 self.history.add(ack)
             return
         self.history.add_unacknowledged(self.topic, len(values))  # outcome unknown
+        self.producer = self._new_producer()  # its init_transactions settles the open transaction either way
 
     def _failed(self, values: list[str], error: KafkaError) -> None:
         if error.txn_requires_abort():
