@@ -28,20 +28,22 @@ def test_acknowledged_data_survives_every_fault_once_and_in_order(tmp_path: Path
     with FaultCluster(groups=2) as cluster:
         verdict = run(cluster, SEED, faults=len(nemesis.KINDS), settle_s=2.0, history_file=tmp_path / "history.json")
     assert {fault.kind for fault in verdict.faults} == set(nemesis.KINDS)
-    assert len({ack.topic for ack in verdict.history.acks}) == 4  # every writer was acknowledged
+    assert {ack.topic for ack in verdict.history.acks} == set(verdict.history.topics)  # every writer acknowledged
     assert verdict.history.reads and verdict.history.committed and verdict.history.aborted
     if verdict.problems and all(_known_aiokafka_loss(problem) for problem in verdict.problems):
         pytest.xfail(f"{KNOWN_AIOKAFKA_LOSS}\n{verdict.report()}")
     assert not verdict.problems, verdict.report()
 
 
-#: Found by this suite on main (seed 19, twice): after a SIGKILL and restart of the leader, aiokafka's idempotent
-#: producer's retried batch was answered as a duplicate at base offset 0 though the log never held it, and every
-#: later record of that producer to that partition failed. Any other violation fails the test.
-KNOWN_AIOKAFKA_LOSS = "known: an idempotent retry after a restart answered as a duplicate it is not (aio topic)"
-
-
-KNOWN_AIOKAFKA_LINES = re.compile(r"lost: 'aio:|unread: group readers never read \d+ acknowledged aio |silent: aio ")
+#: Found by this suite on main (seeds 19 and 1901, 4 runs): after a SIGKILL and restart of a group's broker,
+#: aiokafka's batch in flight at the kill (plain and idempotent alike; aiokafka sends Produce v7) is acknowledged
+#: with base offset 0 and is not in the log; the idempotent producer then fails every later record of that
+#: partition (its sequence is one past the broker's). librdkafka's in-flight batches are not affected. Any other
+#: violation, or one on a confluent-kafka topic, fails the test.
+KNOWN_AIOKAFKA_LOSS = "known: aiokafka's batch in flight at a broker's SIGKILL acknowledged at offset 0, not written"
+KNOWN_AIOKAFKA_LINES = re.compile(
+    r"lost: 'aio(-plain|-txn)?:|unread: group readers never read \d+ acknowledged aio(-plain)? records|silent: aio"
+)
 
 
 def _known_aiokafka_loss(problem: str) -> bool:

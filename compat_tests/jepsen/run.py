@@ -1,10 +1,11 @@
 """One fault run: a :class:`FaultCluster`, the workloads of ``workloads.py``, the nemesis's schedule, then the
 final logs read back and the checker's verdict.
 
-Topics (``partitions`` each, spread over the groups): ``plain`` (confluent-kafka acks=all, at least once),
-``idem`` (confluent-kafka idempotent), ``aio`` (aiokafka idempotent), ``txn`` (confluent-kafka transactions,
-some aborted). Group ``readers`` (two members) reads ``plain``, ``idem`` and ``aio`` and commits; one
-read_committed consumer reads ``txn``; a sampler records ``readers``' committed offsets.
+Topics (``partitions`` each, spread over the groups), one per writer: ``plain`` and ``aio-plain`` (confluent-kafka
+and aiokafka, acks=all with retries: at least once), ``idem`` and ``aio`` (idempotent: exactly once), ``txn``
+and ``aio-txn`` (transactions, some aborted: exactly once for the committed ones). Group ``readers`` (two
+members) reads the four non-transactional topics and commits; one read_committed consumer reads the two
+transactional ones; a sampler records ``readers``' committed offsets.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from .workloads import (
 #: The seed of the schedule; ``ROCKAFKA_JEPSEN_SEED=N`` replays run N.
 SEED_VARIABLE: Final = "ROCKAFKA_JEPSEN_SEED"
 GROUP: Final = "readers"
-GROUP_TOPICS: Final = ("plain", "idem", "aio")
+GROUP_TOPICS: Final = ("plain", "idem", "aio", "aio-plain")
+TRANSACTIONAL_TOPICS: Final = ("txn", "aio-txn")
 
 
 def seed_from_env(default: int) -> int:
@@ -63,10 +65,10 @@ class Verdict:
 
 def create_topics(cluster: FaultCluster, partitions: int) -> None:
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
-    topics = [NewTopic(topic, partitions, 1) for topic in (*GROUP_TOPICS, "txn")]
+    topics = [NewTopic(topic, partitions, 1) for topic in (*GROUP_TOPICS, *TRANSACTIONAL_TOPICS)]
     for future in admin.create_topics(topics).values():
         future.result(timeout=WAIT_S)
-    for topic in (*GROUP_TOPICS, "txn"):  # every broker's watch brings the topic before the load starts
+    for topic in (*GROUP_TOPICS, *TRANSACTIONAL_TOPICS):  # every broker's watch brings the topic before the load starts
         cluster.snapshot_when(lambda s, t=topic: t in s.topics, what=f"topic {topic} known")
     time.sleep(1.0)
 
@@ -75,19 +77,21 @@ def start_load(
     cluster: FaultCluster, history: History, partitions: int, rate: float
 ) -> tuple[list[Writer], list[Worker]]:
     bootstrap = cluster.bootstrap
-    history.topics.update({topic: Guarantee.EXACTLY_ONCE for topic in ("idem", "aio", "txn")})
-    history.topics["plain"] = Guarantee.AT_LEAST_ONCE
+    history.topics.update({topic: Guarantee.EXACTLY_ONCE for topic in ("idem", "aio", *TRANSACTIONAL_TOPICS)})
+    history.topics.update({topic: Guarantee.AT_LEAST_ONCE for topic in ("plain", "aio-plain")})
     history.groups.update((topic, GROUP) for topic in GROUP_TOPICS)
     common = (history, bootstrap)
     writers: list[Writer] = [
         ConfluentWriter(*common, "plain", partitions, rate, idempotent=False),
         ConfluentWriter(*common, "idem", partitions, rate, idempotent=True),
-        AiokafkaWriter(*common, "aio", partitions, rate),
+        AiokafkaWriter(*common, "aio", partitions, rate, mode="idempotent"),
+        AiokafkaWriter(*common, "aio-plain", partitions, rate, mode="plain"),
         TransactionalWriter(*common, "txn", partitions, rate),
+        AiokafkaWriter(*common, "aio-txn", partitions, rate, mode="transactional"),
     ]
     readers: list[Worker] = [
         *(GroupMember(*common, GROUP, member, list(GROUP_TOPICS)) for member in (1, 2)),
-        ReadCommittedReader(*common, "txn", partitions),
+        ReadCommittedReader(*common, list(TRANSACTIONAL_TOPICS), partitions),
         OffsetSampler(*common, GROUP, list(GROUP_TOPICS), partitions),
     ]
     for worker in [*writers, *readers]:
@@ -123,7 +127,7 @@ def run(cluster: FaultCluster, seed: int, faults: int, *, partitions: int = 4, s
         for reader in readers:
             reader.stop()
     for topic in history.topics:
-        read_final_log(history, cluster.bootstrap, topic, partitions, read_committed=topic == "txn")
+        read_final_log(history, cluster.bootstrap, topic, partitions, read_committed=topic in TRANSACTIONAL_TOPICS)
     if history_file is not None:
         history.dump(history_file)
         print(f"jepsen: history in {history_file}", flush=True)

@@ -6,10 +6,10 @@ Writers (each to its own topic, value ``"<topic>:<seq>"``, partition ``seq % par
 - :class:`ConfluentWriter` ``plain`` (retries, no idempotence, one request in flight: at least once, in order)
   and ``idempotent`` (``enable.idempotence``: exactly once, in order);
 - :class:`TransactionalWriter`: confluent-kafka transactions of a few records, every fourth one aborted;
-- :class:`AiokafkaWriter`: aiokafka's idempotent producer.
+- :class:`AiokafkaWriter`: aiokafka's producer, plain, idempotent or transactional (the same rules).
 
 Readers: :class:`GroupMember` (a confluent-kafka consumer group member that commits its positions itself),
-:class:`ReadCommittedReader` (read_committed, assigned every partition of the transactional topic), and
+:class:`ReadCommittedReader` (read_committed, assigned every partition of the transactional topics), and
 :class:`OffsetSampler`, which asks the broker for a group's committed offsets every second.
 """
 
@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from aiokafka import AIOKafkaProducer
+from aiokafka.errors import KafkaError as AiokafkaError
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 
 from .history import Ack, CommittedSample, History, Read, value_of
@@ -188,18 +189,23 @@ class TransactionalWriter(Writer):
 
 
 class AiokafkaWriter(Writer):
-    """aiokafka's idempotent producer on its own event loop; batches of ``batch`` sends awaited together."""
+    """aiokafka's producer on its own event loop, ``mode`` ``plain``, ``idempotent`` or ``transactional``: each
+    step sends ``batch`` records and awaits them together (transactional: one transaction, every
+    ``abort_every``-th aborted on purpose, and any that failed aborted too)."""
 
-    def __init__(self, *args: Any, batch: int = 10, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, mode: str, batch: int = 4, abort_every: int = 4, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.batch = batch
+        self.mode, self.batch, self.abort_every, self.transactions = mode, batch, abort_every, 0
         self.loop = asyncio.new_event_loop()
         self.producer = self.loop.run_until_complete(self._new_producer())
 
     async def _new_producer(self) -> AIOKafkaProducer:
-        producer = AIOKafkaProducer(
-            bootstrap_servers=self.bootstrap, acks="all", enable_idempotence=True, request_timeout_ms=30000
-        )
+        options: dict[str, Any] = {"acks": "all", "request_timeout_ms": 30000}
+        if self.mode == "transactional":
+            options["transactional_id"] = f"{self.topic}-writer"
+        elif self.mode == "idempotent":
+            options["enable_idempotence"] = True
+        producer = AIOKafkaProducer(bootstrap_servers=self.bootstrap, **options)
         await producer.start()
         return producer
 
@@ -208,15 +214,38 @@ class AiokafkaWriter(Writer):
 
     async def _send_batch(self) -> None:
         records = [self.next_record() for _ in range(self.batch)]
+        values = [value for value, _ in records]
+        if self.mode != "transactional":
+            outcomes = await self._send(records)
+            for value, outcome in zip(values, outcomes, strict=True):
+                if isinstance(outcome, BaseException):
+                    self.history.add_unacknowledged(self.topic)
+                else:
+                    self.history.add(Ack(self.topic, outcome.partition, outcome.offset, value))
+            return
+        self.transactions += 1
+        try:
+            await self.producer.begin_transaction()
+            outcomes = await self._send(records)
+            if self.transactions % self.abort_every == 0 or any(isinstance(o, BaseException) for o in outcomes):
+                await self.producer.abort_transaction()
+                self.history.add_aborted(values)
+                return
+            await self.producer.commit_transaction()
+        except AiokafkaError:  # outcome unknown: a new producer (its id's epoch fences this one)
+            self.history.add_unacknowledged(self.topic, len(values))
+            await self.producer.stop()
+            self.producer = await self._new_producer()
+            return
+        for value, outcome in zip(values, outcomes, strict=True):
+            self.history.add(Ack(self.topic, outcome.partition, outcome.offset, value))
+
+    async def _send(self, records: list[tuple[str, int]]) -> list[Any]:
         futures = []
         for value, partition in records:
             futures.append(await self.producer.send(self.topic, value.encode(), partition=partition))
             await asyncio.sleep(self.interval)
-        for (value, _), outcome in zip(records, await asyncio.gather(*futures, return_exceptions=True), strict=True):
-            if isinstance(outcome, BaseException):
-                self.history.add_unacknowledged(self.topic)
-            else:
-                self.history.add(Ack(self.topic, outcome.partition, outcome.offset, value))
+        return list(await asyncio.gather(*futures, return_exceptions=True))
 
     def finish(self) -> None:
         self.loop.run_until_complete(self.producer.stop())
@@ -267,11 +296,15 @@ class GroupMember(Reader):
 
 
 class ReadCommittedReader(Reader):
-    def __init__(self, history: History, bootstrap: str, topic: str, partitions: int) -> None:
+    """read_committed, assigned every partition of ``topics`` from the start."""
+
+    def __init__(self, history: History, bootstrap: str, topics: list[str], partitions: int) -> None:
         config = {"bootstrap.servers": bootstrap, "group.id": "unused", "isolation.level": "read_committed"}
-        super().__init__(history, f"read-committed-{topic}", config)
+        super().__init__(history, "read-committed", config)
         history.read_committed_readers.add(self.name)
-        self.consumer.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])
+        self.consumer.assign(
+            [TopicPartition(topic, p, OFFSET_BEGINNING) for topic in topics for p in range(partitions)]
+        )
 
 
 class OffsetSampler(Worker):
