@@ -23,6 +23,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Final
 
+from rockafka.cluster.errors import EtcdUnavailableError
 from rockafka.cluster.readiness import wait_for_snapshot
 from rockafka.cluster.snapshot import ClusterSnapshot
 from rockafka.testing import Broker, BrokerError, LocalEtcd
@@ -84,11 +85,17 @@ class FaultCluster:
     def snapshot_when(
         self, predicate: Callable[[ClusterSnapshot], bool], timeout_s: float = WAIT_S, what: str = ""
     ) -> ClusterSnapshot:
-        """etcd's view of the cluster once ``predicate`` holds for it (:class:`BrokerError` after ``timeout_s``)."""
-        try:
-            return asyncio.run(wait_for_snapshot(self.etcd.endpoint, self.name, predicate, timeout_s))
-        except TimeoutError:
-            raise BrokerError(f"the cluster did not reach '{what}' within {timeout_s}s") from None
+        """etcd's view of the cluster once ``predicate`` holds for it (:class:`BrokerError` after ``timeout_s``);
+        an etcd that does not answer yet (just restarted, or a slow machine) is asked again until then."""
+        deadline = time.monotonic() + timeout_s
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                return asyncio.run(wait_for_snapshot(self.etcd.endpoint, self.name, predicate, left))
+            except TimeoutError:
+                break
+            except EtcdUnavailableError:
+                time.sleep(0.5)
+        raise BrokerError(f"the cluster did not reach '{what}' within {timeout_s}s")
 
     def led(self, snapshot: ClusterSnapshot, group: str) -> bool:
         """Whether etcd names a registered member of ``group`` its leader."""
