@@ -10,7 +10,6 @@ The seed and the schedule are printed (and shown on failure); ``ROCKAFKA_JEPSEN_
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -30,19 +29,4 @@ def test_acknowledged_data_survives_every_fault_once_and_in_order(tmp_path: Path
     assert {fault.kind for fault in verdict.faults} == set(nemesis.KINDS)
     assert len({ack.topic for ack in verdict.history.acks}) == 4  # every writer was acknowledged
     assert verdict.history.reads and verdict.history.committed and verdict.history.aborted
-    if verdict.problems and all(_known_aiokafka_loss(problem) for problem in verdict.problems):
-        pytest.xfail(f"{KNOWN_AIOKAFKA_LOSS}\n{verdict.report()}")
     assert not verdict.problems, verdict.report()
-
-
-#: Found by this suite on main (seed 19, twice): after a SIGKILL and restart of the leader, aiokafka's idempotent
-#: producer's retried batch was answered as a duplicate at base offset 0 though the log never held it, and every
-#: later record of that producer to that partition failed. Any other violation fails the test.
-KNOWN_AIOKAFKA_LOSS = "known: an idempotent retry after a restart answered as a duplicate it is not (aio topic)"
-
-
-KNOWN_AIOKAFKA_LINES = re.compile(r"lost: 'aio:|unread: group readers never read \d+ acknowledged aio |silent: aio ")
-
-
-def _known_aiokafka_loss(problem: str) -> bool:
-    return KNOWN_AIOKAFKA_LINES.match(problem) is not None
