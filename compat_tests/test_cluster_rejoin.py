@@ -17,6 +17,8 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from rockafka.testing import BrokerError
+
 from .jepsen.topology import WAIT_S, FaultCluster
 
 pytestmark = [pytest.mark.slow]
@@ -39,6 +41,13 @@ def _wait_bound(log: Path, since: int) -> None:
     while b"listening on" not in log.read_bytes()[since:]:
         assert time.monotonic() < deadline, f"the broker did not bind its listener:\n{log.read_text()[-4000:]}"
         time.sleep(0.05)
+
+
+def _start(cluster: FaultCluster, node: int, failed: list[BaseException]) -> None:
+    try:
+        cluster.brokers[node].start()
+    except BrokerError as exc:
+        failed.append(exc)
 
 
 def _read(bootstrap: str, partition: int) -> list[tuple[int, bytes]]:
@@ -66,17 +75,19 @@ def test_a_restarting_broker_acknowledges_nothing_before_it_has_joined_the_clust
         cluster.etcd_proxies[1].cut_link()
         log = cluster.brokers[1].log_path
         since = log.stat().st_size
-        starting = threading.Thread(target=cluster.brokers[1].start)
+        failed: list[BaseException] = []
+        starting = threading.Thread(target=lambda: _start(cluster, 1, failed))
         starting.start()
         try:
             _wait_bound(log, since)
-            acks: list[tuple[object, int]] = []
+            acks: list[tuple[object, int | None]] = []
             producer = Producer({"bootstrap.servers": cluster.client_proxies[1].address, "acks": "all"})
             producer.produce(TOPIC, b"once", partition=elsewhere, on_delivery=lambda e, m: acks.append((e, m.offset())))
             producer.flush(CUT_S)  # broker 1 is bound, not joined: it must not take the record meanwhile
         finally:
             cluster.etcd_proxies[1].heal()
             starting.join(WAIT_S)
+        assert not failed, failed
         assert producer.flush(WAIT_S) == 0
         [(error, offset)] = acks
         assert error is None
