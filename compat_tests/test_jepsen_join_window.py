@@ -2,8 +2,8 @@
 joins the cluster, as a single broker that leads every partition it knows, the other groups' included. Held
 open here by cutting its etcd link (``compat_tests/jepsen/netproxy.py``) while it starts: a produce to another
 group's partition sent to it then must not be acknowledged unless the record can be read back from that
-partition once the cluster serves again. Expected to fail until the broker stops serving before its join
-(docs/replication.md, "What it found on main")."""
+partition once the cluster serves again (it was, until the broker started serving only once it joined:
+``compat_tests/test_cluster_rejoin.py`` is the same check with another client)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,6 @@ def _read(bootstrap: str, topic: str, partition: int) -> list[tuple[int, bytes]]
         consumer.close()
 
 
-@pytest.mark.xfail(strict=True, reason="a restarted broker serves before it joins the cluster (facade/app.py)")
 def test_a_broker_that_has_not_joined_yet_acknowledges_nothing_it_does_not_hold() -> None:
     with FaultCluster(groups=2, members=1) as cluster:
         admin = AdminClient({"bootstrap.servers": cluster.bootstrap})

@@ -114,24 +114,7 @@ class BrokerApp:
         served: RequestHandler = dispatcher if metrics is None else self._metered(dispatcher, metrics)
         if self._fault_injection:
             served = self.faults = FaultInjector(served, dispatcher, broker, self._connections)
-        max_frame = self.config.int("socket.request.max.bytes")
-        loop = asyncio.get_running_loop()
-        try:
-            for listener in self.config.listeners:
-                server = await loop.create_server(
-                    lambda listener=listener: self._connection(served, listener, max_frame),
-                    host=listener.host or None,
-                    port=listener.port,
-                    reuse_address=True,
-                    ssl=security.listeners[listener.name].ssl_context,
-                )
-                self._servers.append(server)
-                port = server.sockets[0].getsockname()[1]
-                self.bound.append(BoundListener(listener, port))
-                log.info("listening on %s://%s:%d", listener.name, listener.host or "0.0.0.0", port)
-        except OSError as exc:
-            await self._abandon_start(broker)
-            raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
+        await self._bind(broker, served, security)
         if replication is not None:
             try:
                 await _replication.start(replication, self.config, store, broker.waiters.wake_all)
@@ -140,6 +123,8 @@ class BrokerApp:
                 raise StartupError(str(exc)) from None
         if self.config.get("rockafka.cluster.etcd.endpoints"):
             await self._join_cluster(broker, security)
+        for server in self._servers:  # only now: before the join a broker of a cluster would answer as a single one
+            await server.start_serving()
         await self._start_http(store, security)  # after the join: the console checks the cluster's users and ACLs
         self._tasks.append(asyncio.create_task(self._retention_loop(broker)))
         self._tasks.append(asyncio.create_task(self._cleaner_loop(broker)))
@@ -152,6 +137,30 @@ class BrokerApp:
             self.config.data_dir,
         )
         log.info("%s", settings_summary(self.config))
+
+    async def _bind(self, broker: Broker, served: RequestHandler, security: SecurityService) -> None:
+        """Bind every listener (its port is known from here on), without accepting connections yet: ``start``
+        accepts them once the broker is ready to answer as what it is, in a cluster once it has joined (as Kafka's
+        broker enables request processing last in its start-up)."""
+        max_frame = self.config.int("socket.request.max.bytes")
+        loop = asyncio.get_running_loop()
+        try:
+            for listener in self.config.listeners:
+                server = await loop.create_server(
+                    lambda listener=listener: self._connection(served, listener, max_frame),
+                    host=listener.host or None,
+                    port=listener.port,
+                    reuse_address=True,
+                    ssl=security.listeners[listener.name].ssl_context,
+                    start_serving=False,
+                )
+                self._servers.append(server)
+                port = server.sockets[0].getsockname()[1]
+                self.bound.append(BoundListener(listener, port))
+                log.info("listening on %s://%s:%d", listener.name, listener.host or "0.0.0.0", port)
+        except OSError as exc:
+            await self._abandon_start(broker)
+            raise StartupError(f"cannot listen on {listener.url}: {exc.strerror or exc}") from None
 
     async def _prepare_replication(self, store: MessageStore) -> tuple[MessageStore, _replication.Replication | None]:
         """A follower's handshake (its store cut back and reopened when its log parts from the leader's)."""
