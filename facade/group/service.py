@@ -38,7 +38,9 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
 from ..clock import REAL_CLOCK, Clock
-from .consumer_protocol import ClassicGroups, ConsumerGroup, ConsumerGroupCoordinator, GroupConfigs, assignor_name
+from .consumer_protocol import ClassicGroups, ConsumerGroup, GroupConfigs, assignor_name
+from .consumer_protocol.classic_members import MixedGroupCoordinator
+from .consumer_protocol.migration import MigrationPolicy
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
 from .offsets import OffsetManager, PendingTransactional, no_pending_transactional
@@ -73,16 +75,25 @@ class GroupService:
             timers=timers,
         )
         assignors = config.get("group.consumer.assignors")
-        self.consumer = ConsumerGroupCoordinator(
+        self.consumer = MixedGroupCoordinator(
             store,
+            migration_policy=MigrationPolicy(config.get("group.consumer.migration.policy")),
             configs=GroupConfigs(config.data_dir, lambda: config),
             assignors=tuple(dict.fromkeys(assignor_name(a) for a in assignors)) if isinstance(assignors, list) else (),
             max_size=config.int("group.consumer.max.size"),
-            classic=ClassicGroups(self._classic_has_members, self._drop_empty_classic),
+            classic=ClassicGroups(
+                self._classic_has_members,
+                self._drop_empty_classic,
+                get=self.coordinator.groups.get,
+                detach=self.coordinator.detach,
+                adopt=self.coordinator.adopt,
+                max_size=config.int("group.max.size"),
+            ),
             clock_ms=self.coordinator.clock_ms,
             timers=timers,
         )
         self.coordinator.consumer_group_ids = self.consumer.groups
+        self.coordinator.consumer_groups = self.consumer
         self.offsets = OffsetManager(
             self.coordinator,
             store,
