@@ -412,3 +412,39 @@ def test_confluent_admin_alters_and_describes_a_groups_configs(kip848_broker: Br
         "consumer.session.timeout.ms": ("50000", ConfigSource.GROUP_CONFIG),
         "consumer.heartbeat.interval.ms": ("500", ConfigSource.STATIC_BROKER_CONFIG),
     }
+
+
+def test_a_consumer_protocol_member_commits_offsets_in_transactions_at_its_member_epoch(
+    kip848_broker: BrokerProcess,
+) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    source, sink, group = f"txn-src-{suffix}", f"txn-sink-{suffix}", f"txn-group-{suffix}"
+    create_topic(kip848_broker, source, 2)
+    create_topic(kip848_broker, sink, 1)
+    produce(kip848_broker, source, 2, 20)
+    consumer = Consumer(consumer_config(kip848_broker, group))
+    consumer.subscribe([source])
+    producer = Producer({"bootstrap.servers": kip848_broker.bootstrap, "transactional.id": f"txn-{suffix}"})
+    producer.init_transactions(30)
+    read = 0
+    deadline = time.monotonic() + WAIT_S
+    while read < 20 and time.monotonic() < deadline:
+        records = [m for m in consumer.consume(num_messages=50, timeout=0.5) if m.error() is None]
+        if records:
+            producer.begin_transaction()
+            for record in records:
+                producer.produce(sink, value=record.value())
+            offsets = consumer.position(consumer.assignment())
+            producer.send_offsets_to_transaction(offsets, consumer.consumer_group_metadata(), 30)
+            producer.commit_transaction(30)
+            read += len(records)
+    assert read == 20
+    committed = consumer.committed([ConfluentPartition(source, 0), ConfluentPartition(source, 1)], timeout=30)
+    assert [tp.offset for tp in committed] == [10, 10]
+    departed = consumer.consumer_group_metadata()
+    consumer.close()  # leaves the group: its member id and epoch are no longer the group's
+    producer.begin_transaction()
+    with pytest.raises(KafkaException) as refused:
+        producer.send_offsets_to_transaction([ConfluentPartition(source, 0, 10)], departed, 30)
+    assert refused.value.args[0].code() == KafkaError.UNKNOWN_MEMBER_ID
+    producer.abort_transaction(30)
