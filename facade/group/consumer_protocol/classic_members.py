@@ -28,14 +28,16 @@ import asyncio
 import concurrent.futures
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.errors import DecodeError
 from rockafka.store import MessageStore, TopicInfo
 
+from ...clock import REAL_CLOCK, Clock
 from ..model import UNKNOWN_MEMBER_ID, JoinRequest, JoinResult, LeaveResult, LeavingMember, SyncRequest, SyncResult
-from .coordinator import ConsumerGroupCoordinator
+from .configs import GroupConfigs
+from .coordinator import ClassicGroups, ConsumerGroupCoordinator
 from .migration import (
     CONSUMER_PROTOCOL_TYPE,
     MigrationPolicy,
@@ -63,8 +65,22 @@ log = logging.getLogger(__name__)
 class MixedGroupCoordinator(ConsumerGroupCoordinator):
     """Consumer groups, with the online migration of live groups and their classic members."""
 
-    def __init__(self, store: MessageStore, *, migration_policy: MigrationPolicy, **kwargs: object) -> None:
-        super().__init__(store, **kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        store: MessageStore,
+        *,
+        migration_policy: MigrationPolicy,
+        configs: GroupConfigs,
+        assignors: tuple[str, ...],
+        max_size: int,
+        classic: ClassicGroups,
+        clock_ms: Callable[[], int],
+        timers: Clock = REAL_CLOCK,
+    ) -> None:
+        super().__init__(
+            store, configs=configs, assignors=assignors, max_size=max_size, classic=classic, clock_ms=clock_ms,
+            timers=timers,
+        )  # fmt: skip
         self.migration_policy = migration_policy
 
     # --- the upgrade (a consumer-protocol member joins a live classic group) ---
