@@ -181,8 +181,13 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.rebalance", description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--skip-cooperative", action="store_true", help="leave out classic cooperative-sticky")
+    parser.add_argument(
+        "--fetch-wait-ms", type=int, help="the consumers' fetch.wait.max.ms (librdkafka's default: 500)"
+    )
     args = parser.parse_args(argv)
     scenes = {name: scene for name, scene in SCENES.items() if not (args.skip_cooperative and "cooperative" in name)}
+    if args.fetch_wait_ms is not None:
+        scenes = {name: {**scene, "fetch.wait.max.ms": args.fetch_wait_ms} for name, scene in scenes.items()}
     results: dict[str, tuple[list[float], list[float], list[float]]] = {name: ([], [], []) for name in scenes}
     profiles: dict[str, list[Phases]] = {name: [] for name in scenes}
     load_before = os.getloadavg()[0]
@@ -219,7 +224,8 @@ def main(argv: list[str]) -> int:
     ]
     note = (
         f"Median of {args.rounds} rounds (`python -m bench.rebalance`), one broker, confluent-kafka, "
-        f"{PARTITIONS} partitions written every 10 ms, heartbeat interval {HEARTBEAT_MS} ms; load average "
+        f"{PARTITIONS} partitions written every 10 ms, heartbeat interval {HEARTBEAT_MS} ms"
+        f"{'' if args.fetch_wait_ms is None else f', fetch.wait.max.ms {args.fetch_wait_ms}'}; load average "
         f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after (`uptime`, on {os.cpu_count()} cores)."
     )
     write_table("rebalance", "Pause when a 3rd member joins a 2-member group under load", note, header, rows)
