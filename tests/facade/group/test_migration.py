@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rockafka.facade.clock import ManualClock
 from rockafka.facade.group import GroupService, JoinRequest, LeavingMember, SyncRequest
 from rockafka.facade.group.consumer_protocol.migration import read_assignment, read_subscription
 from rockafka.facade.protocol.error_codes import ErrorCode
@@ -162,3 +163,30 @@ def test_txn_offset_commits_to_a_consumer_group_are_checked_against_member_epoch
         assert check("g", "", None, -1) is ErrorCode.NONE
 
     run(tmp_path, scenario)
+
+
+def test_a_classic_member_told_to_rejoin_that_does_not_is_removed_and_its_session_is_its_own(tmp_path: Path) -> None:
+    clock = ManualClock()
+
+    async def scenario(service: GroupService, store: MessageStore) -> None:
+        classic_id, generation = await classic_member(service)  # session 10 s, rebalance timeout 10 s
+        joined = beat(service, "new", 0)
+        group = service.consumer.groups["g"]
+        heartbeat = service.coordinator.heartbeat
+        assert heartbeat("g", classic_id, None, generation) is ErrorCode.REBALANCE_IN_PROGRESS
+        clock.advance(5.0)
+        beat(service, "new", joined.member_epoch)
+        assert heartbeat("g", classic_id, None, generation) is ErrorCode.REBALANCE_IN_PROGRESS  # same deadline
+        clock.advance(5.1)  # past its rebalance timeout since it was first told
+        assert classic_id not in group.members
+        assert partitions(beat(service, "new", joined.member_epoch)) == {0, 1, 2, 3}
+        again = await service.coordinator.join(join_request())
+        assert again.error is ErrorCode.NONE  # a new classic member of the consumer group
+        synced = await service.coordinator.sync(
+            SyncRequest("g", again.generation_id, again.member_id, None, None, None, {})
+        )
+        assert synced.error is ErrorCode.NONE and read_assignment(synced.assignment, {}) == {}  # all are new's
+        clock.advance(10.1)  # its own session.timeout.ms (10 s), not group.consumer.session.timeout.ms (45 s)
+        assert list(group.members) == ["new"]  # whose session (45 s) goes on
+
+    run(tmp_path, scenario, clock=clock, **SETTINGS)
