@@ -9,13 +9,16 @@ consumer group, ``group.consumer.migration.policy``, and that a converted group 
 
 from __future__ import annotations
 
+import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from confluent_kafka import ConsumerGroupType
 from confluent_kafka.admin import AdminClient
+from kafka import KafkaConsumer
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.consumer_group_describe import ConsumerGroupDescribeRequest
@@ -37,6 +40,7 @@ from .brokerproc import BrokerProcess
 from .clients.wire import RawClient
 from .test_groups_consumer_protocol import SETTINGS as CONSUMER_PROTOCOL_SETTINGS
 from .test_groups_consumer_protocol import (
+    WAIT_S,
     Ledger,
     Member,
     consumer_config,
@@ -226,3 +230,47 @@ def test_the_migration_policy_decides_and_a_converted_group_survives_a_restart(t
             assert group_type(broker, "policy-group") == "classic"
     finally:
         broker.stop()
+
+
+def test_a_kafka_python_member_carries_on_as_a_classic_member_of_the_upgraded_group(
+    migration_broker: BrokerProcess,
+) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    topic, group = f"kp-mig-{suffix}", f"kp-mig-group-{suffix}"
+    create_topic(migration_broker, topic, 4)
+    produce(migration_broker, topic, 4, 40)
+    classic = KafkaConsumer(
+        topic, bootstrap_servers=migration_broker.bootstrap, group_id=group, auto_offset_reset="earliest",
+        enable_auto_commit=False, session_timeout_ms=6000, heartbeat_interval_ms=300,
+    )  # fmt: skip
+    try:
+        read = poll_until(classic, lambda: len(classic.assignment()) == 4, 40)
+        classic.commit()
+        with RawClient(migration_broker.bootstrap) as client:
+            joined = heartbeat(client, group, "raw-new", 0, subscribed_topic_names=[topic])
+            assert joined.error_code == 0 and group_type(migration_broker, group) == "consumer"
+            epoch, owned = joined.member_epoch, []
+            deadline = time.monotonic() + WAIT_S
+            # kafka-python is told to rejoin, gives up two partitions, and the raw member gets them
+            while sum(len(t.partitions) for t in owned) < 2 and time.monotonic() < deadline:
+                read += poll_until(classic, lambda: True, 0)
+                answer = heartbeat(client, group, "raw-new", epoch, topic_partitions=owned)
+                assert answer.error_code == 0, answer.error_message
+                epoch = answer.member_epoch
+                if answer.assignment is not None:
+                    owned = answer.assignment.topic_partitions
+            mine = {p for t in owned for p in t.partitions}
+            assert len(mine) == 2 and {tp.partition for tp in classic.assignment()} == {0, 1, 2, 3} - mine
+        assert read == 40
+    finally:
+        classic.close()
+
+
+def poll_until(consumer: KafkaConsumer, done: Callable[[], bool], records: int) -> int:
+    """Poll ``consumer`` until ``done()`` and ``records`` records read (once at least); how many were read."""
+    read = 0
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        read += sum(len(batch) for batch in consumer.poll(timeout_ms=100).values())
+        if (read >= records and done()) or time.monotonic() > deadline:
+            return read
