@@ -16,7 +16,8 @@ reconciliation rules are the consumer protocol's (revoke before assign):
   and REBALANCE_IN_PROGRESS when the group epoch moved past it (unless it is revoking).
 - **Heartbeat**: ILLEGAL_GENERATION off its member epoch; REBALANCE_IN_PROGRESS when it must rejoin: the
   group epoch moved past it, it must revoke partitions, or the partitions it waits for are free now. A member
-  told to rejoin that does not within its rebalance timeout is removed.
+  told to rejoin that does not within its rebalance timeout is removed, as is one that joined and does not send
+  SyncGroup within it.
 - **LeaveGroup**: removes the member (by member id or instance id), bumping the group epoch.
 - Sessions are the members' own ``session.timeout.ms`` from JoinGroup. OffsetCommit checks a classic member's
   generation against its member epoch (ILLEGAL_GENERATION, ``ConsumerGroupCoordinator.check_commit``).
@@ -188,9 +189,7 @@ class MixedGroupCoordinator(ConsumerGroupCoordinator):
         topics = tuple(sorted(set(subscription.topics)))
         changed |= topics != member.subscribed_topic_names
         member.subscribed_topic_names = topics
-        if member.rejoin_timer is not None:
-            member.rejoin_timer.cancel()
-            member.rejoin_timer = None
+        _stop_rebalance_deadline(member)
         if changed:
             self.subscriptions.refresh(group, self._store.topics.list())
             self._bump(group)
@@ -200,6 +199,7 @@ class MixedGroupCoordinator(ConsumerGroupCoordinator):
         _release_unreported(group, member, owned)
         self._reconcile(group, member, owned)
         self._arm_session(group, member)
+        self._start_rebalance_deadline(group, member, "did not send SyncGroup within its rebalance timeout")
         protocol = member.classic.protocol_name
         result = JoinResult(ErrorCode.NONE, member_id, member.member_epoch, CONSUMER_PROTOCOL_TYPE, protocol)
         return result, self._save(group)
@@ -249,6 +249,7 @@ class MixedGroupCoordinator(ConsumerGroupCoordinator):
         if group.group_epoch > member.member_epoch and member.state is not MemberState.UNREVOKED_PARTITIONS:
             return SyncResult(ErrorCode.REBALANCE_IN_PROGRESS)
         self._arm_session(group, member)
+        _stop_rebalance_deadline(member)
         names = {topic_id: name for name, (topic_id, _) in group.topics.items()}
         version = protocol_version(member.classic.protocols[0][1])
         assignment = write_assignment(member.assigned, names, version)
@@ -274,14 +275,19 @@ class MixedGroupCoordinator(ConsumerGroupCoordinator):
         )  # fmt: skip
         if not must_rejoin:
             return ErrorCode.NONE
-        if member.rejoin_timer is None:
-            timeout_s = member.rebalance_timeout_ms / 1000
-            member.rejoin_timer = self._started_timers.call_later(timeout_s, self._rejoin_expired, group, member)
+        self._start_rebalance_deadline(group, member, "did not rejoin within its rebalance timeout")
         return ErrorCode.REBALANCE_IN_PROGRESS
 
-    def _rejoin_expired(self, group: ConsumerGroup, member: ConsumerMember) -> None:
-        member.rejoin_timer = None
-        self._expel(group, member, "did not rejoin within its rebalance timeout")
+    def _start_rebalance_deadline(self, group: ConsumerGroup, member: ConsumerMember, why: str) -> None:
+        """Remove ``member`` unless it rejoins or syncs (whichever it owes) within its rebalance timeout."""
+        if member.rebalance_timer is None:
+            timeout_s = member.rebalance_timeout_ms / 1000
+            timers = self._started_timers
+            member.rebalance_timer = timers.call_later(timeout_s, self._rebalance_expired, group, member, why)
+
+    def _rebalance_expired(self, group: ConsumerGroup, member: ConsumerMember, why: str) -> None:
+        member.rebalance_timer = None
+        self._expel(group, member, why)
 
     def classic_leave(self, group_id: str, leaving: Sequence[LeavingMember]) -> LeaveResult:
         group = self.groups[group_id]
@@ -301,6 +307,12 @@ class MixedGroupCoordinator(ConsumerGroupCoordinator):
 
     def _topics_by_name(self) -> dict[str, TopicInfo]:
         return {topic.name: topic for topic in self._store.topics.list()}
+
+
+def _stop_rebalance_deadline(member: ConsumerMember) -> None:
+    if member.rebalance_timer is not None:
+        member.rebalance_timer.cancel()
+        member.rebalance_timer = None
 
 
 def _release_unreported(group: ConsumerGroup, member: ConsumerMember, owned: Assignment) -> None:

@@ -91,8 +91,9 @@ class ConsumerMember:
     classic: ClassicMembership | None = None
     session_timer: Timer | None = None
     revocation_timer: Timer | None = None
-    #: A classic member told to rejoin (REBALANCE_IN_PROGRESS) is removed unless it does within its rebalance timeout.
-    rejoin_timer: Timer | None = None
+    #: A classic member told to rejoin (REBALANCE_IN_PROGRESS), or that joined and has not sent SyncGroup, is removed
+    #: unless it does within its rebalance timeout.
+    rebalance_timer: Timer | None = None
 
     def owned(self) -> Iterator[tuple[uuid.UUID, int]]:
         """Every partition this member holds: assigned, or still to revoke."""
@@ -102,10 +103,10 @@ class ConsumerMember:
                     yield topic, index
 
     def cancel_timers(self) -> None:
-        for timer in (self.session_timer, self.revocation_timer, self.rejoin_timer):
+        for timer in (self.session_timer, self.revocation_timer, self.rebalance_timer):
             if timer is not None:
                 timer.cancel()
-        self.session_timer = self.revocation_timer = self.rejoin_timer = None
+        self.session_timer = self.revocation_timer = self.rebalance_timer = None
 
 
 @dataclass(slots=True)

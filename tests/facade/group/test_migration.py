@@ -190,3 +190,20 @@ def test_a_classic_member_told_to_rejoin_that_does_not_is_removed_and_its_sessio
         assert list(group.members) == ["new"]  # whose session (45 s) goes on
 
     run(tmp_path, scenario, clock=clock, **SETTINGS)
+
+
+def test_a_classic_member_that_joins_and_never_syncs_is_removed_after_its_rebalance_timeout(tmp_path: Path) -> None:
+    clock = ManualClock()
+
+    async def scenario(service: GroupService, store: MessageStore) -> None:
+        classic_id, _ = await classic_member(service)
+        joined = beat(service, "new", 0)
+        rejoined = await service.coordinator.join(join_request(classic_id))
+        assert rejoined.error is ErrorCode.NONE
+        clock.advance(5.0)
+        beat(service, "new", joined.member_epoch)
+        assert service.coordinator.heartbeat("g", classic_id, None, rejoined.generation_id) is ErrorCode.NONE
+        clock.advance(5.1)  # 10 s after its JoinGroup answer, without a SyncGroup
+        assert list(service.consumer.groups["g"].members) == ["new"]
+
+    run(tmp_path, scenario, clock=clock, **SETTINGS)
