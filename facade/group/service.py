@@ -148,12 +148,14 @@ class GroupService:
     # --- a group id both protocols could hold ---
 
     def _classic_has_members(self, group_id: str) -> bool | None:
+        """Whether the classic group has members (ids handed out with MEMBER_ID_REQUIRED do not count: Kafka's
+        group is Empty until one joins); None when there is no such group."""
         group = self.coordinator.groups.get(group_id)
-        return None if group is None else not group.has_no_members
+        return None if group is None else bool(group.members)
 
     def _drop_empty_classic(self, group_id: str) -> None:
         group = self.coordinator.groups.get(group_id)
-        if group is not None and group.has_no_members:
+        if group is not None and not group.members:
             self.coordinator.remove_group(group)
 
     def has_state(self) -> bool:

@@ -89,7 +89,7 @@ class MixedGroupCoordinator(ConsumerGroupCoordinator):
     def _group_for(self, request: HeartbeatRequest) -> ConsumerGroup:
         if request.group_id not in self.groups and request.member_epoch == 0:
             classic = self._classic.get(request.group_id)
-            if classic is not None and not classic.has_no_members:  # members, or ids handed out to join with
+            if classic is not None and classic.members:
                 self._upgrade(request.group_id)
         return super()._group_for(request)
 
