@@ -335,9 +335,7 @@ def test_a_member_carries_on_through_a_broker_restart_without_a_new_assignment(t
         broker.kill()
 
 
-def test_an_empty_classic_group_is_taken_over_with_its_offsets_and_a_live_one_is_refused(
-    kip848_broker: BrokerProcess,
-) -> None:
+def test_an_empty_classic_group_is_taken_over_with_its_offsets(kip848_broker: BrokerProcess) -> None:
     suffix = uuid.uuid4().hex[:6]
     topic, group = f"upgrade-{suffix}", f"upgrade-group-{suffix}"
     create_topic(kip848_broker, topic, 2)
@@ -352,10 +350,7 @@ def test_an_empty_classic_group_is_taken_over_with_its_offsets_and_a_live_one_is
         read += sum(len(records) for records in classic.poll(timeout_ms=200).values())
     assert read == 10
     classic.commit()
-    with RawClient(kip848_broker.bootstrap) as client:  # a consumer-protocol member while the classic one is in
-        refused = heartbeat(client, group, "m-1", 0, subscribed_topic_names=[topic])
-        assert refused.error_code == ErrorCode.GROUP_ID_NOT_FOUND and refused.error_message
-    classic.close()  # leaves: the classic group is empty now
+    classic.close()  # leaves: the classic group is empty now (a live one is upgraded: test_groups_migration.py)
     produce(kip848_broker, topic, 2, 10)
     member = Member("new", consumer_config(kip848_broker, group), [topic], Ledger()).start()
     wait_until(lambda: len(member.consumed) >= 10, "the new member consumes what came after the commits", [member])
@@ -420,3 +415,39 @@ def test_confluent_admin_alters_and_describes_a_groups_configs(kip848_broker: Br
         "consumer.session.timeout.ms": ("50000", ConfigSource.GROUP_CONFIG),
         "consumer.heartbeat.interval.ms": ("500", ConfigSource.STATIC_BROKER_CONFIG),
     }
+
+
+def test_a_consumer_protocol_member_commits_offsets_in_transactions_at_its_member_epoch(
+    kip848_broker: BrokerProcess,
+) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    source, sink, group = f"txn-src-{suffix}", f"txn-sink-{suffix}", f"txn-group-{suffix}"
+    create_topic(kip848_broker, source, 2)
+    create_topic(kip848_broker, sink, 1)
+    produce(kip848_broker, source, 2, 20)
+    consumer = Consumer(consumer_config(kip848_broker, group))
+    consumer.subscribe([source])
+    producer = Producer({"bootstrap.servers": kip848_broker.bootstrap, "transactional.id": f"txn-{suffix}"})
+    producer.init_transactions(30)
+    read = 0
+    deadline = time.monotonic() + WAIT_S
+    while read < 20 and time.monotonic() < deadline:
+        records = [m for m in consumer.consume(num_messages=50, timeout=0.5) if m.error() is None]
+        if records:
+            producer.begin_transaction()
+            for record in records:
+                producer.produce(sink, value=record.value())
+            offsets = consumer.position(consumer.assignment())
+            producer.send_offsets_to_transaction(offsets, consumer.consumer_group_metadata(), 30)
+            producer.commit_transaction(30)
+            read += len(records)
+    assert read == 20
+    committed = consumer.committed([ConfluentPartition(source, 0), ConfluentPartition(source, 1)], timeout=30)
+    assert [tp.offset for tp in committed] == [10, 10]
+    departed = consumer.consumer_group_metadata()
+    consumer.close()  # leaves the group: its member id and epoch are no longer the group's
+    producer.begin_transaction()
+    with pytest.raises(KafkaException) as refused:
+        producer.send_offsets_to_transaction([ConfluentPartition(source, 0, 10)], departed, 30)
+    assert refused.value.args[0].code() == KafkaError.UNKNOWN_MEMBER_ID
+    producer.abort_transaction(30)

@@ -30,7 +30,7 @@ from .internal_topics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, InternalTop
 from .ops.metrics import BrokerMetrics
 from .producers import ProducerService
 from .replication import Replication
-from .topology import LocalTopology, Topology
+from .topology import BrokerAddress, LocalTopology, Topology
 from .transactions import TransactionCoordinator
 from .waiters import PartitionWaiters
 
@@ -78,6 +78,7 @@ class Broker:
         self.groups = GroupService(
             self.config, self.store, pending_transactional=self.transactions.pending_offsets, timers=clock
         )
+        self.groups.consumer.subscriptions.partition_racks = self._partition_racks
         self.internal_topics = InternalTopicListing(
             self.cluster_id,
             self.config.int("offsets.topic.num.partitions"),
@@ -102,6 +103,20 @@ class Broker:
     @property
     def node_id(self) -> int:
         return self.config.node_id
+
+    def _partition_racks(self, topics: Mapping[str, int]) -> dict[tuple[str, int], frozenset[str]]:
+        """The racks of each partition's replicas: in a cluster their broker group (DescribeCluster's rack); a single
+        broker has none (KIP-848's rack-aware assignment then does not apply)."""
+        brokers = self.topology.brokers(BrokerAddress(self.node_id, "", 0))
+        racks = {broker.node_id: broker.rack for broker in brokers if broker.rack}
+        if not racks:
+            return {}
+        return {
+            (name, index): frozenset(racks[node] for node in self.topology.place(name, index, self.node_id).replicas
+                                     if node in racks)
+            for name, count in topics.items()
+            for index in range(count)
+        }  # fmt: skip
 
     def topic_or_none(self, name: str) -> TopicInfo | None:
         try:

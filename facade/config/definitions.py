@@ -132,6 +132,8 @@ CONSUMER_GROUP_ASSIGNORS = (
     "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
     "org.apache.kafka.coordinator.group.assignor.RangeAssignor",
 )
+#: ``group.consumer.migration.policy``: which online conversions between classic and consumer groups are allowed.
+CONSUMER_GROUP_MIGRATION_POLICIES = ("bidirectional", "upgrade", "downgrade", "disabled")
 COMPRESSION_TYPES = ("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")
 
 AUTHORIZER_CLASSES: Final = (
@@ -251,6 +253,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("group.share.delivery.count.limit", INT, 5, between(2, 10)),
     ConfigDef("group.share.partition.max.record.locks", INT, 2000, at_least(1)),
     ConfigDef("group.share.max.size", INT, 200, at_least(1)),
+    ConfigDef("group.consumer.migration.policy", STR, "bidirectional", one_of(*CONSUMER_GROUP_MIGRATION_POLICIES)),
     ConfigDef("offset.metadata.max.bytes", INT, 4096, NON_NEGATIVE),
     ConfigDef("transactional.id.expiration.ms", INT, 604800000, at_least(1)),
     ConfigDef("transaction.max.timeout.ms", INT, 900000, at_least(1)),
@@ -425,6 +428,8 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "delivered again",
     "group.share.partition.max.record.locks": "share groups: most records of one partition acquired at once",
     "group.share.max.size": "most members in one share group",
+    "group.consumer.migration.policy": "online conversion of a group with members between the classic and the "
+    "consumer protocol: bidirectional, upgrade, downgrade or disabled",
     "offset.metadata.max.bytes": "longest metadata string an offset commit may carry (OFFSET_METADATA_TOO_LARGE above)",
     "transactional.id.expiration.ms": "idle time after which a transactional id is forgotten",
     "transaction.max.timeout.ms": "longest transaction timeout a producer may ask for",

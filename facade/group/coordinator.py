@@ -114,6 +114,28 @@ class GroupCoordinator(Rebalancer):
         self._prepare_rebalance(group)
         return True
 
+    # --- the online migration of a live group (``consumer_protocol/migration.py``) ---
+
+    def detach(self, group_id: str) -> None:
+        """Stop serving ``group_id`` as a classic group (it became a consumer group): members waiting in a JoinGroup
+        or SyncGroup are answered REBALANCE_IN_PROGRESS and rejoin; its timers stop. Its document is replaced."""
+        group = self.groups.pop(group_id, None)
+        if group is None:
+            return
+        for member in group.members.values():
+            member.answer_join(JoinResult(ErrorCode.REBALANCE_IN_PROGRESS, member.member_id))
+            member.answer_sync(SyncResult(ErrorCode.REBALANCE_IN_PROGRESS))
+        group.cancel_timers()
+
+    def adopt(self, group: ClassicGroup) -> None:
+        """Serve ``group``, a consumer group turned classic (a downgrade): saved, then a rebalance begins; its
+        members learn it from REBALANCE_IN_PROGRESS (or ILLEGAL_GENERATION) on their next heartbeat."""
+        self.groups[group.group_id] = group
+        for member in group.members.values():
+            self._arm_session(group, member, member.session_timeout_ms)
+        self._save(group, None, lambda error: None)
+        self._prepare_rebalance(group)
+
     # --- JoinGroup ---
 
     def join(self, request: JoinRequest) -> asyncio.Future[JoinResult]:
@@ -123,6 +145,10 @@ class GroupCoordinator(Rebalancer):
         if error is not ErrorCode.NONE:
             waiter.set_result(JoinResult(error, request.member_id))
             return waiter
+        if request.group_id in self.consumer_group_ids and self.consumer_groups is not None:
+            answer = self.consumer_groups.classic_join(request)
+            if answer is not None:
+                return answer  # else it was an empty consumer group, gone now: the member joins a classic group
         group = self.groups.get(request.group_id)
         created = group is None
         if group is None:
@@ -149,7 +175,9 @@ class GroupCoordinator(Rebalancer):
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
         if not request.group_id:
             return ErrorCode.INVALID_GROUP_ID
-        if request.group_id in self.consumer_group_ids:
+        if request.group_id in self.share_group_ids:
+            return ErrorCode.INCONSISTENT_GROUP_PROTOCOL  # a share group: no classic members join it
+        if request.group_id in self.consumer_group_ids and self.consumer_groups is None:
             return ErrorCode.INCONSISTENT_GROUP_PROTOCOL  # a consumer-protocol group: no classic members join it
         if not self.min_session_timeout_ms <= request.session_timeout_ms <= self.max_session_timeout_ms:
             return ErrorCode.INVALID_SESSION_TIMEOUT
@@ -310,6 +338,9 @@ class GroupCoordinator(Rebalancer):
     def sync(self, request: SyncRequest) -> asyncio.Future[SyncResult]:
         """SyncGroup: the member's assignment, once the leader has sent the generation's assignments."""
         waiter: asyncio.Future[SyncResult] = asyncio.get_running_loop().create_future()
+        if self.active and request.group_id in self.consumer_group_ids and self.consumer_groups is not None:
+            waiter.set_result(self.consumer_groups.classic_sync(request))
+            return waiter
         group = self.groups.get(request.group_id)
         error = self._check_sync(group, request)
         if error is not ErrorCode.NONE or group is None:
@@ -382,6 +413,8 @@ class GroupCoordinator(Rebalancer):
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
         if not group_id:
             return ErrorCode.INVALID_GROUP_ID
+        if group_id in self.consumer_group_ids and self.consumer_groups is not None:
+            return self.consumer_groups.classic_heartbeat(group_id, member_id, group_instance_id, generation_id)
         group = self.groups.get(group_id)
         if group is None:
             return ErrorCode.UNKNOWN_MEMBER_ID
@@ -404,6 +437,8 @@ class GroupCoordinator(Rebalancer):
             return LeaveResult(ErrorCode.COORDINATOR_NOT_AVAILABLE, ())
         if not group_id:
             return LeaveResult(ErrorCode.INVALID_GROUP_ID, ())
+        if group_id in self.consumer_group_ids and self.consumer_groups is not None:
+            return self.consumer_groups.classic_leave(group_id, leaving)
         group = self.groups.get(group_id)
         if group is None:
             unknown = ErrorCode.UNKNOWN_MEMBER_ID

@@ -22,7 +22,9 @@ OffsetDelete keeps the topics its members subscribe to; retention keeps the offs
   transaction commits): as Kafka's group coordinator, lenient where OffsetCommit is strict: a group that does
   not exist is accepted, a member id of "" and a generation of -1 are not checked; otherwise a static member
   must be itself (FENCED_INSTANCE_ID), a named member must be in the group (UNKNOWN_MEMBER_ID), a generation
-  given must be the group's (ILLEGAL_GENERATION).
+  given must be the group's (ILLEGAL_GENERATION). For a KIP-848 consumer group the generation is the member
+  epoch and Kafka's rules are OffsetCommit's: a member must be in the group (UNKNOWN_MEMBER_ID; a request
+  without one only while the group is empty) at its current epoch (ILLEGAL_GENERATION).
 - **OffsetDelete**: GROUP_ID_NOT_FOUND for a group that has neither members nor offsets; a group with
   members keeps the offsets of topics it subscribes to (GROUP_SUBSCRIBED_TO_TOPIC), and a group with
   members whose protocol type is not ``consumer`` refuses (NON_EMPTY_GROUP), as its subscription is unknown.
@@ -214,6 +216,10 @@ class OffsetManager:
         """The group's verdict on a TxnOffsetCommit (see the module docstring)."""
         if not self._coordinator.active:
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
+        if self._consumer_groups is not None:
+            verdict = self._consumer_groups.check_txn_commit(group_id, member_id, generation_id)
+            if verdict is not None:
+                return verdict
         group = self._coordinator.groups.get(group_id)
         if group is None:
             return ErrorCode.NONE

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Mapping, Sequence
+from typing import Protocol
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
 from ..clock import REAL_CLOCK, Clock, Timer
 from .group import ClassicGroup, Member
-from .model import JoinResult, SyncResult
+from .model import JoinRequest, JoinResult, LeaveResult, LeavingMember, SyncRequest, SyncResult
 from .persistence import group_document
 from .state import GroupState
 
@@ -26,6 +27,20 @@ NEW_MEMBER_JOIN_TIMEOUT_MS = 300_000
 
 PREPARING = GroupState.PREPARING_REBALANCE
 COMPLETING = GroupState.COMPLETING_REBALANCE
+
+
+class ClassicMembersOfConsumerGroups(Protocol):
+    """The classic requests of members of a consumer group (``consumer_protocol/classic_members.py``)."""
+
+    def classic_join(self, request: JoinRequest) -> asyncio.Future[JoinResult] | None: ...
+
+    def classic_sync(self, request: SyncRequest) -> SyncResult: ...
+
+    def classic_heartbeat(
+        self, group_id: str, member_id: str, instance_id: str | None, generation_id: int
+    ) -> ErrorCode: ...
+
+    def classic_leave(self, group_id: str, leaving: Sequence[LeavingMember]) -> LeaveResult: ...
 
 
 class Rebalancer:
@@ -49,8 +64,12 @@ class Rebalancer:
         self.timers = timers
         self.clock_ms = timers.now_ms
         self.groups: dict[str, ClassicGroup] = {}
-        #: Group ids held by KIP-848 consumer groups (``consumer_protocol``): JoinGroup for one is refused.
+        #: Group ids held by KIP-848 consumer groups (``consumer_protocol``): classic requests for one go to
+        #: ``consumer_groups``, which has classic members in them.
         self.consumer_group_ids: Container[str] = frozenset()
+        #: share groups' ids: a classic JoinGroup for one is INCONSISTENT_GROUP_PROTOCOL
+        self.share_group_ids: Container[str] = frozenset()
+        self.consumer_groups: ClassicMembersOfConsumerGroups | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property

@@ -32,7 +32,7 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from rockafka.facade.config import BrokerConfig
@@ -40,7 +40,9 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
 from ..clock import REAL_CLOCK, Clock
-from .consumer_protocol import ClassicGroups, ConsumerGroup, ConsumerGroupCoordinator, GroupConfigs, assignor_name
+from .consumer_protocol import ClassicGroups, ConsumerGroup, GroupConfigs, assignor_name
+from .consumer_protocol.classic_members import MixedGroupCoordinator
+from .consumer_protocol.migration import MigrationPolicy
 from .coordinator import GroupCoordinator
 from .model import DescribedMember, GroupDescription, GroupListing
 from .offsets import OffsetManager, PendingTransactional, no_pending_transactional
@@ -79,12 +81,20 @@ class GroupService:
         )
         assignors = config.get("group.consumer.assignors")
         group_configs = GroupConfigs(config.data_dir, lambda: config)
-        self.consumer = ConsumerGroupCoordinator(
+        self.consumer = MixedGroupCoordinator(
             store,
+            migration_policy=MigrationPolicy(config.get("group.consumer.migration.policy")),
             configs=group_configs,
             assignors=tuple(dict.fromkeys(assignor_name(a) for a in assignors)) if isinstance(assignors, list) else (),
             max_size=config.int("group.consumer.max.size"),
-            classic=ClassicGroups(self._classic_has_members, self._drop_empty_classic),
+            classic=ClassicGroups(
+                self._classic_has_members,
+                self._drop_empty_classic,
+                get=self.coordinator.groups.get,
+                detach=self.coordinator.detach,
+                adopt=self.coordinator.adopt,
+                max_size=config.int("group.max.size"),
+            ),
             clock_ms=self.coordinator.clock_ms,
             timers=timers,
         )
@@ -96,8 +106,9 @@ class GroupService:
             timers=timers,
         )
         self.share_delivery = ShareDelivery(store, self.share, config)
-        # classic JoinGroups for a consumer or share group's id get INCONSISTENT_GROUP_PROTOCOL
-        self.coordinator.consumer_group_ids = _HeldIds(self.consumer.groups, self.share.groups)
+        self.coordinator.consumer_group_ids = self.consumer.groups
+        self.coordinator.consumer_groups = self.consumer
+        self.coordinator.share_group_ids = self.share.groups  # classic JoinGroups get INCONSISTENT_GROUP_PROTOCOL
         self.offsets = OffsetManager(
             self.coordinator,
             store,
@@ -154,12 +165,14 @@ class GroupService:
     # --- a group id both protocols could hold ---
 
     def _classic_has_members(self, group_id: str) -> bool | None:
+        """Whether the classic group has members (ids handed out with MEMBER_ID_REQUIRED do not count: Kafka's
+        group is Empty until one joins); None when there is no such group."""
         group = self.coordinator.groups.get(group_id)
-        return None if group is None else not group.has_no_members
+        return None if group is None else bool(group.members)
 
     def _drop_empty_classic(self, group_id: str) -> None:
         group = self.coordinator.groups.get(group_id)
-        if group is not None and group.has_no_members:
+        if group is not None and not group.members:
             self.coordinator.remove_group(group)
 
     def has_state(self) -> bool:
@@ -263,16 +276,6 @@ def _consumer_group_description(group: ConsumerGroup) -> GroupDescription:
     return GroupDescription(
         group.group_id, ErrorCode.GROUP_ID_NOT_FOUND, group.state.value, CONSUMER_PROTOCOL, group.assignor, members
     )
-
-
-class _HeldIds:
-    """The group ids held by the given kinds of group, as one live container."""
-
-    def __init__(self, *kinds: Mapping[str, object]) -> None:
-        self._kinds = kinds
-
-    def __contains__(self, group_id: object) -> bool:
-        return any(group_id in kind for kind in self._kinds)
 
 
 def _share_group_description(group: ShareGroup) -> GroupDescription:

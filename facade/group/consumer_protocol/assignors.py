@@ -14,6 +14,16 @@ two members.
 - **range**: per topic, the subscribed members in member-id order each take a contiguous range of
   partitions, the first ``partitions % members`` one more (Kafka's range assignor, per topic). Not sticky.
 
+**Rack awareness** (``Racks``): when every member names its rack (``client.rack`` / ``rack_id``) and every
+subscribed partition's replicas have racks, both assignors prefer giving a partition to a member in one of its
+replicas' racks, without changing how many partitions each member gets: in ``uniform`` a member keeps the
+partitions it owns on its own rack before the others, then the partitions nobody keeps go first to members of a
+matching rack still under their share, then the rest as before; ``range`` gives
+each member, per topic, first the partitions of its rack within its range's size, then fills up from the
+remaining partitions in order (ranges stay contiguous where racks do not interfere). Here a partition's
+replicas are its broker group's members and their rack is the group (DescribeCluster shows it); a single
+broker reports no rack (Metadata's racks are null), so rack awareness applies only in a cluster.
+
 Assignors are pure functions; the coordinator calls them on the event loop with the group's data.
 """
 
@@ -21,6 +31,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Final
 
 from .model import grouped
@@ -29,10 +40,22 @@ from .model import grouped
 Assignment = Mapping[uuid.UUID, frozenset[int]]
 Partition = tuple[uuid.UUID, int]
 
+
+@dataclass(frozen=True, slots=True)
+class Racks:
+    """Where the members and the partitions are: each member's rack, each partition's replicas' racks."""
+
+    members: Mapping[str, str]
+    partitions: Mapping[Partition, frozenset[str]]
+
+    def matches(self, member: str, partition: Partition) -> bool:
+        return self.members.get(member) in self.partitions.get(partition, frozenset())
+
+
 #: (subscriptions: member id -> subscribed topic ids, partition counts: topic id -> count,
-#:  current assignments: member id -> assignment) -> target assignments: member id -> assignment.
+#:  current assignments: member id -> assignment, racks or None) -> target assignments: member id -> assignment.
 Assignor = Callable[
-    [Mapping[str, frozenset[uuid.UUID]], Mapping[uuid.UUID, int], Mapping[str, Assignment]],
+    [Mapping[str, frozenset[uuid.UUID]], Mapping[uuid.UUID, int], Mapping[str, Assignment], Racks | None],
     dict[str, dict[uuid.UUID, frozenset[int]]],
 ]
 
@@ -41,6 +64,7 @@ def uniform(
     subscriptions: Mapping[str, frozenset[uuid.UUID]],
     partition_counts: Mapping[uuid.UUID, int],
     current: Mapping[str, Assignment],
+    racks: Racks | None = None,
 ) -> dict[str, dict[uuid.UUID, frozenset[int]]]:
     members = sorted(subscriptions)
     if not members:
@@ -58,6 +82,8 @@ def uniform(
         owned = [
             p for p in _partitions(current.get(member, {})) if _eligible(subscriptions, member, p, partition_counts)
         ]
+        if racks is not None:
+            owned.sort(key=lambda p: not racks.matches(member, p))  # its own rack's partitions are kept first
         for partition in owned[:minimum]:
             chosen[member].append(partition)
             owner[partition] = member
@@ -70,6 +96,8 @@ def uniform(
             chosen[member].append(partition)
             owner[partition] = member
             extra -= 1
+    if racks is not None:
+        extra = _place_by_rack(partitions, members, subscriptions, racks, chosen, owner, minimum, extra)
     for partition in partitions:
         if partition in owner:
             continue
@@ -79,21 +107,59 @@ def uniform(
     return {member: grouped(set(chosen[member])) for member in members}
 
 
+def _place_by_rack(
+    partitions: list[Partition],
+    members: list[str],
+    subscriptions: Mapping[str, frozenset[uuid.UUID]],
+    racks: Racks,
+    chosen: dict[str, list[Partition]],
+    owner: dict[Partition, str],
+    minimum: int,
+    extra: int,
+) -> int:
+    """Give the partitions nobody keeps to members of a matching rack while they are under their share (``minimum``,
+    or one more while ``extra`` such places remain); how many extra places remain."""
+    for partition in partitions:
+        if partition in owner:
+            continue
+        matching = [
+            member
+            for member in members
+            if partition[0] in subscriptions[member]
+            and racks.matches(member, partition)
+            and (len(chosen[member]) < minimum or (len(chosen[member]) == minimum and extra > 0))
+        ]
+        if matching:
+            member = min(matching, key=lambda m: (len(chosen[m]), m))
+            if len(chosen[member]) == minimum:
+                extra -= 1
+            chosen[member].append(partition)
+            owner[partition] = member
+    return extra
+
+
 def range_assignor(
     subscriptions: Mapping[str, frozenset[uuid.UUID]],
     partition_counts: Mapping[uuid.UUID, int],
     current: Mapping[str, Assignment],
+    racks: Racks | None = None,
 ) -> dict[str, dict[uuid.UUID, frozenset[int]]]:
     chosen: dict[str, list[Partition]] = {member: [] for member in subscriptions}
     for topic in sorted({t for topics in subscriptions.values() for t in topics}):
         members = sorted(member for member, topics in subscriptions.items() if topic in topics)
         count = partition_counts.get(topic, 0)
         share, extra = divmod(count, len(members))
-        start = 0
-        for position, member in enumerate(members):
-            size = share + (1 if position < extra else 0)
-            chosen[member].extend((topic, index) for index in range(start, start + size))
-            start += size
+        sizes = {member: share + (1 if position < extra else 0) for position, member in enumerate(members)}
+        remaining = [(topic, index) for index in range(count)]
+        if racks is not None:
+            for member in members:
+                own_rack = [p for p in remaining if racks.matches(member, p)][: sizes[member]]
+                chosen[member].extend(own_rack)
+                remaining = [p for p in remaining if p not in own_rack]
+        for member in members:
+            missing = sizes[member] - sum(1 for p in chosen[member] if p[0] == topic)
+            chosen[member].extend(remaining[:missing])
+            remaining = remaining[missing:]
     return {member: grouped(set(partitions)) for member, partitions in chosen.items()}
 
 

@@ -13,6 +13,10 @@ unrevoked_partitions       it must give up ``revoking`` first; it keeps its epoc
 unreleased_partitions      at the target epoch, still waiting for partitions other members have not revoked
 =========================  ==================================================================================
 
+A member may speak the **classic** protocol (JoinGroup, SyncGroup, Heartbeat) in a group the consumer protocol
+owns, after an online upgrade (``classic_members.py``): it then carries its ``classic`` membership (session
+timeout, JoinGroup protocols) and its member epoch is its generation.
+
 The **group** has the group epoch (bumped by every change of members, subscriptions, assignors or the
 subscribed topics' partitions), the assignment epoch (the group epoch its target assignment was computed
 at), the target assignment per member, and which member owns each partition (assigned or being revoked):
@@ -38,6 +42,19 @@ Assignment = dict[uuid.UUID, frozenset[int]]
 #: Member epochs a heartbeat sends to leave: -1 for good, -2 a static member that will come back.
 LEAVE_EPOCH = -1
 STATIC_LEAVE_EPOCH = -2
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicMembership:
+    """What a member speaking the classic protocol told its JoinGroup: its session timeout and its protocols
+    (name, ConsumerProtocolSubscription bytes), the first its preferred."""
+
+    session_timeout_ms: int
+    protocols: tuple[tuple[str, bytes], ...]
+
+    @property
+    def protocol_name(self) -> str:
+        return self.protocols[0][0]
 
 
 class MemberState(enum.Enum):
@@ -70,8 +87,13 @@ class ConsumerMember:
     state: MemberState = MemberState.STABLE
     assigned: Assignment = field(default_factory=dict)
     revoking: Assignment = field(default_factory=dict)
+    #: Set for a member speaking the classic protocol (an upgraded group's older consumers).
+    classic: ClassicMembership | None = None
     session_timer: Timer | None = None
     revocation_timer: Timer | None = None
+    #: A classic member told to rejoin (REBALANCE_IN_PROGRESS), or that joined and has not sent SyncGroup, is removed
+    #: unless it does within its rebalance timeout.
+    rebalance_timer: Timer | None = None
 
     def owned(self) -> Iterator[tuple[uuid.UUID, int]]:
         """Every partition this member holds: assigned, or still to revoke."""
@@ -81,10 +103,10 @@ class ConsumerMember:
                     yield topic, index
 
     def cancel_timers(self) -> None:
-        for timer in (self.session_timer, self.revocation_timer):
+        for timer in (self.session_timer, self.revocation_timer, self.rebalance_timer):
             if timer is not None:
                 timer.cancel()
-        self.session_timer = self.revocation_timer = None
+        self.session_timer = self.revocation_timer = self.rebalance_timer = None
 
 
 @dataclass(slots=True)

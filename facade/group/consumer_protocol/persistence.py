@@ -13,7 +13,10 @@ assignments). Document, version 1::
                   "subscribed_topic_regex": str | null, "server_assignor": str | null,
                   "member_epoch": int, "previous_member_epoch": int, "state": str,
                   "assigned": {topic id: [partition]}, "revoking": {topic id: [partition]},
-                  "target": {topic id: [partition]}}]}
+                  "target": {topic id: [partition]},
+                  "classic": {"session_timeout_ms": int, "protocols": [[name, base64 metadata]]} | absent}]}
+
+``classic`` is present for a member speaking the classic protocol (an upgraded group's, ``classic_members.py``).
 
 Loaded, every member is back with its epoch and assignment and carries on heartbeating; members that do not
 come back expire after the session timeout.
@@ -21,11 +24,12 @@ come back expire after the session timeout.
 
 from __future__ import annotations
 
+import base64
 import uuid
 from collections.abc import Mapping
 from typing import Any, Final
 
-from .model import Assignment, ConsumerGroup, ConsumerMember, MemberState
+from .model import Assignment, ClassicMembership, ConsumerGroup, ConsumerMember, MemberState
 
 DOCUMENT_VERSION: Final = 1
 GROUP_TYPE: Final = "consumer"
@@ -47,6 +51,21 @@ def _assignment(document: Mapping[str, Any]) -> Assignment:
     return {uuid.UUID(topic): frozenset(int(i) for i in indexes) for topic, indexes in document.items()}
 
 
+def _classic_json(classic: ClassicMembership | None) -> dict[str, Any]:
+    if classic is None:
+        return {}
+    protocols = [[name, base64.b64encode(metadata).decode()] for name, metadata in classic.protocols]
+    return {"classic": {"session_timeout_ms": classic.session_timeout_ms, "protocols": protocols}}
+
+
+def _classic(entry: Mapping[str, Any]) -> ClassicMembership | None:
+    classic = entry.get("classic")
+    if classic is None:
+        return None
+    protocols = tuple((str(name), base64.b64decode(data)) for name, data in classic["protocols"])
+    return ClassicMembership(int(classic["session_timeout_ms"]), protocols)
+
+
 def group_document(group: ConsumerGroup) -> dict[str, Any]:
     members = [
         {
@@ -66,6 +85,7 @@ def group_document(group: ConsumerGroup) -> dict[str, Any]:
             "revoking": _assignment_json(m.revoking),
             "target": _assignment_json(group.target.get(m.member_id, {})),
         }
+        | _classic_json(m.classic)
         for m in group.members.values()
     ]
     return {
@@ -116,4 +136,5 @@ def _load_member(entry: Mapping[str, Any]) -> ConsumerMember:
         member_epoch=int(entry["member_epoch"]),
         previous_member_epoch=int(entry["previous_member_epoch"]),
         state=MemberState(entry["state"]),
+        classic=_classic(entry),
     )

@@ -12,21 +12,22 @@ The group's subscribed topics (name -> id and partition count) are recomputed on
 the membership or a subscription, and otherwise at most once a heartbeat interval per group (so the cost
 does not grow with members times topics); a change (a topic created, deleted or grown) bumps the group
 epoch, and a new target assignment is computed at once with the group's assignor: the one most members ask
-for (``ServerAssignor``), else the first of ``group.consumer.assignors``.
+for (``ServerAssignor``), else the first of ``group.consumer.assignors``; rack-aware when every member and every
+subscribed partition has a rack (``assignors.py``).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import re2
 
 from rockafka.store import TopicInfo
 
-from .assignors import ASSIGNORS
+from .assignors import ASSIGNORS, Racks
 from .model import ConsumerGroup, ConsumerMember
 
 
@@ -34,9 +35,21 @@ class InvalidRegexError(ValueError):
     """A subscription regex that does not compile."""
 
 
+#: The racks of the replicas of each partition of the given topics (name -> partition count); a partition
+#: without racks is left out.
+PartitionRacks = Callable[[Mapping[str, int]], Mapping[tuple[str, int], frozenset[str]]]
+
+
+def no_racks(topics: Mapping[str, int]) -> Mapping[tuple[str, int], frozenset[str]]:
+    """No partition has a rack (one broker: Metadata's racks are null)."""
+    return {}
+
+
 class Subscriptions:
     def __init__(self, assignors: Sequence[str]) -> None:
         self.assignors = tuple(assignors)
+        #: Where partitions' replicas are (the broker sets it: in a cluster, each broker group is a rack).
+        self.partition_racks: PartitionRacks = no_racks
         self._compiled: dict[str, Any] = {}
         self._options = re2.Options()
         self._options.log_errors = False  # a refused regex is the client's error, answered, not the broker's log
@@ -83,8 +96,24 @@ class Subscriptions:
         counts: dict[uuid.UUID, int] = dict(group.topics.values())
         group.assignor = self.choose_assignor(group)
         current = {member_id: member.assigned for member_id, member in group.members.items()}
-        group.target = ASSIGNORS[group.assignor](subscriptions, counts, current)
+        group.target = ASSIGNORS[group.assignor](subscriptions, counts, current, self._racks(group))
         group.assignment_epoch = group.group_epoch
+
+    def _racks(self, group: ConsumerGroup) -> Racks | None:
+        """The racks of the members and of the subscribed partitions' replicas, when every one of them has one (the
+        assignors are rack-aware then); else None."""
+        member_racks = {member_id: m.rack_id for member_id, m in group.members.items() if m.rack_id}
+        if not member_racks or len(member_racks) != len(group.members):
+            return None
+        found = self.partition_racks({name: count for name, (_, count) in group.topics.items()})
+        partitions: dict[tuple[uuid.UUID, int], frozenset[str]] = {}
+        for name, (topic_id, count) in group.topics.items():
+            for index in range(count):
+                racks = found.get((name, index))
+                if not racks:
+                    return None
+                partitions[(topic_id, index)] = racks
+        return Racks(member_racks, partitions)
 
     def choose_assignor(self, group: ConsumerGroup) -> str:
         asked = Counter(m.server_assignor for m in group.members.values() if m.server_assignor)
