@@ -186,25 +186,30 @@ class StreamDecoder:
                 position = self._gather(view, position, messages)
         return messages
 
+    def held(self) -> bytes:
+        """The bytes held of a frame not complete yet, as they came (to hand them to another reader)."""
+        if self._body is None:
+            return bytes(self._head)
+        return _FRAME.pack(len(self._body) + 1, self._kind) + self._body[: self._filled]
+
     def _begin(self, view: memoryview, position: int, messages: list[Message]) -> int:
-        """At a frame's start (or inside its header): decode a frame whole in ``view`` in place, else start
-        gathering it; returns where ``view`` goes on."""
-        if not self._head and len(view) - position >= _FRAME.size:
-            length: int
-            kind: int
-            length, kind = _FRAME.unpack_from(view, position)
-            self._check(length)
-            if len(view) - position >= 4 + length:
-                messages.append(decode_body(kind, view[position + _FRAME.size : position + 4 + length]))
-                return position + 4 + length
-            self._start(length, kind)
-            return position + _FRAME.size
+        """At a frame's start (or inside its header): decode the frames whole in ``view`` in place, then start
+        gathering the next; returns where ``view`` goes on."""
+        if not self._head:
+            found, position = whole_frames(view, position, self._max_frame)
+            messages += found
+            size = frame_size(view, position, self._max_frame)
+            if size is not None:
+                self._start(size - 4, view[position + 4])
+                return position + _FRAME.size
         take = min(_FRAME.size - len(self._head), len(view) - position)
         self._head += view[position : position + take]
         if len(self._head) == _FRAME.size:
+            length: int
+            kind: int
             length, kind = _FRAME.unpack(self._head)
             self._head.clear()
-            self._check(length)
+            _check(length, self._max_frame)
             self._start(length, kind)
             if length == 1:  # a frame without a body is complete with its header
                 messages.append(self._finish())
@@ -220,10 +225,6 @@ class StreamDecoder:
             messages.append(self._finish())
         return position + take
 
-    def _check(self, length: int) -> None:
-        if not 1 <= length <= self._max_frame:
-            raise ReplicationProtocolError(f"a frame of {length} bytes (1 to {self._max_frame} allowed)")
-
     def _start(self, length: int, kind: int) -> None:
         self._body, self._kind, self._filled = bytearray(length - 1), kind, 0
 
@@ -231,6 +232,31 @@ class StreamDecoder:
         body, self._body = self._body, None
         assert body is not None
         return decode_body(self._kind, memoryview(body))
+
+
+def frame_size(view: memoryview, position: int, max_frame: int) -> int | None:
+    """The size of the frame at ``position`` of ``view``, its length field included; None when fewer bytes than
+    its header remain. ``ReplicationProtocolError`` for a length below 1 or above ``max_frame``."""
+    if len(view) - position < _FRAME.size:
+        return None
+    length: int = _FRAME.unpack_from(view, position)[0]
+    _check(length, max_frame)
+    return 4 + length
+
+
+def whole_frames(view: memoryview, position: int, max_frame: int) -> tuple[list[Message], int]:
+    """The messages of the frames whole in ``view`` from ``position``, decoded in place (``Data.data`` is a slice
+    of ``view``), and where the first frame not whole starts."""
+    messages = []
+    while (size := frame_size(view, position, max_frame)) is not None and len(view) - position >= size:
+        messages.append(decode_body(view[position + 4], view[position + _FRAME.size : position + size]))
+        position += size
+    return messages, position
+
+
+def _check(length: int, max_frame: int) -> None:
+    if not 1 <= length <= max_frame:
+        raise ReplicationProtocolError(f"a frame of {length} bytes (1 to {max_frame} allowed)")
 
 
 def decode_body(kind: int, body: bytes | memoryview) -> Message:
