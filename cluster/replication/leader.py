@@ -5,8 +5,9 @@ differs or whose log parts from this one below this log's first offset; answer `
 follower's log parts from this one (``store/divergence.py``), then ``TOPICS``, then ``DATA`` frames from there:
 slices of the CommitLog's mapping (``ReplicaLog.read_copy``, no copy; old segments too, read under the lock
 that segment deletion takes, so the appends on the loop thread never wait on a follower), at most
-``CHUNK_BYTES`` each, ``drain`` between them so a slow follower slows only its own stream. Caught up, the
-stream parks until the next append (one future shared by every stream, completed by the store's append
+``CHUNK_BYTES`` each, ``drain`` between them so a slow follower slows only its own stream, and one turn of the
+loop after each, so a follower catching up (whose socket takes frame after frame) never holds produce back.
+Caught up, the stream parks until the next append (one future shared by every stream, completed by the store's append
 listener: no polling) or until ``HEARTBEAT_S`` passes, when a frame without bytes carries the confirm offset.
 
 Acknowledgements feed the in-sync set (``insync.py``); a timer shrinks it every ``CHECK_S``. While a follower is
@@ -208,6 +209,7 @@ class ReplicationLeader:
                 if position >= replica.published_end:
                     self._sent_all[node_id] = position
                 await writer.drain()
+                await asyncio.sleep(0)  # drain does not yield while the socket takes all: let produce in
                 continue
             appended = self._next_append()
             await asyncio.wait((appended, acks), timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
