@@ -15,8 +15,8 @@ it (confluent-kafka, acks=1). Then, in the same run:
    up when every partition's end offset (ListOffsets on it) reaches the leader's.
 3. the catch-up rate is the leader's CommitLog bytes over the seconds from starting the follower's process
    (a broker's start-up included) to caught up, and from its listening (it starts copying then: the handshake
-   comes before, the copy after the broker is built) to caught up; the probe's latency percentiles before and during the copy say
-   whether the leader's appends stalled.
+   comes before, the copy after the broker is built) to caught up; the probe's latency percentiles before and
+   during the copy say whether the leader's appends stalled.
 
 Results go to ``bench/results/catchup.md``. Disk: the leader and the follower each hold ``--gib`` GiB (in a
 temporary directory removed at the end).
