@@ -8,10 +8,10 @@ confluent-kafka producer writes ``--records`` records of ``--value-bytes`` bytes
 partitions with acks=1 to the single broker, then the same with acks=all to the leader; rounds alternate the two
 so load on the shared machine falls on both. Reported per setup: the median rate over rounds (MB/s of values),
 the CPU seconds the brokers used per GB of values (every member of the group together for acks=all, and each
-member's share), the ratio acks=all / acks=1 of the medians, and the median of each round's own ratio (steadier on
-a shared machine, whose load swings between rounds), with the load average (``uptime``) before and after. The
-run checks that every follower ends with the leader's CommitLog, byte for byte. Results go to
-``bench/results/replication.md``.
+member's share) and the producer's (this process: confluent-kafka's threads included), the ratio acks=all /
+acks=1 of the medians, and the median of each round's own ratio (steadier on a shared machine, whose load swings
+between rounds), with the load average (``uptime``) before and after. The run checks that every follower ends
+with the leader's CommitLog, byte for byte. Results go to ``bench/results/replication.md``.
 """
 
 from __future__ import annotations
@@ -114,11 +114,13 @@ def main(argv: list[str]) -> int:
             _create(leader.bootstrap, args.partitions)
             rates: dict[str, list[float]] = {"acks=1": [], "acks=all": []}
             cpu: dict[str, float] = {"acks=1": 0.0, "acks=all": 0.0}
+            client_cpu: dict[str, float] = {"acks=1": 0.0, "acks=all": 0.0}
             member_cpu = [0.0] * len(group)
             for _ in range(args.rounds):
                 for name, acks, brokers in (("acks=1", "1", [single]), ("acks=all", "all", group)):
-                    before = [_cpu_seconds(b) for b in brokers]
+                    before, client_before = [_cpu_seconds(b) for b in brokers], time.process_time()
                     seconds = _produce(brokers[0].bootstrap, acks, args.records, value, args.partitions)
+                    client_cpu[name] += time.process_time() - client_before
                     used = [_cpu_seconds(b) - was for b, was in zip(brokers, before, strict=True)]
                     cpu[name] += sum(used)
                     if brokers is group:
@@ -145,11 +147,11 @@ def main(argv: list[str]) -> int:
         f"- the group: a leader and {len(followers)} followers (static `rockafka.replication.listener` / "
         "`rockafka.replication.leader`); every follower's CommitLog equalled the leader's, byte for byte, at the end",
         "",
-        "| setup | MB/s per round | median MB/s | broker CPU s per GB |",
-        "|---|---|---:|---:|",
+        "| setup | MB/s per round | median MB/s | broker CPU s per GB | producer CPU s per GB |",
+        "|---|---|---:|---:|---:|",
         *(
             f"| {name} | {', '.join(f'{r:.1f}' for r in rates[name])} | {medians[name]:.1f} | "
-            f"{cpu[name] / gigabytes:.1f} |"
+            f"{cpu[name] / gigabytes:.1f} | {client_cpu[name] / gigabytes:.1f} |"
             for name in rates
         ),
         "",
