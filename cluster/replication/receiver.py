@@ -59,7 +59,7 @@ class FrameReceiver(asyncio.BufferedProtocol):
         transport.set_protocol(self)
         self._decode_or_end()
         if not self.closed.done():
-            transport.resume_reading()
+            transport.resume_reading()  # a leader that closed already is seen again: the socket reads at its end
 
     # --- asyncio.BufferedProtocol ---
 

@@ -122,3 +122,23 @@ def test_an_error_applying_a_frame_ends_the_stream_with_it(loop: str) -> None:
         server.close()
 
     _run(loop, scenario)
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_leader_that_closed_before_the_take_over_ends_the_stream(loop: str) -> None:
+    sent: list[Message] = [Welcome(0, 10), *_frames(9, 5)]
+    wire = b"".join(encode(m) for m in sent)
+
+    async def scenario() -> None:
+        server, port, _ = await _serve(wire, 9)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        decoder = StreamDecoder()
+        got = decoder.feed(await reader.read(100))
+        await asyncio.sleep(0.5)  # the rest and the leader's EOF reach the StreamReader before the take-over
+        receiver = FrameReceiver(lambda ms: got.extend(_copies(ms)))
+        await receiver.take_over(reader, writer, decoder)
+        assert isinstance(await receiver.closed, EOFError)
+        assert got == sent
+        server.close()
+
+    _run(loop, scenario)
