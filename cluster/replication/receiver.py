@@ -58,7 +58,9 @@ class FrameReceiver(asyncio.BufferedProtocol):
         self._end = len(held)
         transport.set_protocol(self)
         self._decode_or_end()
-        if not self.closed.done():
+        if transport.is_closing():  # lost before the take-over: its connection_lost went to the StreamReader
+            self._finish(EOFError("the connection to the leader closed"))
+        elif not self.closed.done():
             transport.resume_reading()  # a leader that closed already is seen again: the socket reads at its end
 
     # --- asyncio.BufferedProtocol ---
