@@ -49,6 +49,7 @@ PROBE_INTERVAL_S = 0.01
 BEFORE_S = 5.0
 CATCH_UP_LIMIT_S = 900.0
 POLL_S = 0.2
+DROP_CACHES = "/proc/sys/vm/drop_caches"
 
 
 def _fill(bootstrap: str, total_bytes: int) -> None:
@@ -83,7 +84,7 @@ def _commitlog_ranges(data_dir: Path) -> list[tuple[Path, int]]:
 
 def _drop_caches() -> None:
     os.sync()
-    Path("/proc/sys/vm/drop_caches").write_text("3\n")
+    Path(DROP_CACHES).write_text("3\n")
 
 
 def _read_rate(ranges: list[tuple[Path, int]]) -> float:
@@ -166,6 +167,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cold", action="store_true", help="drop the page cache before reading (root)")
     parser.add_argument("--no-write", action="store_true", help=f"print only, do not write {RESULTS}")
     args = parser.parse_args(argv)
+    if args.cold and not os.access(DROP_CACHES, os.W_OK):
+        parser.error(f"--cold drops the page cache through {DROP_CACHES}, which only root may write")
     settings = {"log.segment.bytes": str(SEGMENT_BYTES)}
     address = f"127.0.0.1:{free_port()}"
     load_before = _load()
