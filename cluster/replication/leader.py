@@ -6,9 +6,10 @@ follower's log parts from this one (``store/divergence.py``), then ``TOPICS``, t
 slices of the CommitLog's mapping (``ReplicaLog.read_copy``, no copy; old segments too, read under the lock
 that segment deletion takes, so the appends on the loop thread never wait on a follower), at most
 ``CHUNK_BYTES`` each, ``drain`` between them so a slow follower slows only its own stream, and one turn of the
-loop after each, so a follower catching up (whose socket takes frame after frame) never holds produce back.
-Caught up, the stream parks until the next append (one future shared by every stream, completed by the store's append
-listener: no polling) or until ``HEARTBEAT_S`` passes, when a frame without bytes carries the confirm offset.
+loop after each that leaves it behind, so a follower catching up (whose socket takes frame after frame) never
+holds produce back. Caught up, the stream parks until the next append (one future shared by every stream,
+completed by the store's append listener: no polling) or until ``HEARTBEAT_S`` passes, when a frame without
+bytes carries the confirm offset.
 
 Acknowledgements feed the in-sync set (``insync.py``); a timer shrinks it every ``CHECK_S``. While a follower is
 in sync, the store's reads stop at the confirm offset (``Records.set_confirmed``: the high watermark consumers
@@ -206,10 +207,12 @@ class ReplicationLeader:
             if chunk:
                 writer.writelines((header, chunk))
                 position += len(chunk)
-                if position >= replica.published_end:
+                behind = position < replica.published_end
+                if not behind:
                     self._sent_all[node_id] = position
                 await writer.drain()
-                await asyncio.sleep(0)  # drain does not yield while the socket takes all: let produce in
+                if behind:  # drain does not yield while the socket takes all: let produce in (caught up, the wait does)
+                    await asyncio.sleep(0)
                 continue
             appended = self._next_append()
             await asyncio.wait((appended, acks), timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
