@@ -61,7 +61,8 @@ class ReplicationLeader:
         self._clock = clock
         self.in_sync = InSyncSet(lag_time_ms, store.replica.published_end)
         self._appended: asyncio.Future[None] | None = None
-        self._waiters: list[tuple[int, int, asyncio.Future[bool]]] = []
+        self._waiters: list[tuple[int, int, asyncio.Future[bool | None], asyncio.TimerHandle | None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None  # kept: asking for the running loop costs a getpid
         self._order = itertools.count()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -74,6 +75,7 @@ class ReplicationLeader:
 
     async def start(self, host: str, port: int) -> None:
         """Listen for followers (``OSError`` when the address cannot be bound)."""
+        self._loop = asyncio.get_running_loop()
         self._server = await asyncio.start_server(self._serve, host or None, port, reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
         self._store.records.add_append_listener(self._on_append)
@@ -95,13 +97,16 @@ class ReplicationLeader:
 
     # --- acks=all ---
 
-    def wait_confirmed(self, end: int) -> asyncio.Future[bool] | None:
+    def wait_confirmed(self, end: int, timeout_ms: int | None = None) -> asyncio.Future[bool | None] | None:
         """A future completed (True) once every in-sync member holds the CommitLog below ``end``; None when they
-        do already. Completed with False if the leader stops first."""
+        do already. Completed with False if the leader stops first, with None if ``timeout_ms`` passes first (one
+        timer of the loop's: no task, no ``wait_for``, for each acks=all request)."""
         if self.in_sync.confirm_offset >= end:
             return None
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (end, next(self._order), future))
+        loop = self._loop or asyncio.get_running_loop()
+        future: asyncio.Future[bool | None] = loop.create_future()
+        timer = None if timeout_ms is None else loop.call_later(max(timeout_ms, 0) / 1000, _time_out, future)
+        heapq.heappush(self._waiters, (end, next(self._order), future, timer))
         return future
 
     def _release_waiters(self, *, everyone: bool = False) -> None:
@@ -113,7 +118,9 @@ class ReplicationLeader:
             self._limit = limit
             self.on_confirm()
         while waiters and (everyone or waiters[0][0] <= confirm):
-            future = heapq.heappop(waiters)[2]
+            _, _, future, timer = heapq.heappop(waiters)
+            if timer is not None:
+                timer.cancel()
             if not future.done():
                 future.set_result(not everyone)
 
@@ -127,7 +134,7 @@ class ReplicationLeader:
 
     def _next_append(self) -> asyncio.Future[None]:
         if self._appended is None or self._appended.done():
-            self._appended = asyncio.get_running_loop().create_future()
+            self._appended = (self._loop or asyncio.get_running_loop()).create_future()
         return self._appended
 
     async def _check_lag(self) -> None:
@@ -232,6 +239,11 @@ class ReplicationLeader:
                 )  # fmt: skip
                 self._release_waiters()
         raise EOFError("the follower closed the connection")
+
+
+def _time_out(future: asyncio.Future[bool | None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 async def _first_message(reader: asyncio.StreamReader, decoder: StreamDecoder) -> Hello:
