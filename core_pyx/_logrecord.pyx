@@ -143,7 +143,7 @@ def write_record(int fd, int64_t position, batch, bytes topic_id, int32_t partit
 
 
 cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, int64_t file_start,
-                   int64_t verify_from):
+                   int64_t verify_from, Py_ssize_t tail_room):
     """A record tuple, or (stop kind, reason)."""
     cdef Py_ssize_t remaining = size - pos
     if remaining < BLANK_SIZE:
@@ -157,7 +157,7 @@ cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, i
         return (SEGMENT_END, "") if total == remaining else (CORRUPT, "BLANK of the wrong size")
     if magic != RECORD_MAGIC:
         return (CORRUPT, f"bad magic {magic:#010x}")
-    if not (HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE):
+    if not (HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - tail_room):
         return (CORRUPT, f"bad record size {total}")
     cdef uint32_t crc = _header_crc(p)
     if crc != rk_load_be32(p + LOG_HEADER_CRC_AT):
@@ -186,14 +186,16 @@ cdef object _parse(const unsigned char *data, Py_ssize_t size, Py_ssize_t pos, i
     )
 
 
-def scan_records(segment, Py_ssize_t position, int64_t file_start, int64_t verify_from, Py_ssize_t limit):
-    """Up to ``limit`` records of a mapped segment from ``position``: (records, position, stop, reason)."""
+def scan_records(segment, Py_ssize_t position, int64_t file_start, int64_t verify_from, Py_ssize_t limit,
+                 Py_ssize_t tail_room=BLANK_SIZE):
+    """Up to ``limit`` records of a mapped segment from ``position``: (records, position, stop, reason).
+    ``tail_room``: the bytes a record must leave after it (a segment's room for a BLANK; 0 for copied data)."""
     cdef Py_buffer view
     cdef list records = []
     PyObject_GetBuffer(segment, &view, PyBUF_SIMPLE)
     try:
         while len(records) < limit:
-            parsed = _parse(<const unsigned char *>view.buf, view.len, position, file_start, verify_from)
+            parsed = _parse(<const unsigned char *>view.buf, view.len, position, file_start, verify_from, tail_room)
             if len(parsed) == 2:
                 return records, position, parsed[0], parsed[1]
             records.append(parsed)

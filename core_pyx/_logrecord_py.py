@@ -15,9 +15,11 @@ changed: the patched 61-byte batch header is written from a copy, the rest of th
 ``write_record`` returns (total size, the batch's attributes as stored, maxTimestamp, producerId,
 producerEpoch); a short write raises ``OSError``.
 
-``scan_records(segment, position, file_start, verify_from, limit)`` parses up to ``limit`` records of one
-segment (a buffer holding the whole file, whose first byte is global offset ``file_start``) from
-file-relative ``position``. It returns ``(records, position, stop, reason)``: one tuple per valid record,
+``scan_records(segment, position, file_start, verify_from, limit, tail_room=BLANK_SIZE)`` parses up to
+``limit`` records of one segment (a buffer holding the whole file, whose first byte is global offset
+``file_start``) from file-relative ``position``; each record must leave ``tail_room`` bytes after it in the
+buffer (a segment keeps room for the BLANK that closes it; a follower scanning copied data that ends with a
+record passes 0). It returns ``(records, position, stop, reason)``: one tuple per valid record,
 ``(physical_offset, size, topic_id, partition, base_offset, record_count, store_timestamp, attributes,
 max_timestamp, producer_id, producer_epoch)``, then where and why it stopped: ``LIMIT`` (go on from
 ``position``), ``SEGMENT_END`` (a BLANK at ``position``: the data goes on in the next file),
@@ -27,9 +29,9 @@ segment whose records there were already parsed (each record's size is trusted),
 file-relative position of the first whose CRC does not match, or -1. The compiled twin releases the GIL
 for the whole range, so a thread can verify while another dispatches.
 
-A record is valid when its size fits, its header CRC matches, its physical offset is where it sits, the
-batch's magic, length, base offset and last offset delta agree with the header and, for records at or
-past global offset ``verify_from``, the batch CRC-32C matches.
+A record is valid when its size fits (``tail_room`` included), its header CRC matches, its physical offset is
+where it sits, the batch's magic, length, base offset and last offset delta agree with the header and, for
+records at or past global offset ``verify_from``, the batch CRC-32C matches.
 """
 
 from __future__ import annotations
@@ -125,12 +127,12 @@ def write_record(
 
 
 def scan_records(
-    segment: Buffer, position: int, file_start: int, verify_from: int, limit: int
+    segment: Buffer, position: int, file_start: int, verify_from: int, limit: int, tail_room: int = BLANK_SIZE
 ) -> tuple[list[Parsed], int, int, str]:
     view = memoryview(segment).cast("B")
     records: list[Parsed] = []
     while len(records) < limit:
-        parsed, stop, reason = _parse(view, position, file_start, verify_from)
+        parsed, stop, reason = _parse(view, position, file_start, verify_from, tail_room)
         if parsed is None:
             return records, position, stop, reason
         records.append(parsed)
@@ -138,7 +140,9 @@ def scan_records(
     return records, position, LIMIT, ""
 
 
-def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tuple[Parsed | None, int, str]:
+def _parse(
+    view: memoryview, pos: int, file_start: int, verify_from: int, tail_room: int
+) -> tuple[Parsed | None, int, str]:
     """(the record, LIMIT, "") or (None, why the scan stops here, what is wrong)."""
     remaining = len(view) - pos
     if remaining < BLANK_SIZE:
@@ -150,7 +154,7 @@ def _parse(view: memoryview, pos: int, file_start: int, verify_from: int) -> tup
         return (None, SEGMENT_END, "") if total == remaining else (None, CORRUPT, "BLANK of the wrong size")
     if magic != RECORD_MAGIC:
         return None, CORRUPT, f"bad magic {magic:#010x}"
-    if not HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - BLANK_SIZE:
+    if not HEADER_SIZE + BATCH_HEADER_SIZE <= total <= remaining - tail_room:
         return None, CORRUPT, f"bad record size {total}"
     _, _, header_crc, topic_id, partition, base, physical, stored_at, count, _, _ = HEADER.unpack_from(view, pos)
     if _header_crc(view[pos : pos + HEADER_SIZE]) != header_crc:

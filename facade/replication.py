@@ -21,7 +21,6 @@ handshakes with it and cuts its store back as a static follower does. Once it ha
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -186,12 +185,11 @@ async def confirmed(leader: ReplicationLeader, end: int, timeout_ms: int) -> Err
     """acks=all: wait until every in-sync member holds the CommitLog below ``end``, at most the request's
     ``timeout_ms`` (Kafka's DelayedProduce): NONE, or REQUEST_TIMED_OUT; NOT_ENOUGH_REPLICAS_AFTER_APPEND when
     the set shrank below ``min.insync.replicas`` to get there (checked by the caller)."""
-    waiting = leader.wait_confirmed(end)
+    waiting = leader.wait_confirmed(end, timeout_ms)
     if waiting is None:
         return ErrorCode.NONE
-    try:
-        done = await asyncio.wait_for(asyncio.shield(waiting), max(timeout_ms, 0) / 1000)
-    except TimeoutError:
+    done = await waiting
+    if done is None:
         return ErrorCode.REQUEST_TIMED_OUT
     return ErrorCode.NONE if done else ErrorCode.NOT_LEADER_OR_FOLLOWER
 

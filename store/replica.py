@@ -179,26 +179,24 @@ class ReplicaLog:
 
     @guarded
     def append_copied(self, start: int, data: Buffer) -> int:
-        """Store the leader's records in ``data`` (from physical offset ``start``); returns the new end."""
+        """Store the leader's records in ``data`` (from physical offset ``start``); returns the new end. ``data`` is
+        read in place (a memoryview of the frame the follower received: no copy before the CommitLog's)."""
         commitlog = self._commitlog
         if start != commitlog.write_offset:
             raise InvalidReplicaDataError(f"copied data starts at {start}, this log ends at {commitlog.write_offset}")
         view = memoryview(data).cast("B")
-        padded = bytes(view) + bytes(BLANK_SIZE)  # a record is checked for room for a BLANK after it
         position = 0
         try:
             while position < len(view):
-                position = self._copy_run(view, padded, start, position)
+                position = self._copy_run(view, start, position)
         finally:
             commitlog.publish()
         return commitlog.write_offset
 
-    def _copy_run(self, view: memoryview, padded: bytes, start: int, position: int) -> int:
+    def _copy_run(self, view: memoryview, start: int, position: int) -> int:
         """Copy the records from ``position`` up to the next BLANK or the end; skip that BLANK's segment tail."""
-        total: int
-        magic: int
-        total, magic = _PREFIX.unpack_from(padded, position)
-        if magic == BLANK_MAGIC:
+        if _is_blank(view, position):
+            total: int = _PREFIX.unpack_from(view, position)[0]
             if total < BLANK_SIZE or position + total > len(view):
                 raise InvalidReplicaDataError(f"a BLANK at {start + position} of {total} bytes does not fit the data")
             if self._commitlog.segment_end(start + position) not in (start + position, start + position + total):
@@ -207,10 +205,12 @@ class ReplicaLog:
                 )
             self._commitlog.append_blank()
             return position + total
-        parsed, stop_at, _, reason = scan_records(padded, position, start, start, _EVERY)
+        # every check recovery makes, the batch CRC-32C included; a record may end the data (no room kept after it
+        # for a BLANK: whether it fits this segment is ``_copy_one``'s check, ``landing``)
+        parsed, stop_at, _, reason = scan_records(view, position, start, start, _EVERY, 0)
         for fields in parsed:
             self._copy_one(view, StoredBatch(*fields), start)
-        if stop_at < len(view) and _PREFIX.unpack_from(padded, stop_at)[1] != BLANK_MAGIC:
+        if stop_at < len(view) and not _is_blank(view, stop_at):
             raise InvalidReplicaDataError(f"offset {start + stop_at}: {reason or 'the data ends inside a record'}")
         return stop_at
 
@@ -227,3 +227,8 @@ class ReplicaLog:
             self._epochs.begin(epoch, record.physical_offset)
         commitlog.append_copy(view[at : at + record.size])
         self._builder.add(record)
+
+
+def _is_blank(view: memoryview, position: int) -> bool:
+    """Whether a BLANK's prefix starts at ``position`` (False when the data ends before a whole prefix)."""
+    return len(view) - position >= _PREFIX.size and _PREFIX.unpack_from(view, position)[1] == BLANK_MAGIC

@@ -6,8 +6,9 @@ there before it serves (``MessageStore.open(truncate_to=)``: ``handshake`` is ca
 and building the broker, see ``facade/replication.py``). Then, for every frame: ``TOPICS`` makes the store's
 topics the leader's (same names, ids, partition counts and configs; a topic the leader no longer has is
 deleted), ``DATA`` bytes go to ``store.replica.append_copied`` (checked, written at the same offsets,
-dispatched), and after each read from the socket one ``ACK`` tells the leader the new end. The leader's
-confirm offset and epoch are kept for the broker to read.
+dispatched), and after each read from the socket one ``ACK`` tells the leader the new end (one for every frame
+that read completed). Once streaming, frames are read straight into one buffer and decoded in place
+(``receiver.py``). The leader's confirm offset and epoch are kept for the broker to read.
 
 A lost connection is retried every ``RETRY_S`` with a new handshake. If the leader then says this log must be
 cut, the running store cannot be cut in place (not built: a restart does it), so following stops: with an
@@ -20,13 +21,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rockafka.store import INTERNAL_TOPICS, MessageStore, StoreError
 
 from ..errors import ClusterError
-from .stream import Ack, Data, Hello, Refused, ReplicationProtocolError, StreamDecoder, Topics, Welcome, encode
+from .receiver import FrameReceiver
+from .stream import (
+    Ack,
+    Data,
+    Hello,
+    Message,
+    Refused,
+    ReplicationProtocolError,
+    StreamDecoder,
+    Topics,
+    Welcome,
+    encode,
+)
 
 log = logging.getLogger(__name__)
 
@@ -121,19 +134,18 @@ class ReplicationFollower:
             await asyncio.sleep(RETRY_S)
 
     async def _copy(self, store: MessageStore, session: Session) -> None:
+        """Apply the leader's frames as they arrive (read into one buffer: ``receiver.py``) until the stream ends."""
         log.info("replication: following %s from offset %d", _address(self.address), store.replica.end)
-        pending: list[object] = list(session.early)
-        first = True
-        while True:
-            for message in pending:
-                self._apply(store, message)
-            if pending or first:
-                session.writer.write(encode(Ack(store.replica.end)))
-                first = False
-            data = await session.reader.read(1 << 20)
-            if not data:
-                raise EOFError("the leader closed the connection")
-            pending = list(session.decoder.feed(data))
+        self._received(store, session, session.early)
+        receiver = FrameReceiver(lambda messages: self._received(store, session, messages))
+        await receiver.take_over(session.reader, session.writer, session.decoder)
+        raise await receiver.closed
+
+    def _received(self, store: MessageStore, session: Session, messages: Sequence[Message]) -> None:
+        """Apply the frames one read completed, then acknowledge the new end once for all of them."""
+        for message in messages:
+            self._apply(store, message)
+        session.writer.write(encode(Ack(store.replica.end)))
 
     def _apply(self, store: MessageStore, message: object) -> None:
         if isinstance(message, Data):

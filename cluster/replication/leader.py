@@ -6,9 +6,11 @@ follower's log parts from this one (``store/divergence.py``), then ``TOPICS`` (t
 the follower holds them under this store's ids), then ``DATA`` frames from there:
 slices of the CommitLog's mapping (``ReplicaLog.read_copy``, no copy; old segments too, read under the lock
 that segment deletion takes, so the appends on the loop thread never wait on a follower), at most
-``CHUNK_BYTES`` each, ``drain`` between them so a slow follower slows only its own stream. Caught up, the
-stream parks until the next append (one future shared by every stream, completed by the store's append
-listener: no polling) or until ``HEARTBEAT_S`` passes, when a frame without bytes carries the confirm offset.
+``CHUNK_BYTES`` each, ``drain`` between them so a slow follower slows only its own stream, and one turn of the
+loop after each that leaves it behind, so a follower catching up (whose socket takes frame after frame) never
+holds produce back. Caught up, the stream parks until the next append (one future shared by every stream,
+completed by the store's append listener: no polling) or until ``HEARTBEAT_S`` passes, when a frame without
+bytes carries the confirm offset.
 
 Acknowledgements feed the in-sync set (``insync.py``); one task keeps the set, every ``CHECK_S`` and whenever a
 follower joins or disconnects. In a cluster the set is in etcd too: ``record_in_sync`` is an awaited hook
@@ -74,7 +76,8 @@ class ReplicationLeader:
         self._clock = clock
         self.in_sync = InSyncSet(lag_time_ms, store.replica.published_end)
         self._appended: asyncio.Future[None] | None = None
-        self._waiters: list[tuple[int, int, asyncio.Future[bool]]] = []
+        self._waiters: list[tuple[int, int, asyncio.Future[bool | None], asyncio.TimerHandle | None]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None  # kept: asking for the running loop costs a getpid
         self._order = itertools.count()
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -102,6 +105,7 @@ class ReplicationLeader:
 
     async def start(self, host: str, port: int) -> None:
         """Listen for followers (``OSError`` when the address cannot be bound)."""
+        self._loop = asyncio.get_running_loop()
         self._server = await asyncio.start_server(self._serve, host or None, port, reuse_address=True)
         self.port = self._server.sockets[0].getsockname()[1]
         self._checker = asyncio.create_task(self._keep_in_sync_set())
@@ -141,13 +145,16 @@ class ReplicationLeader:
 
     # --- acks=all ---
 
-    def wait_confirmed(self, end: int) -> asyncio.Future[bool] | None:
+    def wait_confirmed(self, end: int, timeout_ms: int | None = None) -> asyncio.Future[bool | None] | None:
         """A future completed (True) once every in-sync member holds the CommitLog below ``end``; None when they
-        do already. Completed with False if the leader stops first."""
+        do already. Completed with False if the leader stops first, with None if ``timeout_ms`` passes first (one
+        timer of the loop's: no task, no ``wait_for``, for each acks=all request)."""
         if self.in_sync.confirm_offset >= end:
             return None
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (end, next(self._order), future))
+        loop = self._loop or asyncio.get_running_loop()
+        future: asyncio.Future[bool | None] = loop.create_future()
+        timer = None if timeout_ms is None else loop.call_later(max(timeout_ms, 0) / 1000, _time_out, future)
+        heapq.heappush(self._waiters, (end, next(self._order), future, timer))
         return future
 
     def _release_waiters(self, *, everyone: bool = False) -> None:
@@ -159,7 +166,9 @@ class ReplicationLeader:
             self._limit = limit
             self.on_confirm()
         while waiters and (everyone or waiters[0][0] <= confirm):
-            future = heapq.heappop(waiters)[2]
+            _, _, future, timer = heapq.heappop(waiters)
+            if timer is not None:
+                timer.cancel()
             if not future.done():
                 future.set_result(not everyone)
 
@@ -173,7 +182,7 @@ class ReplicationLeader:
 
     def _next_append(self) -> asyncio.Future[None]:
         if self._appended is None or self._appended.done():
-            self._appended = asyncio.get_running_loop().create_future()
+            self._appended = (self._loop or asyncio.get_running_loop()).create_future()
         return self._appended
 
     async def _keep_in_sync_set(self) -> None:
@@ -302,9 +311,12 @@ class ReplicationLeader:
             if chunk:
                 writer.writelines((header, chunk))
                 position += len(chunk)
-                if position >= replica.published_end:
+                behind = position < replica.published_end
+                if not behind:
                     self._sent_all[node_id] = position
                 await writer.drain()
+                if behind:  # drain does not yield while the socket takes all: let produce in (caught up, the wait does)
+                    await asyncio.sleep(0)
                 continue
             appended = self._next_append()
             await asyncio.wait((appended, acks), timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
@@ -326,6 +338,11 @@ class ReplicationLeader:
                     self._membership_changed.set()
                 self._release_waiters()
         raise EOFError("the follower closed the connection")
+
+
+def _time_out(future: asyncio.Future[bool | None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 async def _first_message(reader: asyncio.StreamReader, decoder: StreamDecoder) -> Hello:

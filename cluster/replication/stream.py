@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import struct
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -114,7 +114,8 @@ class Data:
     physical_offset: int
     leader_epoch: int
     confirm_offset: int
-    data: bytes = b""
+    data: bytes | memoryview = b""
+    """The CommitLog bytes; decoded, a memoryview of the frame (see ``StreamDecoder``)."""
 
 
 Message = Hello | Ack | Welcome | Refused | Topics | Data
@@ -155,40 +156,111 @@ def _topic_json(topic: TopicSpec) -> dict[str, object]:
 
 
 class StreamDecoder:
-    """Bytes in, messages out, split anywhere: ``feed`` returns every message completed by the bytes given."""
+    """Bytes in, messages out, split anywhere: ``feed`` returns every message completed by the bytes given.
+
+    Copies as little as it can: a frame whole within the bytes fed is decoded in place (its messages' ``data`` is
+    a memoryview of them, so the caller must not change those bytes while it uses the messages: ``bytes`` from a
+    socket read never change); a frame split across feeds is gathered into a buffer of its own size, allocated
+    once its length is known, which then becomes the message's."""
 
     def __init__(self, max_frame: int = DEFAULT_MAX_FRAME) -> None:
         self._max_frame = max_frame
-        self._buffer = bytearray()
+        self._head = bytearray()  # the first bytes of a frame header split across feeds (fewer than its 5)
+        self._kind = 0
+        self._body: bytearray | None = None  # the body of a split frame being gathered
+        self._filled = 0
 
     @property
     def pending(self) -> int:
         """Bytes held of a frame not complete yet."""
-        return len(self._buffer)
+        return len(self._head) + (0 if self._body is None else _FRAME.size + self._filled)
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[Message]:
-        self._buffer += data
-        return list(self._complete())
+        view = memoryview(data).cast("B")
+        messages: list[Message] = []
+        position = 0
+        while position < len(view):
+            if self._body is None:
+                position = self._begin(view, position, messages)
+            else:
+                position = self._gather(view, position, messages)
+        return messages
 
-    def _complete(self) -> Iterator[Message]:
-        buffer, position = self._buffer, 0
-        try:
-            while len(buffer) - position >= _FRAME.size:
-                length, kind = _FRAME.unpack_from(buffer, position)
-                if not 1 <= length <= self._max_frame:
-                    raise ReplicationProtocolError(f"a frame of {length} bytes (1 to {self._max_frame} allowed)")
-                if len(buffer) - position < 4 + length:
-                    break
-                with memoryview(buffer) as view:  # one copy of the body (a bytearray slice would be a second)
-                    body = bytes(view[position + _FRAME.size : position + 4 + length])
-                position += 4 + length
-                yield decode_body(kind, body)
-        finally:
-            del buffer[:position]
+    def held(self) -> bytes:
+        """The bytes held of a frame not complete yet, as they came (to hand them to another reader)."""
+        if self._body is None:
+            return bytes(self._head)
+        return _FRAME.pack(len(self._body) + 1, self._kind) + self._body[: self._filled]
+
+    def _begin(self, view: memoryview, position: int, messages: list[Message]) -> int:
+        """At a frame's start (or inside its header): decode the frames whole in ``view`` in place, then start
+        gathering the next; returns where ``view`` goes on."""
+        if not self._head:
+            found, position = whole_frames(view, position, self._max_frame)
+            messages += found
+            size = frame_size(view, position, self._max_frame)
+            if size is not None:
+                self._start(size - 4, view[position + 4])
+                return position + _FRAME.size
+        take = min(_FRAME.size - len(self._head), len(view) - position)
+        self._head += view[position : position + take]
+        if len(self._head) == _FRAME.size:
+            length: int
+            kind: int
+            length, kind = _FRAME.unpack(self._head)
+            self._head.clear()
+            _check(length, self._max_frame)
+            self._start(length, kind)
+            if length == 1:  # a frame without a body is complete with its header
+                messages.append(self._finish())
+        return position + take
+
+    def _gather(self, view: memoryview, position: int, messages: list[Message]) -> int:
+        body = self._body
+        assert body is not None
+        take = min(len(body) - self._filled, len(view) - position)
+        body[self._filled : self._filled + take] = view[position : position + take]
+        self._filled += take
+        if self._filled == len(body):
+            messages.append(self._finish())
+        return position + take
+
+    def _start(self, length: int, kind: int) -> None:
+        self._body, self._kind, self._filled = bytearray(length - 1), kind, 0
+
+    def _finish(self) -> Message:
+        body, self._body = self._body, None
+        assert body is not None
+        return decode_body(self._kind, memoryview(body))
 
 
-def decode_body(kind: int, body: bytes) -> Message:
-    """The message of a frame of type ``kind`` whose body is ``body``."""
+def frame_size(view: memoryview, position: int, max_frame: int) -> int | None:
+    """The size of the frame at ``position`` of ``view``, its length field included; None when fewer bytes than
+    its header remain. ``ReplicationProtocolError`` for a length below 1 or above ``max_frame``."""
+    if len(view) - position < _FRAME.size:
+        return None
+    length: int = _FRAME.unpack_from(view, position)[0]
+    _check(length, max_frame)
+    return 4 + length
+
+
+def whole_frames(view: memoryview, position: int, max_frame: int) -> tuple[list[Message], int]:
+    """The messages of the frames whole in ``view`` from ``position``, decoded in place (``Data.data`` is a slice
+    of ``view``), and where the first frame not whole starts."""
+    messages = []
+    while (size := frame_size(view, position, max_frame)) is not None and len(view) - position >= size:
+        messages.append(decode_body(view[position + 4], view[position + _FRAME.size : position + size]))
+        position += size
+    return messages, position
+
+
+def _check(length: int, max_frame: int) -> None:
+    if not 1 <= length <= max_frame:
+        raise ReplicationProtocolError(f"a frame of {length} bytes (1 to {max_frame} allowed)")
+
+
+def decode_body(kind: int, body: bytes | memoryview) -> Message:
+    """The message of a frame of type ``kind`` whose body is ``body`` (``Data.data`` is a slice of it)."""
     try:
         if kind == HELLO:
             return _hello(body)
@@ -199,25 +271,25 @@ def decode_body(kind: int, body: bytes) -> Message:
             _exact(body, _WELCOME.size, "WELCOME")
             return Welcome(*_WELCOME.unpack(body))
         if kind == REFUSED:
-            return Refused(body.decode())
+            return Refused(bytes(body).decode())
         if kind == TOPICS:
-            return Topics(tuple(_topic_spec(item) for item in json.loads(body)))
+            return Topics(tuple(_topic_spec(item) for item in json.loads(bytes(body))))
         if kind == DATA:
             if len(body) < _DATA.size:
                 raise ReplicationProtocolError(f"a DATA frame of {len(body)} bytes has no room for its header")
             offset, epoch, confirm = _DATA.unpack_from(body)
-            return Data(offset, epoch, confirm, body[_DATA.size :])
+            return Data(offset, epoch, confirm, memoryview(body)[_DATA.size :])
     except (UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:  # JSON, UUID and text that do not parse
         raise ReplicationProtocolError(f"a frame of type {kind} that does not parse: {exc}") from None
     raise ReplicationProtocolError(f"unknown frame type {kind}")
 
 
-def _exact(body: bytes, size: int, what: str) -> None:
+def _exact(body: bytes | memoryview, size: int, what: str) -> None:
     if len(body) != size:
         raise ReplicationProtocolError(f"a {what} frame of {len(body)} bytes ({size} expected)")
 
 
-def _hello(body: bytes) -> Hello:
+def _hello(body: bytes | memoryview) -> Hello:
     if len(body) < _HELLO.size:
         raise ReplicationProtocolError(f"a HELLO frame of {len(body)} bytes is too short")
     magic, version, node_id, segment_bytes, end, count = _HELLO.unpack_from(body)

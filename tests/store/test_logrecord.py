@@ -113,6 +113,21 @@ def test_scan_reads_records_up_to_the_blank(impl: ModuleType, tmp_path: Path) ->
     assert impl.scan_records(zeros, 0, 0, 0, 100)[1:] == (position, impl.END_OF_DATA, "")
 
 
+def test_tail_room_zero_takes_a_record_that_ends_the_data(impl: ModuleType, tmp_path: Path) -> None:
+    segment = _segment(tmp_path, [build_batch([(b"k", b"v" * n)]) for n in (10, 200)])
+    records = impl.scan_records(segment, 0, 0, 0, 100)[0]
+    copied = bytes(segment[: records[-1][0] + records[-1][1]])  # the records alone, as a leader sends them
+    kept = impl.scan_records(copied, 0, 0, 0, 100)  # a segment's room for a BLANK: the last record is refused
+    assert kept[0] == records[:1] and kept[2:] == (impl.CORRUPT, f"bad record size {records[1][1]}")
+    taken, position, stop, reason = impl.scan_records(copied, 0, 0, 0, 100, 0)
+    assert taken == records and position == len(copied) and stop == impl.CORRUPT
+    assert reason == "no room for a record header"  # what follows the data is the caller's business
+    bad = bytearray(copied)
+    bad[-1] ^= 1  # the last byte of the last batch: its CRC-32C is still checked
+    assert impl.scan_records(bad, 0, 0, 0, 100, 0)[2:] == (impl.CORRUPT, "batch CRC-32C mismatch")
+    assert impl.scan_records(copied[:-1], 0, 0, 0, 100, 0)[2:] == (impl.CORRUPT, f"bad record size {records[1][1]}")
+
+
 @settings(max_examples=150, deadline=None)
 @given(flip=st.integers(0, 700), bit=st.integers(0, 7), verify_from=st.sampled_from([0, 1 << 40]))
 def test_the_twins_agree_on_corruption(

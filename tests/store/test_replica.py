@@ -102,6 +102,9 @@ def test_copied_data_that_does_not_continue_the_log_is_refused(tmp_path: Path) -
         with pytest.raises(InvalidReplicaDataError, match="CRC"):
             follower.replica.append_copied(boundaries[1], bytes(damaged))
         assert follower.replica.end == boundaries[2]
+        with pytest.raises(InvalidReplicaDataError, match="no room for a record header"):  # 5 bytes of the next one
+            follower.replica.append_copied(boundaries[2], data[boundaries[2] : boundaries[3] + 5])
+        assert follower.replica.end == boundaries[3]
     with MessageStore.open(small_config(tmp_path / "other", commitlog_segment_bytes=16384)) as other:
         other.topics.create("t", 2, topic_id=TOPIC_ID)
         with pytest.raises(InvalidReplicaDataError, match="segment sizes"):

@@ -177,3 +177,26 @@ def test_a_follower_takes_the_leaders_internal_topic_ids_and_a_promoted_one_repl
             assert follower_store.offsets.fetch("g1")[partition].offset == 43
 
     asyncio.run(scenario())
+
+
+def test_an_acks_all_wait_times_out_or_ends_with_the_leader(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        with MessageStore.open(small_config(tmp_path / "leader")) as store:
+            store.topics.create("t", 1, topic_id=TOPIC_ID)
+            leader = ReplicationLeader(store, lag_time_ms=60_000)
+            await leader.start("127.0.0.1", 0)
+            leader.in_sync.joined(2, store.replica.published_end, 0)  # a follower that joins and never acknowledges
+            leader.in_sync.acknowledged(2, store.replica.published_end, store.replica.published_end, 0, 0)
+            assert leader.in_sync.size == 2
+            append(store, "t", 0, build_batch([(b"k", b"v")]))
+            end = store.replica.published_end
+            timing_out = leader.wait_confirmed(end, 50)
+            ending = leader.wait_confirmed(end, 60_000)
+            assert timing_out is not None and ending is not None
+            assert await asyncio.wait_for(timing_out, WAIT_S) is None  # REQUEST_TIMED_OUT
+            assert not ending.done()
+            await leader.stop()
+            assert ending.result() is False  # the leader stopped first
+            assert leader.wait_confirmed(0, 50) is None  # held already: nothing to wait for
+
+    asyncio.run(scenario())

@@ -112,3 +112,17 @@ def _frame(kind: int, body: bytes) -> bytes:
 def test_bad_frames_are_a_typed_error(wire: bytes, match: str) -> None:
     with pytest.raises(ReplicationProtocolError, match=match):
         StreamDecoder(max_frame=1 << 20).feed(wire)
+
+
+def test_a_whole_frame_is_decoded_in_place_and_a_split_one_gathered_once() -> None:
+    frames = encode(Data(0, 1, 0, b"a" * 300)) + encode(Data(300, 1, 0, b"b" * 300))
+    decoder, chunk = StreamDecoder(), frames[:400]
+    first = decoder.feed(chunk)
+    assert first == [Data(0, 1, 0, b"a" * 300)]
+    assert isinstance(first[0].data, memoryview) and first[0].data.obj is chunk  # no copy of the bytes fed
+    assert decoder.pending == 400 - len(frames) // 2
+    second = decoder.feed(frames[400:])
+    assert second == [Data(300, 1, 0, b"b" * 300)] and decoder.pending == 0
+    gathered = second[0].data
+    assert isinstance(gathered, memoryview) and isinstance(gathered.obj, bytearray)
+    assert len(gathered.obj) == len(frames) // 2 - 5  # one buffer, the second frame's body, allocated to size
