@@ -71,7 +71,7 @@ class Broker:
     """What the broker's own timers consult (``clock.py``): real, or a test's ``ManualClock``."""
 
     def __post_init__(self) -> None:
-        self.topology = LocalTopology(self.store)
+        self.topology = LocalTopology(self.store, str(self.config.get("broker.rack") or "") or None)
         clock = self.clock
         self.producers = ProducerService(self.config, self.store, clock.now_ms, clock)
         self.transactions = TransactionCoordinator(self.config, self.store, self.producers, clock.now_ms, clock)

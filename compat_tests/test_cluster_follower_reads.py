@@ -1,0 +1,131 @@
+"""Reads from followers (KIP-392) with confluent-kafka: one group of three members in racks a, b and c, over a
+real etcd (started here), every member with ``replica.selector.class`` = the RackAwareReplicaSelector.
+
+A consumer with ``client.rack=b`` is named node 2 (a follower in rack b) as its preferred read replica by the
+leader (node 1, rack a): its fetches go to node 2 (node 2's fetch count for the topic grows, the leader's stays
+flat after the first), it reads every acknowledged record exactly once and in order, and never an offset at or past
+the leader's high watermark. Node 2 killed, the client goes back to the leader and reads on. Metadata and
+DescribeCluster report each broker's ``broker.rack``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from .brokerproc import free_port
+from .test_cluster_failover import WAIT_S, Group, _leader
+
+TOPIC = "reads"
+RACKS = {1: "a", 2: "b", 3: "c"}
+SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
+BATCH = 200
+
+
+class RackedGroup(Group):
+    def __init__(self, root: Path) -> None:
+        self.http = {node: f"127.0.0.1:{free_port()}" for node in RACKS}
+        per_node = {
+            node: {"broker.rack": rack, "rockafka.http.listener": self.http[node]} for node, rack in RACKS.items()
+        }
+        super().__init__(root, per_node, **{"replica.selector.class": SELECTOR})
+
+    def fetches(self, node: int) -> int:
+        """Fetch requests naming the topic that broker ``node`` answered (its /metrics)."""
+        with urllib.request.urlopen(f"http://{self.http[node]}/metrics", timeout=10) as response:
+            text = response.read().decode()
+        found = re.search(
+            r'^kafka_server_brokertopicmetrics_total_fetch_requests(?:_total)?\{topic="reads"\} (\S+)$', text, re.M
+        )
+        return 0 if found is None else int(float(found.group(1)))
+
+
+@pytest.fixture
+def racked(tmp_path: Path) -> Iterator[RackedGroup]:
+    members = RackedGroup(tmp_path)
+    try:
+        members.start()
+        yield members
+    finally:
+        members.close()
+
+
+def _produce(bootstrap: str, first: int, count: int) -> None:
+    producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True, "linger.ms": 5})
+    failed: list[str] = []
+    for seq in range(first, first + count):
+        producer.produce(TOPIC, str(seq).encode(), partition=0, on_delivery=lambda e, _m: e and failed.append(str(e)))
+    assert producer.flush(WAIT_S) == 0
+    assert failed == []
+
+
+class RackedReader:
+    """A consumer in rack b reading partition 0 from the beginning; each record checked against the leader's high
+    watermark read after it arrived (it only grows while node 1 leads)."""
+
+    def __init__(self, bootstrap: str, leader_bootstrap: str) -> None:
+        self.consumer = Consumer({
+            "bootstrap.servers": bootstrap, "group.id": "racked", "client.rack": "b", "enable.auto.commit": False,
+            "fetch.wait.max.ms": 100, "topic.metadata.refresh.interval.ms": 1000,
+        })  # fmt: skip
+        self.consumer.assign([TopicPartition(TOPIC, 0, OFFSET_BEGINNING)])
+        self.watcher = Consumer({"bootstrap.servers": leader_bootstrap, "group.id": "watcher"})
+        self.seqs: list[int] = []
+        self.offsets: list[int] = []
+
+    def read_until(self, total: int, *, check_watermark: bool) -> None:
+        deadline = time.monotonic() + WAIT_S
+        while len(self.seqs) < total and time.monotonic() < deadline:
+            message: Message | None = self.consumer.poll(0.5)
+            if message is None or message.error() is not None:
+                continue
+            offset = message.offset()
+            assert offset is not None
+            if check_watermark:
+                _, high = self.watcher.get_watermark_offsets(TopicPartition(TOPIC, 0), timeout=10)
+                assert offset < high, f"offset {offset} read at or past the leader's high watermark {high}"
+            self.offsets.append(offset)
+            self.seqs.append(int(message.value() or b"-1"))
+        assert len(self.seqs) >= total, f"read {len(self.seqs)} of {total} records"
+
+    def close(self) -> None:
+        self.consumer.close()
+        self.watcher.close()
+
+
+def test_metadata_and_describe_cluster_report_each_brokers_rack(racked: RackedGroup) -> None:
+    admin = AdminClient({"bootstrap.servers": racked.bootstrap(2)})
+    described = admin.describe_cluster().result(30)
+    assert {node.id: node.rack for node in described.nodes} == RACKS
+
+
+def test_a_consumer_reads_from_the_follower_in_its_rack_and_back_from_the_leader(racked: RackedGroup) -> None:
+    admin = AdminClient({"bootstrap.servers": racked.bootstrap()})
+    admin.create_topics([NewTopic(TOPIC, 1, 1, config={"min.insync.replicas": "2"})])[TOPIC].result(30)
+    racked.wait(lambda s: _leader(s) == 1, "node 1 leads")
+    _produce(racked.bootstrap(), 0, BATCH)
+    reader = RackedReader(racked.bootstrap(), racked.bootstrap(1))
+    try:
+        reader.read_until(BATCH, check_watermark=True)
+        leader_fetches, follower_fetches = racked.fetches(1), racked.fetches(2)
+        _produce(racked.bootstrap(), BATCH, BATCH)
+        reader.read_until(2 * BATCH, check_watermark=True)
+        assert racked.fetches(2) > follower_fetches, "the follower in rack b served the second batch"
+        assert racked.fetches(1) == leader_fetches, "the leader served no fetch once it named the follower"
+        assert racked.fetches(3) == 0, "the follower in rack c served nothing"
+
+        racked.brokers[2].kill()
+        _produce(racked.bootstrap(1, 3), 2 * BATCH, BATCH)
+        reader.read_until(3 * BATCH, check_watermark=False)
+        assert racked.fetches(1) > leader_fetches, "the leader served the client once the follower was gone"
+    finally:
+        reader.close()
+    assert reader.seqs == list(range(3 * BATCH)), "every record once, in order"
+    assert reader.offsets == list(range(3 * BATCH))
