@@ -4,7 +4,9 @@ real etcd (started here), every member with ``replica.selector.class`` = the Rac
 A consumer with ``client.rack=b`` is named node 2 (a follower in rack b) as its preferred read replica by the
 leader (node 1, rack a): its fetches go to node 2 (node 2's fetch count for the topic grows, the leader's stays
 flat after the first), it reads every acknowledged record exactly once and in order, and never an offset at or past
-the leader's high watermark. Node 2 killed, the client goes back to the leader and reads on. Metadata and
+the leader's high watermark: with node 3 paused (still in sync, so the confirm offset stops) acks=1 records reach
+node 2's CommitLog but not the consumer until node 3 resumes. Node 2 killed, the client goes back to the leader
+and reads on. Metadata and
 DescribeCluster report each broker's ``broker.rack``.
 """
 
@@ -21,7 +23,7 @@ from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, Producer, Topic
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from .brokerproc import free_port
-from .test_cluster_failover import WAIT_S, Group, _leader
+from .test_cluster_failover import WAIT_S, Group, _leader, _same_log, _wait
 
 TOPIC = "reads"
 RACKS = {1: "a", 2: "b", 3: "c"}
@@ -57,8 +59,8 @@ def racked(tmp_path: Path) -> Iterator[RackedGroup]:
         members.close()
 
 
-def _produce(bootstrap: str, first: int, count: int) -> None:
-    producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True, "linger.ms": 5})
+def _produce(bootstrap: str, first: int, count: int, acks: str = "all") -> None:
+    producer = Producer({"bootstrap.servers": bootstrap, "acks": acks, "linger.ms": 5, "max.in.flight": 1})
     failed: list[str] = []
     for seq in range(first, first + count):
         producer.produce(TOPIC, str(seq).encode(), partition=0, on_delivery=lambda e, _m: e and failed.append(str(e)))
@@ -80,9 +82,15 @@ class RackedReader:
         self.seqs: list[int] = []
         self.offsets: list[int] = []
 
-    def read_until(self, total: int, *, check_watermark: bool) -> None:
+    def read_until(self, total: int, *, check_watermark: bool, linger_s: float = 0.0) -> None:
+        """Read until ``total`` records arrived, then poll on for ``linger_s`` (records past it are kept too)."""
         deadline = time.monotonic() + WAIT_S
-        while len(self.seqs) < total and time.monotonic() < deadline:
+        lingering: float | None = None
+        while time.monotonic() < deadline:
+            if len(self.seqs) >= total:
+                lingering = lingering or time.monotonic() + linger_s
+                if time.monotonic() >= lingering:
+                    break
             message: Message | None = self.consumer.poll(0.5)
             if message is None or message.error() is not None:
                 continue
@@ -121,11 +129,21 @@ def test_a_consumer_reads_from_the_follower_in_its_rack_and_back_from_the_leader
         assert racked.fetches(1) == leader_fetches, "the leader served no fetch once it named the follower"
         assert racked.fetches(3) == 0, "the follower in rack c served nothing"
 
+        racked.brokers[3].pause()  # in sync still: the confirm offset (the high watermark) stops where node 3 is
+        try:
+            _produce(racked.bootstrap(1), 2 * BATCH, BATCH, acks="1")
+            _wait(lambda: _same_log(racked.brokers[1], racked.brokers[2]), "node 2 holds the leader's CommitLog")
+            reader.read_until(2 * BATCH, check_watermark=True, linger_s=1.0)
+            assert len(reader.seqs) == 2 * BATCH, "node 2 served records past the high watermark"
+        finally:
+            racked.brokers[3].resume()
+        reader.read_until(3 * BATCH, check_watermark=True)
+
         racked.brokers[2].kill()
-        _produce(racked.bootstrap(1, 3), 2 * BATCH, BATCH)
-        reader.read_until(3 * BATCH, check_watermark=False)
+        _produce(racked.bootstrap(1, 3), 3 * BATCH, BATCH)
+        reader.read_until(4 * BATCH, check_watermark=False)
         assert racked.fetches(1) > leader_fetches, "the leader served the client once the follower was gone"
     finally:
         reader.close()
-    assert reader.seqs == list(range(3 * BATCH)), "every record once, in order"
-    assert reader.offsets == list(range(3 * BATCH))
+    assert reader.seqs == list(range(4 * BATCH)), "every record once, in order"
+    assert reader.offsets == list(range(4 * BATCH))
