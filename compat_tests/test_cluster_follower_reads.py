@@ -22,7 +22,11 @@ import pytest
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from rockafka.facade.protocol.messages.metadata import MetadataRequest
+from rockafka.testing import Broker
+
 from .brokerproc import free_port
+from .clients.wire import RawClient
 from .test_cluster_failover import WAIT_S, Group, _leader, _same_log, _wait
 
 TOPIC = "reads"
@@ -108,10 +112,27 @@ class RackedReader:
         self.watcher.close()
 
 
+def _racks_by_metadata(bootstrap: str, version: int) -> dict[int, str | None]:
+    with RawClient(bootstrap) as client:
+        return {b.node_id: b.rack for b in client.request(MetadataRequest(topics=[]), version).brokers}
+
+
 def test_metadata_and_describe_cluster_report_each_brokers_rack(racked: RackedGroup) -> None:
     admin = AdminClient({"bootstrap.servers": racked.bootstrap(2)})
     described = admin.describe_cluster().result(30)
     assert {node.id: node.rack for node in described.nodes} == RACKS
+    assert _racks_by_metadata(racked.bootstrap(2), 12) == _racks_by_metadata(racked.bootstrap(3), 1) == RACKS
+
+
+def test_a_single_brokers_rack_is_its_setting_and_null_when_unset(tmp_path: Path) -> None:
+    with Broker(settings={"broker.rack": "r1"}, data_dir=tmp_path / "racked") as broker:
+        admin = AdminClient({"bootstrap.servers": broker.bootstrap})  # kept: the result needs the live handle
+        described = admin.describe_cluster().result(30)
+        assert [node.rack for node in described.nodes] == ["r1"]
+        assert list(_racks_by_metadata(broker.bootstrap, 12).values()) == ["r1"]
+        assert list(_racks_by_metadata(broker.bootstrap, 0).values()) == [None]  # v0 has no rack
+    with Broker(data_dir=tmp_path / "plain") as broker:
+        assert list(_racks_by_metadata(broker.bootstrap, 12).values()) == [None]
 
 
 def test_a_consumer_reads_from_the_follower_in_its_rack_and_back_from_the_leader(racked: RackedGroup) -> None:
