@@ -22,6 +22,9 @@ import pytest
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Message, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.fetch import FetchPartition, FetchRequest, FetchTopic
+from rockafka.facade.protocol.messages.list_offsets import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
 from rockafka.facade.protocol.messages.metadata import MetadataRequest
 from rockafka.testing import Broker
 
@@ -135,6 +138,41 @@ def test_a_single_brokers_rack_is_its_setting_and_null_when_unset(tmp_path: Path
         assert list(_racks_by_metadata(broker.bootstrap, 12).values()) == [None]
 
 
+def _fetch(version: int, offset: int, replica_id: int = -1) -> FetchRequest:
+    partition = FetchPartition(partition=0, fetch_offset=offset, partition_max_bytes=1 << 20)
+    return FetchRequest(
+        replica_id=replica_id,
+        max_wait_ms=0,
+        max_bytes=1 << 20,
+        topics=[FetchTopic(topic=TOPIC, partitions=[partition])],
+    )
+
+
+def _check_follower_answers(follower: str, end: int) -> None:
+    """Follower node 3 (every record confirmed, so its high watermark is ``end``) serves a consumer's Fetch v11+
+    up to it; past its log end is OFFSET_OUT_OF_RANGE; the rest goes to the leader: older Fetch versions, a
+    replica's fetch and ListOffsets are NOT_LEADER_OR_FOLLOWER."""
+    deadline = time.monotonic() + WAIT_S
+    with RawClient(follower) as client:
+        while True:
+            served = client.request(_fetch(12, end - 1), 12).responses[0].partitions[0]
+            if served.high_watermark == end or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        assert (served.error_code, served.high_watermark, served.log_start_offset) == (0, end, 0)
+        assert served.records, "the record below the high watermark is served"
+        beyond = client.request(_fetch(12, end + 1000), 12).responses[0].partitions[0]
+        assert (beyond.error_code, beyond.high_watermark) == (ErrorCode.OFFSET_OUT_OF_RANGE, end)
+        for request, version in ((_fetch(10, 0), 10), (_fetch(12, 0, replica_id=7), 12)):
+            refused = client.request(request, version).responses[0].partitions[0]
+            assert refused.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+        latest = ListOffsetsRequest(
+            topics=[ListOffsetsTopic(name=TOPIC, partitions=[ListOffsetsPartition(timestamp=-1)])]
+        )
+        answered = client.request(latest, 7).topics[0].partitions[0]
+        assert answered.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+
+
 def test_a_consumer_reads_from_the_follower_in_its_rack_and_back_from_the_leader(racked: RackedGroup) -> None:
     admin = AdminClient({"bootstrap.servers": racked.bootstrap()})
     admin.create_topics([NewTopic(TOPIC, 1, 1, config={"min.insync.replicas": "2"})])[TOPIC].result(30)
@@ -159,6 +197,8 @@ def test_a_consumer_reads_from_the_follower_in_its_rack_and_back_from_the_leader
         finally:
             racked.brokers[3].resume()
         reader.read_until(3 * BATCH, check_watermark=True)
+
+        _check_follower_answers(racked.bootstrap(3), end=3 * BATCH)
 
         racked.brokers[2].kill()
         _produce(racked.bootstrap(1, 3), 3 * BATCH, BATCH)
