@@ -1,7 +1,8 @@
 """Reads from followers (KIP-392) with confluent-kafka: one group of three members in racks a, b and c, over a
 real etcd (started here), every member with ``replica.selector.class`` = the RackAwareReplicaSelector.
 
-A consumer with ``client.rack=b`` is named node 2 (a follower in rack b) as its preferred read replica by the
+A consumer with ``client.rack=a`` (the leader's rack) reads from the leader alone. One with ``client.rack=b`` is
+named node 2 (a follower in rack b) as its preferred read replica by the
 leader (node 1, rack a): its fetches go to node 2 (node 2's fetch count for the topic grows, the leader's stays
 flat after the first), it reads every acknowledged record exactly once and in order, and never an offset at or past
 the leader's high watermark: with node 3 paused (still in sync, so the confirm offset stops) acks=1 records reach
@@ -76,12 +77,12 @@ def _produce(bootstrap: str, first: int, count: int, acks: str = "all") -> None:
 
 
 class RackedReader:
-    """A consumer in rack b reading partition 0 from the beginning; each record checked against the leader's high
-    watermark read after it arrived (it only grows while node 1 leads)."""
+    """A consumer in ``rack`` (b unless told) reading partition 0 from the beginning; each record can be checked
+    against the leader's high watermark read after it arrived (it only grows while node 1 leads)."""
 
-    def __init__(self, bootstrap: str, leader_bootstrap: str) -> None:
+    def __init__(self, bootstrap: str, leader_bootstrap: str, rack: str = "b") -> None:
         self.consumer = Consumer({
-            "bootstrap.servers": bootstrap, "group.id": "racked", "client.rack": "b", "enable.auto.commit": False,
+            "bootstrap.servers": bootstrap, "group.id": "racked", "client.rack": rack, "enable.auto.commit": False,
             "fetch.wait.max.ms": 100, "topic.metadata.refresh.interval.ms": 1000,
         })  # fmt: skip
         self.consumer.assign([TopicPartition(TOPIC, 0, OFFSET_BEGINNING)])
@@ -178,6 +179,13 @@ def test_a_consumer_reads_from_the_follower_in_its_rack_and_back_from_the_leader
     admin.create_topics([NewTopic(TOPIC, 1, 1, config={"min.insync.replicas": "2"})])[TOPIC].result(30)
     racked.wait(lambda s: _leader(s) == 1, "node 1 leads")
     _produce(racked.bootstrap(), 0, BATCH)
+    in_leaders_rack = RackedReader(racked.bootstrap(), racked.bootstrap(1), rack="a")
+    try:
+        in_leaders_rack.read_until(BATCH, check_watermark=False)
+    finally:
+        in_leaders_rack.close()
+    assert in_leaders_rack.seqs == list(range(BATCH))
+    assert (racked.fetches(2), racked.fetches(3)) == (0, 0), "a consumer in the leader's rack reads from the leader"
     reader = RackedReader(racked.bootstrap(), racked.bootstrap(1))
     try:
         reader.read_until(BATCH, check_watermark=True)
