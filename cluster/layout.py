@@ -14,8 +14,8 @@ key (under the prefix)         value (UTF-8 JSON unless said)                   
                                the broker's registration; its first advertised listener, and        lease
                                ``"listeners": {"SSL": "127.0.0.1:9093", ...}`` every advertised
                                listener by name (a client is told the other brokers' addresses on
-                               the listener it came in on). Created only if absent (a live twin
-                               refuses to start)
+                               the listener it came in on), and ``"rack": "a"`` its ``broker.rack``
+                               when set. Created only if absent (a live twin refuses to start)
 ``controller``                 ``{"node_id": 1}``: the elected controller. The key's                the controller's
                                ``create_revision`` is the term: every controller write compares     lease
                                it, so a deposed controller's writes fail (fencing)
@@ -173,6 +173,8 @@ class BrokerInfo:
     port: int
     listeners: Mapping[str, tuple[str, int]] = field(default_factory=lambda: MappingProxyType({}))
     """Every advertised listener by name: (host, port); empty in a registration older than this field."""
+    rack: str | None = None
+    """``broker.rack``: None when unset (and in a registration older than this field)."""
 
     def address(self, listener: str) -> tuple[str, int]:
         """Where clients of ``listener`` reach this broker (its first listener if it has none of that name)."""
@@ -271,6 +273,8 @@ def encode_broker(info: BrokerInfo) -> bytes:
     doc: dict[str, Any] = {"node_id": info.node_id, "group": info.group, "host": info.host, "port": info.port}
     if info.listeners:
         doc["listeners"] = {name: f"{host}:{port}" for name, (host, port) in info.listeners.items()}
+    if info.rack is not None:
+        doc["rack"] = info.rack
     return _dump(doc)
 
 
@@ -281,7 +285,12 @@ def decode_broker(value: bytes) -> BrokerInfo:
         host, _, port = str(address).rpartition(":")
         listeners[str(name)] = (host, int(port))
     return BrokerInfo(
-        int(doc["node_id"]), str(doc["group"]), str(doc["host"]), int(doc["port"]), MappingProxyType(listeners)
+        int(doc["node_id"]),
+        str(doc["group"]),
+        str(doc["host"]),
+        int(doc["port"]),
+        MappingProxyType(listeners),
+        None if doc.get("rack") is None else str(doc["rack"]),
     )
 
 

@@ -59,12 +59,14 @@ class MemberSettings:
     replication: tuple[str, int] | None = None
     #: ``unclean.leader.election.enable``, when the cluster-wide broker default in etcd does not say (as controller)
     unclean_election: bool = False
+    #: ``broker.rack`` (None: unset)
+    rack: str | None = None
 
     def registration(self) -> BrokerInfo:
         listeners = dict(self.listeners)
         if self.replication is not None:
             listeners[REPLICATION_LISTENER] = self.replication
-        return BrokerInfo(self.node_id, self.group, self.host, self.port, MappingProxyType(listeners))
+        return BrokerInfo(self.node_id, self.group, self.host, self.port, MappingProxyType(listeners), self.rack)
 
 
 class ClusterMember:

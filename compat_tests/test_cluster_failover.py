@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -48,11 +48,13 @@ PARTITIONS = 2
 class Group:
     """Three members of group ``g`` (nodes 1, 2, 3) in one cluster, over a local etcd."""
 
-    def __init__(self, root: Path, **settings: str) -> None:
+    def __init__(self, root: Path, per_node: Mapping[int, Mapping[str, str]] | None = None, **settings: str) -> None:
         self.etcd = LocalEtcd(root / "etcd")
         self.brokers: dict[int, Broker] = {}
         self.root = root
         self.settings = settings
+        self.per_node = per_node or {}
+        """Settings of one member only, by node id (its rack, its HTTP listener)."""
 
     def start(self) -> Group:
         self.etcd.start()
@@ -66,6 +68,7 @@ class Group:
                 "rockafka.replication.listener": f"127.0.0.1:{free_port()}",
                 "log.segment.bytes": str(16 << 20),
                 **self.settings,
+                **self.per_node.get(node, {}),
             }
             broker = Broker(subprocess=True, settings=settings, data_dir=self.root / f"broker-{node}" / "data")
             self.brokers[node] = broker

@@ -205,6 +205,7 @@ class BrokerApp:
             },
             replication=self._replication_address(broker),
             unclean_election=config.bool("unclean.leader.election.enable"),
+            rack=str(config.get("broker.rack") or "") or None,
         )
         try:
             member = ClusterMember(settings)

@@ -71,7 +71,7 @@ class Broker:
     """What the broker's own timers consult (``clock.py``): real, or a test's ``ManualClock``."""
 
     def __post_init__(self) -> None:
-        self.topology = LocalTopology(self.store)
+        self.topology = LocalTopology(self.store, str(self.config.get("broker.rack") or "") or None)
         clock = self.clock
         self.producers = ProducerService(self.config, self.store, clock.now_ms, clock)
         self.transactions = TransactionCoordinator(self.config, self.store, self.producers, clock.now_ms, clock)
@@ -105,8 +105,8 @@ class Broker:
         return self.config.node_id
 
     def _partition_racks(self, topics: Mapping[str, int]) -> dict[tuple[str, int], frozenset[str]]:
-        """The racks of each partition's replicas: in a cluster their broker group (DescribeCluster's rack); a single
-        broker has none (KIP-848's rack-aware assignment then does not apply)."""
+        """The racks of each partition's replicas: their ``broker.rack`` (Metadata's and DescribeCluster's rack), as
+        Kafka's; with no broker's rack set there are none (KIP-848's rack-aware assignment then does not apply)."""
         brokers = self.topology.brokers(BrokerAddress(self.node_id, "", 0))
         racks = {broker.node_id: broker.rack for broker in brokers if broker.rack}
         if not racks:

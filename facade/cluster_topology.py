@@ -12,8 +12,9 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
   store (``store.epochs.begin``) before it leads anything, so the epoch Metadata reports (the group's, from
   etcd), the one stamped into every batch it appends and OffsetForLeaderEpoch's current epoch are one;
 - rebuilds ``led`` (per topic, the partitions this broker's group leads while this broker is the group's
-  leader, less those whose move away is fenced) and ``readable`` (``led`` with those: Fetch still serves them
-  until the switch), and drops the cached Metadata partitions;
+  leader, less those whose move away is fenced), ``readable`` (``led`` with those: Fetch still serves them
+  until the switch) and ``followed`` (its group's partitions while it follows the group's leader: Fetch serves
+  them to consumers, KIP-392), and drops the cached Metadata partitions;
 - lets the ``PartitionMover`` (``partition_moves.py``) play its part in the moves in progress.
 
 ``move_partition`` and ``cancel_move`` (AlterPartitionReassignments) and ``moves`` (ListPartitionReassignments)
@@ -91,6 +92,7 @@ class ClusterTopology:
         self._node = member.settings.node_id
         self.led: Mapping[str, frozenset[int]] = {}
         self.readable: Mapping[str, frozenset[int]] = {}
+        self.followed: Mapping[str, frozenset[int]] = {}
         metadata = member.metadata
         assert metadata is not None, "the member has started"
         self._moves = PartitionMoves(metadata.etcd, metadata.layout)
@@ -113,15 +115,14 @@ class ClusterTopology:
     def brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
         brokers = self.snapshot.brokers
         others = [
-            BrokerAddress(node, *info.address(own.listener), own.listener, info.group)
+            BrokerAddress(node, *info.address(own.listener), own.listener, info.rack, info.group)
             for node, info in sorted(brokers.items())
             if node != own.node_id
         ]
         mine = brokers.get(own.node_id)
-        return [
-            BrokerAddress(own.node_id, own.host, own.port, own.listener, None if mine is None else mine.group),
-            *others,
-        ]
+        if mine is None:
+            return [own, *others]
+        return [BrokerAddress(own.node_id, own.host, own.port, own.listener, mine.rack, mine.group), *others]
 
     def controller_id(self, own: int) -> int:
         controller = self.snapshot.controller
@@ -317,6 +318,7 @@ class ClusterTopology:
             self._unmirrored = False
         self._begin_epoch(new)
         self.readable = self._led_by_me(new)
+        self.followed = self._followed_by_me(new)
         fenced = self._mover.fenced_out(new)
         self.led = {
             name: frozenset(led - fenced[name]) if name in fenced else led for name, led in self.readable.items()
@@ -357,6 +359,18 @@ class ClusterTopology:
         mine = {name for name, state in snapshot.groups.items() if state.leader == self._node}
         return {
             name: frozenset(index for index, group in enumerate(record.placement) if group in mine)
+            for name, record in snapshot.topics.items()
+        }
+
+    def _followed_by_me(self, snapshot: ClusterSnapshot) -> dict[str, frozenset[int]]:
+        """Per topic, the partitions of this broker's group while another member leads it: what this broker, a
+        follower, serves consumers (KIP-392), up to the high watermark its leader sent."""
+        group = self._member.settings.group
+        state = snapshot.groups.get(group)
+        if state is None or state.leader in (self._node, NO_LEADER) or not self._store.replica.following:
+            return {}
+        return {
+            name: frozenset(index for index, placed in enumerate(record.placement) if placed == group)
             for name, record in snapshot.topics.items()
         }
 

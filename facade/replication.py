@@ -113,6 +113,7 @@ async def follow_from_start(
     leader = f"{source[0]}:{source[1]}"
     follower = ReplicationFollower(config.node_id, *source)
     store.replica.follow()
+    store.records.set_confirmed(0)  # a follower's reads stop at its leader's confirm offset: none known yet
     try:
         session = await follower.handshake(store)
     except (OSError, TimeoutError, ClusterError) as exc:
@@ -125,6 +126,7 @@ async def follow_from_start(
         store.close()
         store = MessageStore.open(store_config, truncate_to=cut)
         store.replica.follow()
+        store.records.set_confirmed(0)
     return store, Replication(follower=follower, _session=session)
 
 

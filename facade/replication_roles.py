@@ -16,10 +16,12 @@ the asynchronous steps run one after another:
   longer following, mirrors etcd's topics again.
 - **Demotion** (another member leads, at a newer epoch: this leader was paused or cut off past its lease): the
   topology stops leading its partitions on the same snapshot; the store takes no appends of its own
-  (``store.replica.follow()``); the leader stops (acks=all still waiting is answered NOT_LEADER_OR_FOLLOWER) and
-  this broker follows the new leader. When the handshake says its log parts from the leader's (an unreplicated
-  tail), a live store cannot be cut: ``restart`` is called, and ``BrokerApp`` stops and starts again in this
-  process, which handshakes before it serves and reopens the store cut back (``MessageStore.open(truncate_to=)``).
+  (``store.replica.follow()``) and its reads stop at the confirm offset its follower knows (Fetch serves consumers
+  from a follower, KIP-392: never past the leader's high watermark); the leader stops (acks=all still waiting is
+  answered NOT_LEADER_OR_FOLLOWER) and this broker follows the new leader. When the handshake says its log parts
+  from the leader's (an unreplicated tail), a live store cannot be cut: ``restart`` is called, and ``BrokerApp``
+  stops and starts again in this process, which handshakes before it serves and reopens the store cut back
+  (``MessageStore.open(truncate_to=)``).
 - **Another leader to follow**: the copying task is cancelled and a new one follows the new address.
 
 A member with no part yet (a new group) takes the first one etcd names. Threads: the broker loop thread.
@@ -77,6 +79,7 @@ class ClusterRoles:
         if follower is not None:
             self._source = follower.address
             follower.on_diverged = self._diverged
+            follower.on_confirm = wake_fetches
 
     def attach(self, view: ClusterView) -> None:
         """Play the part the current snapshot gives, and every later one's."""
@@ -114,6 +117,7 @@ class ClusterRoles:
             log.warning("group %s: this broker leads now (epoch %d): it stops following at offset %d", self._group,
                         role.epoch, store.replica.end)  # fmt: skip
         store.replica.lead()
+        store.records.set_confirmed(None)  # the follower's hold on reads: the new leader's in-sync set sets its own
         if follower is not None:
             self._promoted()
         leader = replication.leader = replicated.new_leader(self._config, store, self._wake_fetches)
@@ -140,9 +144,13 @@ class ClusterRoles:
         if follower is not None:
             follower.cancel()
         store.replica.follow()
+        store.records.set_confirmed(0 if follower is None else follower.confirm_offset)  # what the leader confirmed
         self._source = role.source
         fresh = replication.follower = ReplicationFollower(self._config.node_id, *role.source)
+        if follower is not None:  # a new leader was in sync: it holds what the last one confirmed
+            fresh.confirm_offset = follower.confirm_offset
         fresh.on_diverged = self._diverged
+        fresh.on_confirm = self._wake_fetches
 
         async def start() -> None:
             if leader is not None:

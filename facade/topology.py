@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
 from rockafka.core_pyx import hotcodec as hot
@@ -53,7 +53,8 @@ coordinator_partition: Final = key_partition
 
 @dataclass(frozen=True, slots=True)
 class BrokerAddress:
-    """A broker as clients reach it; ``rack`` is its broker group in a cluster (DescribeCluster shows it)."""
+    """A broker as clients reach it; ``rack`` is its ``broker.rack`` (None when unset: Metadata and DescribeCluster
+    show it), ``group`` its broker group in a cluster."""
 
     node_id: int
     host: str
@@ -61,6 +62,7 @@ class BrokerAddress:
     #: the listener's name the address is for (a cluster tells a client the other brokers' on its listener)
     listener: str = ""
     rack: str | None = None
+    group: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,9 @@ class Topology(Protocol):
 
     @property
     def readable(self) -> Mapping[str, frozenset[int]] | None: ...
+
+    @property
+    def followed(self) -> Mapping[str, frozenset[int]] | None: ...
 
     def move_partition(self, topic: str, partition: int, node: int) -> Awaitable[None] | None: ...
 
@@ -141,9 +146,12 @@ class LocalTopology:
 
     led: Final = None
     readable: Final = None
+    followed: Final = None
 
-    def __init__(self, store: MessageStore) -> None:
+    def __init__(self, store: MessageStore, rack: str | None = None) -> None:
         self._store = store
+        self.rack = rack
+        """``broker.rack`` (None: unset)."""
 
     def move_partition(self, topic: str, partition: int, node: int) -> None:
         """``node`` is this broker (the handler checked it is registered): the partition is already there."""
@@ -156,7 +164,7 @@ class LocalTopology:
         return []
 
     def brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
-        return [own]
+        return [own] if self.rack is None else [replace(own, rack=self.rack)]
 
     def controller_id(self, own: int) -> int:
         return own

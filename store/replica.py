@@ -29,8 +29,9 @@ had sent in part stays in the stream's buffer), so a follower's CommitLog always
 takes its leader's (creating the topic, or replacing one of another id whose queues it drops), so that the
 copied records of coordinator state are dispatched and a promoted follower replays them.
 
-Not yet: parked fetches are not woken (a follower serves no fetches yet) and no durability future is handed out
-(the follower's acknowledgement to its leader will need one).
+Copied appends wake no parked fetch: a follower serves consumers only up to its leader's confirm offset, so the
+broker wakes them when that moves (``cluster/replication/follower.py``). Not yet: no durability future is handed
+out (the follower's acknowledgement to its leader will need one).
 
 Threads: the broker loop thread, like every append.
 """

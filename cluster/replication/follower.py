@@ -8,7 +8,11 @@ topics the leader's (same names, ids, partition counts and configs; a topic the 
 deleted), ``DATA`` bytes go to ``store.replica.append_copied`` (checked, written at the same offsets,
 dispatched), and after each read from the socket one ``ACK`` tells the leader the new end (one for every frame
 that read completed). Once streaming, frames are read straight into one buffer and decoded in place
-(``receiver.py``). The leader's confirm offset and epoch are kept for the broker to read.
+(``receiver.py``). The leader's confirm offset and epoch are kept for the broker to read, and the confirm offset
+holds the store's reads (``Records.set_confirmed``): a follower serving consumers (KIP-392) answers up to the high
+watermark its leader sent, never a record a failover could lose. From ``follow`` until the first DATA frame the
+reads stop at the confirm offset known before (0 at first: nothing is served). ``on_confirm`` is called when the
+confirm offset moves (the broker wakes its parked fetches).
 
 A lost connection is retried every ``RETRY_S`` with a new handshake. If the leader then says this log must be
 cut, the running store cannot be cut in place (not built: a restart does it), so following stops: with an
@@ -68,6 +72,7 @@ class ReplicationFollower:
         self.address = (host, port)
         self.confirm_offset = 0
         self.leader_epoch = -1
+        self.on_confirm: Callable[[], None] | None = None
         self.on_diverged: Callable[[int], None] | None = None
         """Called, and following stopped, when a new handshake says this log must be cut back to the offset given
         (in a cluster the broker restarts in-process to cut it); None: following stops with an ERROR line."""
@@ -96,6 +101,7 @@ class ReplicationFollower:
 
     def follow(self, store: MessageStore, session: Session | None) -> None:
         """Copy from ``session`` (or a new one) in a task, reconnecting while the broker runs."""
+        store.records.set_confirmed(self.confirm_offset)
         self._task = asyncio.create_task(self._run(store, session))
 
     def cancel(self) -> None:
@@ -151,7 +157,12 @@ class ReplicationFollower:
         if isinstance(message, Data):
             if message.data:
                 store.replica.append_copied(message.physical_offset, message.data)
-            self.confirm_offset, self.leader_epoch = message.confirm_offset, message.leader_epoch
+            self.leader_epoch = message.leader_epoch
+            if message.confirm_offset != self.confirm_offset:
+                self.confirm_offset = message.confirm_offset
+                store.records.set_confirmed(message.confirm_offset)
+                if self.on_confirm is not None:
+                    self.on_confirm()
         elif isinstance(message, Topics):
             sync_topics(store, message)
         else:

@@ -124,7 +124,8 @@ class ReplicationLeader:
 
     async def stop(self) -> None:
         """Stop serving: the followers' streams end, acks=all still waiting is answered (False), and the store's
-        reads are no longer held to the confirm offset (a demoted leader; one promoted again starts afresh)."""
+        reads are no longer held to the confirm offset, unless the store follows now (a demoted leader: its
+        follower holds them to what the new leader confirms)."""
         server = self._server
         if self._listening:
             self._store.records.remove_append_listener(self._on_append)
@@ -140,7 +141,8 @@ class ReplicationLeader:
         if server is not None:
             await server.wait_closed()
         self._release_waiters(everyone=True)
-        self._store.records.set_confirmed(None)
+        if not self._store.replica.following:  # a demoted leader's reads stay held where its follower holds them
+            self._store.records.set_confirmed(None)
         self._limit = None
 
     # --- acks=all ---

@@ -125,6 +125,16 @@ def _check_address(value: Value, empty: str) -> str | None:
     return None
 
 
+#: ``replica.selector.class``: the one selector of reads from followers (KIP-392) a broker offers.
+RACK_AWARE_REPLICA_SELECTOR: Final = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
+
+
+def _check_replica_selector(value: Value) -> str | None:
+    if value and value != RACK_AWARE_REPLICA_SELECTOR:
+        return f"must be {RACK_AWARE_REPLICA_SELECTOR} (empty: consumers read from leaders only)"
+    return None
+
+
 #: ``group.consumer.assignors``: the server-side assignors of KIP-848 groups, by short or Kafka class name.
 CONSUMER_GROUP_ASSIGNORS = (
     "uniform",
@@ -311,6 +321,8 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.replication.listener", STR, "", lambda value: _check_address(value, "no followers served")),
     ConfigDef("rockafka.replication.leader", STR, "", lambda value: _check_address(value, "not a follower")),
     ConfigDef("replica.lag.time.max.ms", LONG, 30000, at_least(1)),
+    ConfigDef("broker.rack", STR, None),
+    ConfigDef("replica.selector.class", STR, None, _check_replica_selector),
     ConfigDef("rockafka.console.enable", BOOL, True),
     ConfigDef("rockafka.console.allow.changes", BOOL, False),
     ConfigDef("rockafka.log.format", STR, "text", one_of("text", "json")),
@@ -458,6 +470,11 @@ _DOCUMENTATION: Final[dict[str, str]] = {
     "rockafka.replication.leader": "HOST:PORT of the group leader's replication listener: this broker is its "
     "follower, copies its CommitLog and refuses produce (empty: not a follower; see docs/replication.md)",
     "replica.lag.time.max.ms": "a follower not caught up with the leader for this long leaves the in-sync set",
+    "broker.rack": "this broker's rack: registered in a cluster, reported by Metadata and DescribeCluster (null when "
+    "unset), and matched against a consumer's client.rack by replica.selector.class",
+    "replica.selector.class": "org.apache.kafka.common.replica.RackAwareReplicaSelector: a group leader names a "
+    "follower in the consumer's rack as its preferred read replica (KIP-392; empty: consumers read from leaders); "
+    "see docs/replication.md",
     "rockafka.console.enable": "serve the web console at / of the HTTP listener (see docs/console.md)",
     "rockafka.console.allow.changes": "let the console create and delete topics and reset consumer group offsets "
     "(ACLs still apply); off: the console is read-only",

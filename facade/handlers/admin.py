@@ -156,7 +156,7 @@ def check_replicas(ctx: RequestContext, broker_ids: list[int]) -> None:
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,
             f"The manual partition assignment includes the broker {twice[0]} more than once.",
         )
-    groups = {registered[broker_id].rack for broker_id in broker_ids}
+    groups = {registered[broker_id].group for broker_id in broker_ids}
     if len(groups) > 1:
         raise ApiError(
             ErrorCode.INVALID_REPLICA_ASSIGNMENT,

@@ -39,13 +39,20 @@ epoch. Otherwise the fetcher's log diverged from the leader's: the partition ans
 ``diverging_epoch``, the largest epoch at or below its own and that epoch's end offset here, so it truncates
 there and fetches again. An epoch whose end is not known here (newer than every epoch of the partition), or a
 fetch offset below the log start, is OFFSET_OUT_OF_RANGE, as Kafka answers.
-Not implemented: preferred read replicas (always -1), quotas.
+Reads from followers (KIP-392, v11+): in a cluster, a consumer's fetch (replica id -1) of a partition of this
+broker's group while it follows the group's leader (``topology.followed``) is served like the leader's, up to the
+high watermark its leader last sent (the confirm offset on every replication frame: ``Records.set_confirmed``);
+offsets below this copy's log start or past its end are OFFSET_OUT_OF_RANGE, which sends a client back to the
+leader. With ``replica.selector.class`` set, the leader answers a consumer naming its ``rack_id`` with
+``preferred_read_replica`` and no records for the partitions an in-sync member of that rack can serve
+(``read_replicas.py``).
+Not implemented: quotas.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -60,6 +67,7 @@ from rockafka.store import MessageStore, OffsetOutOfRangeError, PartitionBounds,
 from ..errors import store_error_code
 from .context import RequestContext
 from .leadership import FETCH_HINTS_VERSION, LeaderHints, epoch_error
+from .read_replicas import READ_REPLICA_VERSION, ReadReplicaSelector, from_consumer
 from .registry import register
 
 READ_COMMITTED = 1
@@ -168,6 +176,7 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
     led = ctx.broker.topology.readable  # None on a single broker: it leads every partition, at its store's epoch
     same_epoch = store.epochs.current if led is None else None  # read once: no call per partition then
     hints = LeaderHints(ctx) if led is not None and ctx.api_version >= FETCH_HINTS_VERSION else None
+    followed, selector = _follower_reads(ctx, request) if led is not None else (None, None)
     legacy = ctx.api_version < FIRST_RECORD_BATCH_VERSION
     for target in targets:
         refused = _NOT_REFUSED
@@ -179,6 +188,7 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
             and not refused
             and target.name is not None
             and target.partition not in led.get(target.name, ())
+            and (followed is None or target.partition not in followed.get(target.name, ()))
         ):
             refused = ErrorCode.NOT_LEADER_OR_FOLLOWER
         if refused:
@@ -186,6 +196,8 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
             partition, size = _failed(target, refused, aborted), 0
             if hints is not None and target.name is not None:
                 partition = partition._replace(current_leader=hints.leader(target.name, target.partition))
+        elif selector is not None and (elsewhere := _read_elsewhere(store, selector, target, committed)) is not None:
+            partition, size = elsewhere, 0
         else:
             partition, size = _read_partition(store, target, committed, budget, first=total == 0)
             if legacy and partition.records:
@@ -204,6 +216,35 @@ def _read(ctx: RequestContext, request: FetchRequest, targets: list[_Target]) ->
         for index, partitions in by_topic.items()
     ]
     return FetchResponse(responses=topics, node_endpoints=hints.endpoints() if hints else ()), total, failed
+
+
+def _follower_reads(
+    ctx: RequestContext, request: FetchRequest
+) -> tuple[Mapping[str, frozenset[int]] | None, ReadReplicaSelector | None]:
+    """In a cluster: the partitions this broker serves a consumer as a follower, and the selector of the
+    preferred read replicas when one applies to this fetch (see the module docstring)."""
+    consumer = from_consumer(request.replica_id, request.replica_state.replica_id)
+    if ctx.api_version < READ_REPLICA_VERSION or not consumer:
+        return None, None
+    return ctx.broker.topology.followed, ReadReplicaSelector.for_fetch(ctx, request.rack_id)
+
+
+def _read_elsewhere(
+    store: MessageStore, selector: ReadReplicaSelector, target: _Target, committed: bool
+) -> hot.PartitionData | None:
+    """The answer naming the preferred read replica of a partition this broker leads, or None: it reads here."""
+    if target.name is None or target.denied:
+        return None
+    try:
+        bounds = store.records.partition_bounds(target.name, target.partition)
+    except StoreError:
+        return None  # the read answers the error
+    high_watermark, _, log_start = bounds
+    node = selector.preferred(target.name, target.partition, target.fetch_offset, log_start, high_watermark)
+    if node < 0:
+        return None
+    aborted: list[hot.AbortedTransaction] | None = [] if committed else None
+    return _partition(target, ErrorCode.NONE, bounds, aborted, ())._replace(preferred_read_replica=node)
 
 
 def _read_partition(

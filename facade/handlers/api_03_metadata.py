@@ -11,7 +11,8 @@ v12 a topic with neither a name nor an id is INVALID_TOPIC_EXCEPTION (Kafka's ow
 request with UNKNOWN_SERVER_ERROR), and an id no topic has is UNKNOWN_TOPIC_ID.
 The advertised address is that of the listener the request came in on. ``__consumer_offsets`` is
 listed as an internal topic once group coordination has been used (see ``facade/group/service.py``).
-Not implemented: racks (always null), offline replicas (never any on one node).
+Each broker's rack is its ``broker.rack`` (null when unset, as Kafka).
+Not implemented: offline replicas (never any on one node).
 
 The answer is the hot codec's ``MetadataResponse`` (``core_pyx/hotcodec``, generated from the specs);
 the brokers, the controller and each partition's leader, epoch and replicas come from
@@ -73,7 +74,7 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
         topics = [_lookup(ctx, item.name, item.topic_id, may_create, topic_ops) for item in request.topics or []]
     own = BrokerAddress(broker.node_id, listener.host, listener.port, listener.name)
     return MetadataResponse(
-        brokers=[hot.MetadataResponseBroker(b.node_id, b.host, b.port) for b in broker.topology.brokers(own)],
+        brokers=[hot.MetadataResponseBroker(b.node_id, b.host, b.port, b.rack) for b in broker.topology.brokers(own)],
         topics=topics,
         cluster_id=broker.cluster_id,
         controller_id=broker.topology.controller_id(broker.node_id),

@@ -8,7 +8,7 @@ every cluster operation when authorization is off) when asked for, INT32_MIN oth
 Version notes: v1 adds ``endpoint_type``: 1 (brokers) is answered; 2 (controllers) gets
 UNSUPPORTED_ENDPOINT_TYPE, as a Kafka broker answers it (a client asking for controllers must
 bootstrap from a controller listener, which a single Rockafka node does not have apart).
-A broker's rack is its broker group in a cluster (null on a single broker).
+A broker's rack is its ``broker.rack`` (null when unset, as Kafka).
 Not implemented: fenced brokers (v2+ of the spec, not advertised).
 """
 

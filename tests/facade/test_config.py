@@ -79,6 +79,11 @@ def test_kafka_settings_rockafka_does_not_implement_load_with_a_warning(caplog: 
         ("listeners=FOO://127.0.0.1:9092", InvalidConfigError, "not in listener.security.protocol.map"),
         ("listeners=PLAINTEXT://127.0.0.1:99999", InvalidConfigError, "at most 65535"),
         ("rockafka.flush.mode=sometimes", InvalidConfigError, "must be one of async, sync"),
+        (
+            "replica.selector.class=org.apache.kafka.common.replica.SomeSelector",
+            InvalidConfigError,
+            "must be org.apache.kafka.common.replica.RackAwareReplicaSelector",
+        ),
         ("no-equals-sign", ConfigError, "--override expects KEY=VALUE"),
     ],
 )
@@ -155,3 +160,11 @@ def test_log_cleaner_threads_reaches_the_store(threads: str, expected: int) -> N
 
     config = load_broker_config(overrides=[f"log.cleaner.threads={threads}"])
     assert store_config(config).cleaner_threads == expected
+
+
+def test_broker_rack_and_the_rack_aware_selector_load() -> None:
+    selector = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
+    config = load_broker_config(None, ["broker.rack=us-east-1a", f"replica.selector.class={selector}"])
+    assert (config.get("broker.rack"), config.get("replica.selector.class")) == ("us-east-1a", selector)
+    unset = load_broker_config(None, [])
+    assert (unset.get("broker.rack"), unset.get("replica.selector.class")) == (None, None)
