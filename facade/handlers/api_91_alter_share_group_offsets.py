@@ -1,7 +1,7 @@
 """AlterShareGroupOffsets v0: set the start offset (SPSO) of an empty share group's share-partitions (KIP-932).
 
 Version notes: v0 is the version Kafka 4.1 released. The whole request fails (its top-level error code, repeated
-on every partition) with GROUP_AUTHORIZATION_FAILED, NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE,
+on every partition) with GROUP_AUTHORIZATION_FAILED, INVALID_GROUP_ID, NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE,
 GROUP_ID_NOT_FOUND (no share group of that id), NON_EMPTY_GROUP (the group has members) or KAFKA_STORAGE_ERROR
 (the change could not be saved). Each partition otherwise: TOPIC_AUTHORIZATION_FAILED,
 UNKNOWN_TOPIC_OR_PARTITION (no such topic or partition), INVALID_REQUEST (a negative offset), else its

@@ -1,7 +1,8 @@
 """What the share-group offset admin APIs (DescribeShareGroupOffsets, AlterShareGroupOffsets,
 DeleteShareGroupOffsets) have in common: finding the share group a request names, and its topics by name.
 
-``changeable_group`` raises ``ApiError`` with the answer to a whole Alter or Delete request: its coordinator
+``changeable_group`` raises ``ApiError`` with the answer to a whole Alter or Delete request: an empty group id
+(INVALID_GROUP_ID), its coordinator
 elsewhere (NOT_COORDINATOR) or not started (COORDINATOR_NOT_AVAILABLE), no share group of that id
 (GROUP_ID_NOT_FOUND), a group with members (NON_EMPTY_GROUP). ``saved`` makes a change and waits until it is
 durable under the sync flush policy (False when the store cannot save it: KAFKA_STORAGE_ERROR).
@@ -30,6 +31,8 @@ NO_TOPIC_ID = uuid.UUID(int=0)
 
 
 def changeable_group(ctx: RequestContext, group_id: str) -> ShareGroup:
+    if not group_id:
+        raise ApiError(ErrorCode.INVALID_GROUP_ID, "GroupId can't be empty.")
     check_group_coordinator(ctx, group_id)
     share = ctx.broker.groups.share
     if not share.active:

@@ -134,7 +134,7 @@ def test_alter_and_delete_refuse_unknown_and_non_empty_groups(tmp_path: Path) ->
         await consumed_to_two(client, topic_id)
         await consumer_group(client, "consumers")
         for group, code in [("g", ErrorCode.NON_EMPTY_GROUP), ("nope", ErrorCode.GROUP_ID_NOT_FOUND),
-                            ("consumers", ErrorCode.GROUP_ID_NOT_FOUND)]:  # fmt: skip
+                            ("consumers", ErrorCode.GROUP_ID_NOT_FOUND), ("", ErrorCode.INVALID_GROUP_ID)]:  # fmt: skip
             refused = await alter(client, group, {TOPIC: {0: 5}})
             assert (refused.error_code, altered(refused)) == (code, [(TOPIC, False, [(0, code)])])
             not_deleted = await delete(client, group, [TOPIC])
