@@ -1,12 +1,12 @@
 """DeleteShareGroupOffsets v0: remove an empty share group's state of whole topics (KIP-932).
 
 Version notes: v0 is the version Kafka 4.1 released; it names topics, not partitions. The whole request fails
-(its top-level error code, repeated on every topic) with GROUP_AUTHORIZATION_FAILED, INVALID_GROUP_ID, NOT_COORDINATOR,
-COORDINATOR_NOT_AVAILABLE, GROUP_ID_NOT_FOUND (no share group of that id), NON_EMPTY_GROUP (the group has
-members) or KAFKA_STORAGE_ERROR (the change could not be saved). Each topic otherwise: TOPIC_AUTHORIZATION_FAILED,
-UNKNOWN_TOPIC_OR_PARTITION (no such topic), else the state of all its share-partitions is removed (none to
-remove is no error): their next fetch starts them again from ``share.auto.offset.reset``. The answer waits until
-the change is durable under the sync flush policy; a restart keeps it. The rules are in
+(its top-level error code, repeated on every topic) with GROUP_AUTHORIZATION_FAILED, INVALID_GROUP_ID,
+NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, GROUP_ID_NOT_FOUND (no share group of that id), NON_EMPTY_GROUP (the
+group has members) or KAFKA_STORAGE_ERROR (the change could not be saved). Each topic otherwise:
+TOPIC_AUTHORIZATION_FAILED, UNKNOWN_TOPIC_OR_PARTITION (no such topic), else the state of all its share-partitions
+is removed (none to remove is no error): their next fetch starts them again from ``share.auto.offset.reset``. The
+answer waits until the change is durable under the sync flush policy; a restart keeps it. The rules are in
 ``facade/group/share/offsets.py``.
 
 Authorization: DELETE on the group; READ on each topic (as Kafka's OffsetDelete).
