@@ -1,5 +1,6 @@
 """KIP-932 share groups with confluent-kafka's ``ShareConsumer`` (librdkafka's share consumer): consumers sharing
-one partition, released, rejected and over-the-limit records, a consumer killed mid-batch, a broker restart.
+one partition, released, rejected and over-the-limit records, a consumer killed mid-batch, a broker restart, and
+the group's start offset described and altered (over a raw socket) between two consumers.
 
 Each test uses a group and topic of its own on one broker started for the module (a short lock duration and
 delivery limit 2, so redelivery happens within a test); the restart test starts its own. Share groups start
@@ -20,7 +21,12 @@ import pytest
 from confluent_kafka import AcknowledgeType, Message, Producer, ShareConsumer
 from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, NewTopic
 
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages import alter_share_group_offsets as alt
+from rockafka.facade.protocol.messages import describe_share_group_offsets as dsc
+
 from .brokerproc import BrokerProcess
+from .clients.wire import RawClient
 
 LOCK_MS = 1500
 SETTINGS = {
@@ -180,3 +186,44 @@ def test_nothing_acknowledged_is_delivered_again_after_a_broker_restart(tmp_path
         broker.kill()
     assert sorted(m.offset() for m in first) == list(range(20))
     assert sorted((m.offset(), m.delivery_count()) for m in again) == [(i, 2) for i in range(1, 20, 2)]
+
+
+def alter_start_offset(raw: RawClient, group: str, topic: str, offset: int) -> int:
+    """AlterShareGroupOffsets of partition 0 over a raw socket; its top-level error code. The share consumer's
+    leave is sent as it closes: while the broker has not had it, the group is not empty (NON_EMPTY_GROUP)."""
+    partition = alt.AlterShareGroupOffsetsRequestPartition(partition_index=0, start_offset=offset)
+    request = alt.AlterShareGroupOffsetsRequest(
+        group_id=group, topics=[alt.AlterShareGroupOffsetsRequestTopic(topic_name=topic, partitions=[partition])]
+    )
+    code = -1
+    for _ in range(40):  # at most 40 tries, 0.25 s apart
+        code = raw.request(request, 0, alt.AlterShareGroupOffsetsResponse).error_code
+        if code != ErrorCode.NON_EMPTY_GROUP:
+            break
+        time.sleep(0.25)
+    return code
+
+
+def test_share_offsets_are_described_and_altered_over_the_wire(share_broker: BrokerProcess) -> None:
+    """librdkafka has no share-group offset admin calls (confluent-kafka 2.16's AdminClient neither): the admin
+    APIs are sent over a raw socket, between two ShareConsumers of the group."""
+    prepare(share_broker, "share-admin", "g-admin", 10)
+    consumer = share_consumer(share_broker, "g-admin", "share-admin", **{"share.acknowledgement.mode": "explicit"})
+    first = poll_until(consumer, 10)
+    for message in first:
+        consumer.acknowledge(message, AcknowledgeType.ACCEPT)
+    assert all(error is None for error in consumer.commit_sync(30).values())
+    consumer.close()
+    with RawClient(share_broker.bootstrap) as raw:
+        asked = dsc.DescribeShareGroupOffsetsRequestGroup(group_id="g-admin", topics=None)
+        request = dsc.DescribeShareGroupOffsetsRequest(groups=[asked])
+        (group,) = raw.request(request, 0, dsc.DescribeShareGroupOffsetsResponse).groups
+        assert alter_start_offset(raw, "g-admin", "share-admin", 4) == ErrorCode.NONE
+        (altered,) = raw.request(request, 0, dsc.DescribeShareGroupOffsetsResponse).groups
+    spso = [(t.topic_name, p.partition_index, p.start_offset) for t in group.topics for p in t.partitions]
+    assert (group.error_code, spso) == (ErrorCode.NONE, [("share-admin", 0, 10)])  # all ten acknowledged
+    assert [p.start_offset for t in altered.topics for p in t.partitions] == [4]
+    again = share_consumer(share_broker, "g-admin", "share-admin")
+    got = poll_until(again, 6)
+    again.close()
+    assert sorted((m.offset(), m.delivery_count()) for m in got) == [(i, 1) for i in range(4, 10)]

@@ -3,7 +3,8 @@ at a time and tracks its acknowledgement and redelivery.
 
 ``coordinator.ShareGroupCoordinator`` (membership, ShareGroupHeartbeat) is ``Broker.groups.share``, and
 ``delivery.ShareDelivery`` (ShareFetch, ShareAcknowledge) ``Broker.groups.share_delivery``; each share-partition's
-in-flight records are an ``inflight.SharePartition``, saved with the group (``persistence.py``).
+in-flight records are an ``inflight.SharePartition``, saved with the group (``persistence.py``). The admin APIs'
+rules over the share-partitions' start offsets are ``offsets.py``.
 """
 
 from .coordinator import ShareGroupCoordinator, ShareHeartbeat, ShareHeartbeatResult

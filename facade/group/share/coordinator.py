@@ -125,6 +125,10 @@ class ShareGroupCoordinator:
             self._stop_timers(group)
         self.active = False
 
+    def held_elsewhere(self, group_id: str) -> bool:
+        """Whether ``group_id`` is a classic or consumer group's (no share group may take it)."""
+        return self._held_elsewhere(group_id)
+
     # --- ShareGroupHeartbeat ---
 
     def heartbeat(self, request: ShareHeartbeat) -> tuple[ShareHeartbeatResult, Durable]:

@@ -3,8 +3,9 @@ of every share-partition it has read.
 
 Kept beside the classic and consumer groups' documents as a record of ``__consumer_offsets``
 (``store.group_metadata``), told apart by ``"group_type": "share"``. Saved when the membership changes and when
-an acknowledgement, a release or an expired lock changes a share-partition's window (not when records are
-acquired: a restart then delivers them again). Document, version 1::
+an acknowledgement, a release or an expired lock changes a share-partition's window, and when an administrator
+alters or deletes share-partition state (``offsets.py``); not when records are acquired: a restart then delivers
+them again. Document, version 1::
 
     {"version": 1, "group_type": "share", "group_epoch": int, "assignment_epoch": int,
      "topics": {name: [topic id (UUID string), partition count]},

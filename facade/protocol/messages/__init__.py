@@ -20,6 +20,7 @@ from .alter_configs import AlterConfigsRequest, AlterConfigsResponse
 from .alter_partition import AlterPartitionRequest, AlterPartitionResponse
 from .alter_partition_reassignments import AlterPartitionReassignmentsRequest, AlterPartitionReassignmentsResponse
 from .alter_replica_log_dirs import AlterReplicaLogDirsRequest, AlterReplicaLogDirsResponse
+from .alter_share_group_offsets import AlterShareGroupOffsetsRequest, AlterShareGroupOffsetsResponse
 from .alter_user_scram_credentials import AlterUserScramCredentialsRequest, AlterUserScramCredentialsResponse
 from .api_versions import ApiVersionsRequest, ApiVersionsResponse
 from .assign_replicas_to_dirs import AssignReplicasToDirsRequest, AssignReplicasToDirsResponse
@@ -37,6 +38,7 @@ from .create_topics import CreateTopicsRequest, CreateTopicsResponse
 from .delete_acls import DeleteAclsRequest, DeleteAclsResponse
 from .delete_groups import DeleteGroupsRequest, DeleteGroupsResponse
 from .delete_records import DeleteRecordsRequest, DeleteRecordsResponse
+from .delete_share_group_offsets import DeleteShareGroupOffsetsRequest, DeleteShareGroupOffsetsResponse
 from .delete_share_group_state import DeleteShareGroupStateRequest, DeleteShareGroupStateResponse
 from .delete_topics import DeleteTopicsRequest, DeleteTopicsResponse
 from .describe_acls import DescribeAclsRequest, DescribeAclsResponse
@@ -48,6 +50,7 @@ from .describe_groups import DescribeGroupsRequest, DescribeGroupsResponse
 from .describe_log_dirs import DescribeLogDirsRequest, DescribeLogDirsResponse
 from .describe_producers import DescribeProducersRequest, DescribeProducersResponse
 from .describe_quorum import DescribeQuorumRequest, DescribeQuorumResponse
+from .describe_share_group_offsets import DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsResponse
 from .describe_topic_partitions import DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse
 from .describe_transactions import DescribeTransactionsRequest, DescribeTransactionsResponse
 from .describe_user_scram_credentials import DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse
@@ -190,6 +193,9 @@ API_SPECS: Final[Mapping[int, ApiSpec]] = MappingProxyType(
         85: ApiSpec(85, 'WriteShareGroupState', WriteShareGroupStateRequest, WriteShareGroupStateResponse, 0, 0, 0, 0, True),
         86: ApiSpec(86, 'DeleteShareGroupState', DeleteShareGroupStateRequest, DeleteShareGroupStateResponse, 0, 0, 0, 0, True),
         87: ApiSpec(87, 'ReadShareGroupStateSummary', ReadShareGroupStateSummaryRequest, ReadShareGroupStateSummaryResponse, 0, 0, 0, 0, True),
+        90: ApiSpec(90, 'DescribeShareGroupOffsets', DescribeShareGroupOffsetsRequest, DescribeShareGroupOffsetsResponse, 0, 0, 0, 0, False),
+        91: ApiSpec(91, 'AlterShareGroupOffsets', AlterShareGroupOffsetsRequest, AlterShareGroupOffsetsResponse, 0, 0, 0, 0, False),
+        92: ApiSpec(92, 'DeleteShareGroupOffsets', DeleteShareGroupOffsetsRequest, DeleteShareGroupOffsetsResponse, 0, 0, 0, 0, False),
     }
 )
 
@@ -222,6 +228,8 @@ __all__ = [
     "AlterPartitionResponse",
     "AlterReplicaLogDirsRequest",
     "AlterReplicaLogDirsResponse",
+    "AlterShareGroupOffsetsRequest",
+    "AlterShareGroupOffsetsResponse",
     "AlterUserScramCredentialsRequest",
     "AlterUserScramCredentialsResponse",
     "ApiVersionsRequest",
@@ -256,6 +264,8 @@ __all__ = [
     "DeleteGroupsResponse",
     "DeleteRecordsRequest",
     "DeleteRecordsResponse",
+    "DeleteShareGroupOffsetsRequest",
+    "DeleteShareGroupOffsetsResponse",
     "DeleteShareGroupStateRequest",
     "DeleteShareGroupStateResponse",
     "DeleteTopicsRequest",
@@ -278,6 +288,8 @@ __all__ = [
     "DescribeProducersResponse",
     "DescribeQuorumRequest",
     "DescribeQuorumResponse",
+    "DescribeShareGroupOffsetsRequest",
+    "DescribeShareGroupOffsetsResponse",
     "DescribeTopicPartitionsRequest",
     "DescribeTopicPartitionsResponse",
     "DescribeTransactionsRequest",
