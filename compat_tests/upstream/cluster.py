@@ -51,23 +51,44 @@ class SuiteBrokers:
     ) -> None:
         self.suite = suite
         self.base = base
+        self.groups = groups
         self.replicas = replicas
+        self._make_settings = settings
+        self._free_port = free_port
         self.etcd = LocalEtcd(base / "etcd") if groups else None
         self.brokers: list[BrokerProcess] = []
         self.ports: list[dict[str, int]] = []
         self.settings: list[dict[str, str]] = []
-        for index in range(max(groups, 1) * replicas if groups else 1):
-            port = free_port()
-            ports = {name: free_port() for name, _ in suite.listeners}
-            own = settings(index, port, ports)
-            if groups:
-                own |= {"node.id": str(index), "rockafka.cluster.group": f"group-{index // replicas}"}
-            if replicas > 1:
-                own["rockafka.replication.listener"] = f"127.0.0.1:{free_port()}"
-            workdir = base / "broker" if not groups else base / f"broker-{index}"
-            self.brokers.append(BrokerProcess(workdir, settings={**TEST_SETTINGS, **own}, port=port))
+        for index in range(groups * replicas if groups else 1):
+            broker, ports, own = self._member(index)
+            self.brokers.append(broker)
             self.ports.append(ports)
             self.settings.append(own)
+
+    def _member(self, index: int) -> tuple[BrokerProcess, dict[str, int], dict[str, str]]:
+        """Broker ``index`` on free ports: its process (not started), its listeners' ports and its own settings."""
+        port = self._free_port()
+        ports = {name: self._free_port() for name, _ in self.suite.listeners}
+        own = self._make_settings(index, port, ports)
+        if self.groups:
+            own |= {"node.id": str(index), "rockafka.cluster.group": f"group-{index // self.replicas}"}
+        if self.replicas > 1:
+            own["rockafka.replication.listener"] = f"127.0.0.1:{self._free_port()}"
+        workdir = self.base / "broker" if not self.groups else self.base / f"broker-{index}"
+        return BrokerProcess(workdir, settings={**TEST_SETTINGS, **own}, port=port), ports, own
+
+    def _start_member(self, index: int, cluster: dict[str, str]) -> None:
+        """Start broker ``index`` in the cluster; a port taken since it was picked (another process's outgoing
+        connection) is picked again, twice at most. Node 0 keeps its ports: the suite was told them."""
+        for attempt in range(3):
+            self.brokers[index].settings.update(cluster)
+            try:
+                self.brokers[index].start()
+                return
+            except RuntimeError as exc:
+                if index == 0 or attempt == 2 or "address already in use" not in str(exc):
+                    raise
+            self.brokers[index], self.ports[index], self.settings[index] = self._member(index)
 
     @property
     def first(self) -> BrokerProcess:
@@ -103,13 +124,11 @@ class SuiteBrokers:
         }
         leaders = self.group_leaders
         for node in leaders:
-            self.brokers[node].settings.update(cluster)
-            self.brokers[node].start()
+            self._start_member(node, cluster)
         asyncio.run(wait_until_serving(self.etcd.endpoint, CLUSTER_NAME, leaders, READY_TIMEOUT_S))
         followers = [node for node in range(len(self.brokers)) if node not in leaders]
         for node in followers:
-            self.brokers[node].settings.update(cluster)
-            self.brokers[node].start()
+            self._start_member(node, cluster)
 
         def registered(snapshot: ClusterSnapshot) -> bool:
             return all(node in snapshot.brokers for node in followers)
