@@ -6,7 +6,8 @@ suite (:mod:`compat_tests.upstream.suites`, :mod:`compat_tests.upstream.security
 suites rely on: every listener serves the fixture's login (kafka-python: ``alice`` on one listener per
 mechanism, and only that mechanism; aiokafka: PLAIN users, the super user driving ``rockafka acls`` and
 ``rockafka users`` online, the SSL listener requiring a client certificate), and ``topic_names.py`` lists
-topics as ``kafka-topics.sh --list`` would.
+topics as ``kafka-topics.sh --list`` would. The runner's ``--replicas 3`` brokers (:mod:`compat_tests.upstream.cluster`)
+are one group of three, led by node 0, where a topic at replication factor 3 has nodes 0-2 as replicas.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rockafka.wire_client import WireClientError
 from .brokerproc import BrokerProcess, free_port
 from .tlscerts import make_pki
 from .upstream import security
+from .upstream.cluster import SuiteBrokers
 from .upstream.suites import AIOKAFKA, KAFKA_PYTHON, KAFKA_PYTHON_USER, Suite, broker_settings
 from .upstream.topic_names import topic_names
 
@@ -195,3 +197,34 @@ def test_sasl_ssl_takes_client_auth_only_from_its_listener(tmp_path: Path) -> No
         assert isinstance(topic_names(f"127.0.0.1:{strict}", {**login, "ssl.keystore.location": str(keystore)}), list)
     finally:
         broker.stop()
+
+
+def test_replicas_3_starts_one_group_of_three_led_by_node_0(tmp_path: Path) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("the openssl command line is needed to make test certificates")
+    certs = tmp_path / "ssl"
+    security.kafka_python_certificates(certs, dict(KAFKA_PYTHON.broker_settings)["ssl.key.password"])
+    brokers = SuiteBrokers(
+        KAFKA_PYTHON,
+        tmp_path,
+        1,
+        lambda _node, port, ports: broker_settings(KAFKA_PYTHON, "127.0.0.1", port, ports, certs),
+        free_port,
+        replicas=3,
+    )
+    assert [settings["rockafka.cluster.group"] for settings in brokers.settings] == ["group-0"] * 3
+    try:
+        brokers.start()  # inside: a member that fails to start leaves the others to stop
+        assert "1 broker group of 3 brokers" in brokers.describe()
+        admin = KafkaAdminClient(bootstrap_servers=brokers.first.bootstrap)
+        try:
+            admin.create_topics([NewTopic("rf3", 2, 3)])
+            (topic,) = admin.describe_topics(["rf3"])
+        finally:
+            admin.close()
+        assert {p["partition_index"]: (p["leader_id"], sorted(p["replica_nodes"])) for p in topic["partitions"]} == {
+            0: (0, [0, 1, 2]),
+            1: (0, [0, 1, 2]),
+        }
+    finally:
+        brokers.stop()

@@ -9,6 +9,9 @@ The internal topics (``__consumer_offsets``, ``__transaction_state``: ``internal
 created by the store itself: this service does not show them (listed, described, changed or deleted, they are
 unknown; created, they exist already), so the broker shows them only as its coordinators do.
 
+Change listeners (``add_change_listener``) are called after each change to the topic table (a replication
+leader sends its followers the new table at once, not at its next heartbeat).
+
 Threads: the event loop thread only.
 """
 
@@ -16,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from .config import TopicSettings
 from .coordinatorstate import CommittedOffsets
@@ -45,6 +48,18 @@ class Topics:
         self._partitions = partitions
         self._transactions = transactions
         self._offsets = offsets
+        self._listeners: list[Callable[[], None]] = []
+
+    def add_change_listener(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every topic created, deleted, grown or reconfigured."""
+        self._listeners.append(listener)
+
+    def remove_change_listener(self, listener: Callable[[], None]) -> None:
+        self._listeners.remove(listener)
+
+    def _changed(self) -> None:
+        for listener in self._listeners:
+            listener()
 
     @guarded
     def create(
@@ -58,6 +73,7 @@ class Topics:
         self._partitions.add(topic_id.bytes, range(partitions))
         created = self._table.create(name, partitions, configs, topic_id)
         log.info("topic %s created: %d partitions, id %s, configs %s", name, partitions, topic_id, configs or "default")
+        self._changed()
         return created
 
     @guarded
@@ -70,6 +86,7 @@ class Topics:
         self._transactions.forget_topic(topic.topic_id.bytes)
         self._offsets.delete_topic(name)
         log.info("topic %s deleted (id %s, %d partitions)", name, topic.topic_id, topic.partitions)
+        self._changed()
         return topic
 
     @guarded
@@ -81,6 +98,7 @@ class Topics:
         self._partitions.add(topic.topic_id.bytes, range(topic.partitions, total_count))
         changed = self._table.replace(TopicInfo(name, topic.topic_id, total_count, topic.configs))
         log.info("topic %s altered: partitions %d -> %d", name, topic.partitions, total_count)
+        self._changed()
         return changed
 
     @guarded
@@ -98,6 +116,7 @@ class Topics:
         self._partitions.changed()
         changed = self._table.replace(TopicInfo(name, topic.topic_id, topic.partitions, merged))
         log.info("topic %s altered: configs %s", name, merged or "default")
+        self._changed()
         return changed
 
     @guarded

@@ -9,7 +9,8 @@ that segment deletion takes, so the appends on the loop thread never wait on a f
 ``CHUNK_BYTES`` each, ``drain`` between them so a slow follower slows only its own stream, and one turn of the
 loop after each that leaves it behind, so a follower catching up (whose socket takes frame after frame) never
 holds produce back. Caught up, the stream parks until the next append (one future shared by every stream,
-completed by the store's append listener: no polling) or until ``HEARTBEAT_S`` passes, when a frame without
+completed by the store's append listener: no polling, and by its topic change listener, so a topic created,
+deleted or changed here reaches the followers at once) or until ``HEARTBEAT_S`` passes, when a frame without
 bytes carries the confirm offset.
 
 Acknowledgements feed the in-sync set (``insync.py``); one task keeps the set, every ``CHECK_S`` and whenever a
@@ -101,6 +102,7 @@ class ReplicationLeader:
         # from now on, not from start(): acks=all made before the listener is up (a follower just promoted) is
         # answered as the in-sync set allows, not left waiting for the next append; stop() removes it
         store.records.add_append_listener(self._on_append)
+        store.topics.add_change_listener(self._wake_streams)
         self._listening = True
 
     async def start(self, host: str, port: int) -> None:
@@ -129,6 +131,7 @@ class ReplicationLeader:
         server = self._server
         if self._listening:
             self._store.records.remove_append_listener(self._on_append)
+            self._store.topics.remove_change_listener(self._wake_streams)
             self._listening = False
         if server is not None:  # it started: a leader promoted whose listener failed never did
             server.close()
@@ -178,6 +181,10 @@ class ReplicationLeader:
         self.in_sync.appended(self._store.replica.published_end)
         if self._waiters and self.in_sync.size == 1:
             self._release_waiters()
+        self._wake_streams()
+
+    def _wake_streams(self) -> None:
+        """Wake the followers' parked streams: bytes were appended, or the topic table changed."""
         appended = self._appended
         if appended is not None and not appended.done():
             appended.set_result(None)

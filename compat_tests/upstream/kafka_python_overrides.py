@@ -17,6 +17,8 @@ for the listener matching the requested ``transport`` and ``sasl_mechanism``:
 the fixture factory then takes upstream's own path, ``KafkaFixture.instance(0, transport=...,
 sasl_mechanism=...)``, which lands here. ``get_topic_names()`` runs ``kafka-topics.sh --list`` upstream;
 here :mod:`compat_tests.upstream.topic_names` does the same with the fixture's connection settings.
+Against groups of R members (the runner's ``--replicas R``, ``$ROCKAFKA_REPLICAS``) the fixture's ``replicas``,
+the replication factor its ``create_topics`` asks for, is R where the test leaves upstream's default of 1.
 """
 
 import json as _json
@@ -30,6 +32,7 @@ from test.integration.fixtures import KafkaFixture as _KafkaFixture
 _KAFKA_URI = _urlparse(_os.environ.pop("KAFKA_URI"))
 _LISTENERS = _json.loads(_os.environ["ROCKAFKA_LISTENERS"])
 _LISTENERS["PLAINTEXT"] = f"{_KAFKA_URI.hostname}:{_KAFKA_URI.port}"
+_REPLICAS = int(_os.environ.get("ROCKAFKA_REPLICAS", "1"))
 
 
 def _listener_name(transport, sasl_mechanism):
@@ -44,6 +47,7 @@ def _rockafka_instance(cls, broker_id, zookeeper=None, zk_chroot=None, host="loc
     """Upstream ``KafkaFixture.instance``'s signature; an external fixture for the matching listener."""
     address = _LISTENERS[_listener_name(transport.upper(), sasl_mechanism and sasl_mechanism.upper())]
     listener_host, listener_port = address.rsplit(":", 1)
+    replicas = _REPLICAS if replicas == 1 else replicas
     fixture = cls(listener_host, int(listener_port), broker_id, external=True, transport=transport,
                   replicas=replicas, partitions=partitions, sasl_mechanism=sasl_mechanism,
                   auto_create_topic=auto_create_topic, tmp_dir=tmp_dir)  # fmt: skip

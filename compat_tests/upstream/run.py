@@ -15,7 +15,10 @@ runs pytest with a per-test timeout under an overall bound, and
 writes ``junit.xml``, ``pytest.log``, ``broker.log`` and ``summary.md`` into ``<workdir>/<suite>``,
 plus ``<workdir>/summary.md`` for the whole run. ``--security-only`` runs only the TLS and SASL
 tests. ``--cluster N`` runs each suite against a cluster of N broker groups instead (a local etcd and N
-brokers, :mod:`.cluster`), in ``<workdir>/<suite>-clusterN``, summed up in ``<workdir>/summary-clusterN.md``.
+brokers, :mod:`.cluster`), in ``<workdir>/<suite>-clusterN``, summed up in ``<workdir>/summary-clusterN.md``;
+``--replicas R`` gives each group R members (alone: one group), in ``<suite>-clusterNxR`` and
+``summary-clusterNxR.md``, and kafka-python's fixture creates its topics at replication factor R (aiokafka's
+are auto-created, on a group of R members).
 Run it with the project's venv (it starts the broker and the ``rockafka`` CLI with it).
 """
 
@@ -106,11 +109,18 @@ def prepare_aiokafka(scratch: Path) -> None:
 
 
 def suite_env(
-    suite: Suite, python: Path, bootstrap: str, scratch: Path, kafka_version: str, secure: dict[str, str]
+    suite: Suite,
+    python: Path,
+    bootstrap: str,
+    scratch: Path,
+    kafka_version: str,
+    secure: dict[str, str],
+    replicas: int = 1,
 ) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH") and not k.startswith("KAFKA_")}
     env["PATH"] = f"{python.parent}{os.pathsep}{env.get('PATH', '')}"
     env.update(secure)
+    env["ROCKAFKA_REPLICAS"] = str(replicas)
     if suite is AIOKAFKA:
         env["ROCKAFKA_BOOTSTRAP"] = bootstrap
         return env
@@ -203,8 +213,9 @@ def run_suite(
     kafka_version: str | None,
     security_only: bool,
     cluster_groups: int = 0,
+    replicas: int = 1,
 ) -> str:
-    base = workdir / (suite.name if not cluster_groups else f"{suite.name}-cluster{cluster_groups}")
+    base = workdir / (suite.name if not cluster_groups else f"{suite.name}-{cluster_tag(cluster_groups, replicas)}")
     scratch = base / "src"
     copy_sources(source, suite, scratch)
     python = ensure_venv(workdir, suite)
@@ -213,7 +224,7 @@ def run_suite(
     else:
         append_overrides(scratch / "test" / "integration" / "conftest.py", "kafka_python_overrides.py")
     certs = security.prepare_certificates(suite, scratch)
-    for stale in ("broker", *(f"broker-{index}" for index in range(cluster_groups)), "etcd"):
+    for stale in ("broker", *(f"broker-{index}" for index in range(cluster_groups * replicas)), "etcd"):
         shutil.rmtree(base / stale, ignore_errors=True)
     junit, log = base / "junit.xml", base / "pytest.log"
     junit.unlink(missing_ok=True)
@@ -223,6 +234,7 @@ def run_suite(
         cluster_groups,
         lambda _node, port, ports: broker_settings(suite, BROKER_HOST, port, ports, certs),
         free_port,
+        replicas,
     )
     admin = security.admin_config(suite, base / "admin.properties")
     secure = security.environment(suite, BROKER_HOST, brokers.ports[0], certs, admin)
@@ -230,7 +242,7 @@ def run_suite(
     try:
         brokers.start()
         version = kafka_version or suite.kafka_version or INFER
-        env = suite_env(suite, python, brokers.first.bootstrap, scratch, version, secure)
+        env = suite_env(suite, python, brokers.first.bootstrap, scratch, version, secure, replicas)
         args = pytest_args(suite, junit, per_test_timeout_s, security_only)
         ended = run_pytest(python, args, scratch, env, log, suite.overall_timeout_s)
     finally:
@@ -239,7 +251,7 @@ def run_suite(
     settings = brokers.settings[0]
     shown = {key: value for key, value in settings.items() if "jaas" not in key and "password" not in key}
     header = [
-        f"## {suite.name}" + (f" against a {cluster_groups}-group cluster" if cluster_groups else ""),
+        f"## {suite.name}" + (f" against {cluster_label(cluster_groups, replicas)}" if cluster_groups else ""),
         "",
         f"- started: {started_at:%Y-%m-%d %H:%M} UTC; {elapsed:.0f} s; pytest {ended}",
         f"- requirements: {' '.join(suite.requirements)}",
@@ -251,6 +263,16 @@ def run_suite(
         "",
     ]
     return write_summary(base, header, junit)
+
+
+def cluster_tag(groups: int, replicas: int) -> str:
+    """``clusterN`` (N one-broker groups) or ``clusterNxR`` (N groups of R members): directory and summary names."""
+    return f"cluster{groups}" if replicas == 1 else f"cluster{groups}x{replicas}"
+
+
+def cluster_label(groups: int, replicas: int) -> str:
+    members = f" of {replicas} members each (topics at replication factor {replicas})" if replicas > 1 else ""
+    return f"a {groups}-group cluster{members}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -273,6 +295,13 @@ def main(argv: list[str] | None = None) -> int:
         help="run against a cluster of N broker groups (a local etcd and N brokers) instead of one broker",
     )
     parser.add_argument(
+        "--replicas",
+        type=int,
+        default=1,
+        metavar="R",
+        help="members of each broker group (R > 1 without --cluster: one group of R); topics at replication factor R",
+    )
+    parser.add_argument(
         "--aiokafka-docker",
         metavar="IMAGE",
         help="run aiokafka's suite through its own docker fixture with this image (e.g. rockafka:aiokafka_2.8.1)",
@@ -285,6 +314,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"no source checkout given for {', '.join(missing)}")
     if not 0 <= options.cluster <= 16:
         parser.error("--cluster must be between 1 and 16 (0: one broker)")
+    if not 1 <= options.replicas <= 5:
+        parser.error("--replicas must be between 1 and 5")
+    if options.replicas > 1 and not options.cluster:
+        options.cluster = 1
     if options.cluster and options.aiokafka_docker:
         parser.error("--cluster and --aiokafka-docker exclude each other (the docker fixture starts its own broker)")
     workdir = options.workdir.resolve()
@@ -307,11 +340,12 @@ def main(argv: list[str] | None = None) -> int:
             options.kafka_version,
             options.security_only,
             options.cluster,
+            options.replicas,
         )
         print(text, flush=True)
         texts.append(text)
-    target = f"a {options.cluster}-group Rockafka cluster" if options.cluster else "Rockafka"
-    name = f"summary-cluster{options.cluster}.md" if options.cluster else "summary.md"
+    target = f"Rockafka, {cluster_label(options.cluster, options.replicas)}" if options.cluster else "Rockafka"
+    name = f"summary-{cluster_tag(options.cluster, options.replicas)}.md" if options.cluster else "summary.md"
     (workdir / name).write_text(f"# Upstream suites against {target}\n\n" + "\n".join(texts))
     return 0
 

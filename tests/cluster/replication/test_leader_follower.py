@@ -11,10 +11,13 @@ import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
+
 from rockafka.cluster.etcd import Etcd
 from rockafka.cluster.group_writes import InSyncWriter
 from rockafka.cluster.layout import GroupState, KeyLayout, decode_group, encode_group
 from rockafka.cluster.local_etcd import LocalEtcd
+from rockafka.cluster.replication import leader as leader_module
 from rockafka.cluster.replication.follower import FollowerRefusedError, ReplicationFollower
 from rockafka.cluster.replication.leader import ReplicationLeader
 from rockafka.store import MessageStore, OffsetCommit, TopicPartition
@@ -175,6 +178,43 @@ def test_a_follower_takes_the_leaders_internal_topic_ids_and_a_promoted_one_repl
             assert follower_store.offsets.fetch("g1")[partition].offset == 42
             follower_store.offsets.commit("g1", [OffsetCommit("t", 0, 43)])  # a leader's own append again
             assert follower_store.offsets.fetch("g1")[partition].offset == 43
+
+    asyncio.run(scenario())
+
+
+def test_a_topic_created_on_the_leader_reaches_a_caught_up_follower_without_an_append(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A parked stream is woken by the leader's topic table changing, not only by appends: with heartbeats an hour
+    apart, a topic created, grown and deleted on the leader reaches the follower (the upstream suites create a
+    topic on the leader and describe it on a follower at once)."""
+    monkeypatch.setattr(leader_module, "HEARTBEAT_S", 3600.0)
+
+    async def scenario() -> None:
+        with (
+            MessageStore.open(small_config(tmp_path / "leader")) as leader_store,
+            MessageStore.open(small_config(tmp_path / "follower")) as follower_store,
+        ):
+            leader_store.topics.create("t", 1, topic_id=TOPIC_ID)
+            leader = ReplicationLeader(leader_store, lag_time_ms=10_000)
+            await leader.start("127.0.0.1", 0)
+            follower = ReplicationFollower(2, "127.0.0.1", leader.port)
+            follower_store.replica.follow()
+            follower.follow(follower_store, None)
+
+            def partitions_there() -> dict[str, int]:
+                return {topic.name: topic.partitions for topic in follower_store.topics.list()}
+
+            await _until(lambda: partitions_there() == {"t": 1}, "the follower holds the first topic")
+            leader_store.topics.create("created-later", 2)
+            await _until(lambda: partitions_there() == {"t": 1, "created-later": 2}, "the new topic is there")
+            leader_store.topics.create_partitions("created-later", 3)
+            await _until(lambda: partitions_there() == {"t": 1, "created-later": 3}, "the grown topic is there")
+            leader_store.topics.delete("t")
+            await _until(lambda: partitions_there() == {"created-later": 3}, "the deleted topic is gone")
+            follower.cancel()
+            await follower.stop()
+            await leader.stop()
 
     asyncio.run(scenario())
 
