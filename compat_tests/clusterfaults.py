@@ -167,9 +167,7 @@ def inject(cluster: Cluster, fault: str, rng: random.Random, lease_ttl_s: float)
         time.sleep(lease_ttl_s + 1.0)  # past its lease: the cluster drops it
         cluster.resume(node)
     else:
-        cluster.kill(node)
-        time.sleep(1.0)
-        cluster.start_broker(node)
+        cluster.restart(node)  # SIGKILL, then a start once its registration expired (a live one is refused)
     cluster.wait_ready(timeout_s=WAIT_S)
     return node
 
