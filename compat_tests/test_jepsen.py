@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from .jepsen import nemesis
-from .jepsen.run import run, seed_from_env
+from .jepsen.run import Verdict, run, seed_from_env
 from .jepsen.topology import FaultCluster
 
 pytestmark = [pytest.mark.slow]
@@ -26,6 +26,17 @@ SEED = seed_from_env(19)
 def test_acknowledged_data_survives_every_fault_once_and_in_order(tmp_path: Path) -> None:
     with FaultCluster(groups=2) as cluster:
         verdict = run(cluster, SEED, faults=len(nemesis.KINDS), settle_s=2.0, history_file=tmp_path / "history.json")
+    assert_clean(verdict)
+
+
+def test_replicated_groups_fail_over_with_nothing_acknowledged_lost(tmp_path: Path) -> None:
+    """The same faults on 2 groups of 3 members: a killed, paused or isolated leader is replaced by a follower."""
+    with FaultCluster(groups=2, members=3) as cluster:
+        verdict = run(cluster, SEED, faults=len(nemesis.KINDS), settle_s=2.0, history_file=tmp_path / "history.json")
+    assert_clean(verdict)
+
+
+def assert_clean(verdict: Verdict) -> None:
     assert {fault.kind for fault in verdict.faults} == set(nemesis.KINDS)
     assert {ack.topic for ack in verdict.history.acks} == set(verdict.history.topics)  # every writer acknowledged
     assert verdict.history.reads and verdict.history.committed and verdict.history.aborted
