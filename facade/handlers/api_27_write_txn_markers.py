@@ -65,7 +65,7 @@ async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteT
     results = await asyncio.gather(*waits, return_exceptions=True)
     if any(isinstance(result, BaseException) for result in results):
         return _error(request, ErrorCode.KAFKA_STORAGE_ERROR)
-    unconfirmed = await _replicated(ctx) if waits else ErrorCode.NONE
+    unconfirmed = await _replicated(ctx)
     if unconfirmed != ErrorCode.NONE:
         answers = [_unless_ok(answer, unconfirmed) for answer in answers]
     return WriteTxnMarkersResponse(
@@ -74,7 +74,8 @@ async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteT
 
 
 async def _replicated(ctx: RequestContext) -> ErrorCode:
-    """On a replicated group's leader, wait until every in-sync member holds what was appended (acks=all)."""
+    """On a replicated group's leader, wait until every in-sync member holds this log's end (acks=all): every
+    marker just appended, and nothing to wait for when none was."""
     replication = ctx.broker.replication
     if replication is None or replication.leader is None:
         return ErrorCode.NONE
