@@ -155,11 +155,22 @@ class Etcd:
             raise EtcdUnavailableError(f"etcd at {self.endpoint} failed: {type(exc).__name__} {exc}") from None
 
 
+#: gRPC keepalive while a call or stream is open (the watch always is): a connection that stops answering, a peer
+#: gone without a reset (a cut network, a proxy that keeps the socket), is found dead within ~15 s and the watch
+#: fails over to a fresh read instead of waiting on it for ever (as etcd's own client sets DialKeepAliveTime).
+#: 10 s is above etcd's default minimum ping interval (5 s), so it never answers "too many pings".
+CHANNEL_OPTIONS: Final = {
+    "grpc.keepalive_time_ms": 10_000,
+    "grpc.keepalive_timeout_ms": 5_000,
+    "grpc.keepalive_permit_without_calls": 0,
+}
+
+
 async def _first_answering(endpoints: Sequence[str]) -> tuple[Any, str]:
     """A client of the first of ``endpoints`` that answers a read, or :class:`EtcdUnavailableError`."""
     for endpoint in endpoints:
         host, port = parse_endpoint(endpoint)
-        client = aetcd.Client(host=host, port=port, timeout=REQUEST_TIMEOUT_S)
+        client = aetcd.Client(host=host, port=port, timeout=REQUEST_TIMEOUT_S, options=CHANNEL_OPTIONS)
         ETCD_REQUESTS["connect"] += 1
         try:
             await asyncio.wait_for(client.get(b"/rockafka"), REQUEST_TIMEOUT_S)

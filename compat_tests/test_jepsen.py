@@ -6,6 +6,9 @@ consumer group committing offsets and a read_committed reader, while the nemesis
 pauses (SIGSTOP/SIGCONT), isolates (from clients and etcd, or from etcd alone) a group's leader and restarts
 etcd: one of each, in the order the seed draws. The checker's rules are in ``compat_tests/jepsen/checker.py``.
 The seed and the schedule are printed (and shown on failure); ``ROCKAFKA_JEPSEN_SEED=N`` replays seed N.
+
+Replicated groups (3 members each) run in ``python -m bench.jepsen --members 3``, not here yet: 1 run in 4 of seed
+19 hung after an etcd restart (a member named leader never took the role; see docs/replication.md).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from .jepsen import nemesis
-from .jepsen.run import run, seed_from_env
+from .jepsen.run import Verdict, run, seed_from_env
 from .jepsen.topology import FaultCluster
 
 pytestmark = [pytest.mark.slow]
@@ -26,6 +29,10 @@ SEED = seed_from_env(19)
 def test_acknowledged_data_survives_every_fault_once_and_in_order(tmp_path: Path) -> None:
     with FaultCluster(groups=2) as cluster:
         verdict = run(cluster, SEED, faults=len(nemesis.KINDS), settle_s=2.0, history_file=tmp_path / "history.json")
+    assert_clean(verdict)
+
+
+def assert_clean(verdict: Verdict) -> None:
     assert {fault.kind for fault in verdict.faults} == set(nemesis.KINDS)
     assert {ack.topic for ack in verdict.history.acks} == set(verdict.history.topics)  # every writer acknowledged
     assert verdict.history.reads and verdict.history.committed and verdict.history.aborted

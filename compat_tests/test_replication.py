@@ -3,10 +3,12 @@ started with ``rockafka.replication.leader`` (``cluster/replication/``). Records
 confluent-kafka end up in the follower's store byte for byte (the same CommitLog bytes at the same offsets) and
 read back the same through ``StoreReader`` (records, offsets, headers, transactions); a follower killed and
 restarted catches up from its end; one whose log diverged is cut back and follows; acks=all waits for the
-follower (and, once a paused follower leaves the in-sync set, answers without it, as Kafka does)."""
+follower (and, once a paused follower leaves the in-sync set, answers without it, as Kafka does); so does a
+transaction marker (WriteTxnMarkers), as Kafka appends markers with acks=all."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import time
@@ -19,6 +21,20 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from kafka import KafkaProducer
 from kafka.errors import NotLeaderForPartitionError
 
+from rockafka.facade.interbroker import BrokerConnection
+from rockafka.facade.protocol.error_codes import ErrorCode
+from rockafka.facade.protocol.messages.offset_commit import (
+    OffsetCommitRequest,
+    OffsetCommitRequestPartition,
+    OffsetCommitRequestTopic,
+    OffsetCommitResponse,
+)
+from rockafka.facade.protocol.messages.write_txn_markers import (
+    WritableTxnMarker,
+    WritableTxnMarkerTopic,
+    WriteTxnMarkersRequest,
+    WriteTxnMarkersResponse,
+)
 from rockafka.store import MessageStore, StoreConfig
 from rockafka.store.reader import StoreReader
 
@@ -242,3 +258,79 @@ def test_acks_all_waits_for_the_follower_and_a_paused_one_leaves_the_in_sync_set
         _resume(follower)
         follower.kill()
         leader.kill()
+
+
+def test_a_transaction_marker_is_answered_once_the_in_sync_follower_holds_it(tmp_path: Path) -> None:
+    """A marker only the leader held would be cut by a failover, leaving the transaction open for the producer's next
+    COMMIT to commit (the fault suite saw aborted records read that way): the leader answers it as acks=all."""
+    leader, follower = _pair(tmp_path, **{"replica.lag.time.max.ms": "6000"})
+    leader.start()
+    follower.start()
+    try:
+        _create(leader.bootstrap, "marked", 2)
+        _wait(lambda: "follower 2" in leader.log_text() and "connected" in leader.log_text(), "the follower joined")
+        assert _produce(leader.bootstrap, "marked", 50, acks="all") == [None] * 50
+        assert follower.process is not None
+        os.kill(follower.process.pid, signal.SIGSTOP)
+        held, answer = asyncio.run(_abort_marker(leader.port))
+        assert held  # the paused follower holds the answer back
+        assert answer == ErrorCode.NONE  # answered once the follower left the in-sync set
+        assert "out of the in-sync set" in leader.log_text()
+    finally:
+        _resume(follower)
+        follower.kill()
+        leader.kill()
+
+
+async def _abort_marker(port: int) -> tuple[bool, ErrorCode]:
+    """Send an ABORT marker for partition 0 of ``marked``: (whether it was unanswered after a second, its answer)."""
+    marker = WritableTxnMarker(
+        producer_id=7, producer_epoch=0, transaction_result=False,
+        topics=[WritableTxnMarkerTopic(name="marked", partition_indexes=[0])],
+    )  # fmt: skip
+    connection = BrokerConnection("127.0.0.1", port, WAIT_S)
+    try:
+        sent = asyncio.ensure_future(
+            connection.request(WriteTxnMarkersRequest(markers=[marker]), 1, WriteTxnMarkersResponse)
+        )
+        done, _ = await asyncio.wait({sent}, timeout=1.0)
+        response = await asyncio.wait_for(sent, WAIT_S)
+    finally:
+        connection.close()
+    return not done, ErrorCode.of(response.markers[0].topics[0].partitions[0].error_code)
+
+
+def test_an_offset_commit_is_answered_once_the_in_sync_follower_holds_it(tmp_path: Path) -> None:
+    """A commit only the leader held would be cut by a failover and a consumer's committed offset would go back (the
+    fault suite saw it): while the in-sync follower is paused the commit is answered COORDINATOR_NOT_AVAILABLE after
+    Kafka's offsets.commit.timeout.ms (the client retries), and once it runs again the commit succeeds."""
+    leader, follower = _pair(tmp_path)  # replica.lag.time.max.ms 30 s: the paused follower stays in sync
+    leader.start()
+    follower.start()
+    try:
+        _create(leader.bootstrap, "committed", 1)
+        _wait(lambda: "follower 2" in leader.log_text() and "connected" in leader.log_text(), "the follower joined")
+        assert asyncio.run(_commit(leader.port, 5)) == ErrorCode.NONE
+        assert follower.process is not None
+        os.kill(follower.process.pid, signal.SIGSTOP)
+        assert asyncio.run(_commit(leader.port, 6)) == ErrorCode.COORDINATOR_NOT_AVAILABLE
+        _resume(follower)
+        assert asyncio.run(_commit(leader.port, 7)) == ErrorCode.NONE
+    finally:
+        _resume(follower)
+        follower.kill()
+        leader.kill()
+
+
+async def _commit(port: int, offset: int) -> ErrorCode:
+    """An admin OffsetCommit (v8, no member) of ``offset`` for committed-0 in group ``keeper``: its answer."""
+    topic = OffsetCommitRequestTopic(
+        name="committed", partitions=[OffsetCommitRequestPartition(partition_index=0, committed_offset=offset)]
+    )
+    request = OffsetCommitRequest(group_id="keeper", generation_id_or_member_epoch=-1, member_id="", topics=[topic])
+    connection = BrokerConnection("127.0.0.1", port, WAIT_S)
+    try:
+        response = await asyncio.wait_for(connection.request(request, 8, OffsetCommitResponse), WAIT_S)
+    finally:
+        connection.close()
+    return ErrorCode.of(response.topics[0].partitions[0].error_code)

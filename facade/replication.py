@@ -221,3 +221,23 @@ def after_confirm(
             )
         out.append(topic)
     return out
+
+
+#: How long a coordinator's write (an offset commit) waits for the in-sync members before it is answered
+#: COORDINATOR_NOT_AVAILABLE: Kafka's offsets.commit.timeout.ms default.
+COORDINATOR_WRITE_TIMEOUT_MS = 5000
+
+
+async def coordinator_write_confirmed(broker: Broker) -> ErrorCode:
+    """After a coordinator appended to this broker's log (offset commits): on a replicated group's leader, wait until
+    every in-sync member holds the log's end, as Kafka appends ``__consumer_offsets`` with acks=all; NONE, else the
+    coordinator error Kafka's group coordinator answers then (COORDINATOR_NOT_AVAILABLE for a timeout,
+    NOT_COORDINATOR once this broker no longer leads). A commit answered before a failover could lose it would let a
+    consumer's committed offset go back."""
+    replication = broker.replication
+    if replication is None or replication.leader is None:
+        return ErrorCode.NONE
+    code = await confirmed(replication.leader, broker.store.replica.published_end, COORDINATOR_WRITE_TIMEOUT_MS)
+    if code == ErrorCode.NONE:
+        return code
+    return ErrorCode.COORDINATOR_NOT_AVAILABLE if code == ErrorCode.REQUEST_TIMED_OUT else ErrorCode.NOT_COORDINATOR

@@ -56,7 +56,7 @@ def run_up(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stop.set())
     cluster = Cluster(
-        groups=args.groups, replicas=args.replicas, name=args.name, lease_ttl_ms=6000, data_root=args.data_dir
+        groups=args.groups, replicas=args.replicas, name=args.name, lease_ttl_ms=2000, data_root=args.data_dir
     )
     try:
         cluster.start()

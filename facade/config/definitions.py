@@ -295,7 +295,7 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.cluster.etcd.endpoints", LIST, None, doc="etcd host:port list: joins a cluster"),
     ConfigDef("rockafka.cluster.name", STR, "rockafka", doc="the cluster's key prefix in etcd"),
     ConfigDef("rockafka.cluster.group", STR, None, doc="this broker's group (default: group-<node.id>)"),
-    ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 6000, at_least(1000), doc="registration lease TTL"),
+    ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 2000, at_least(1000), doc="registration lease TTL"),
     ConfigDef(
         "inter.broker.listener.name",
         STR,

@@ -13,7 +13,11 @@ and epoch, COMMIT or ABORT, the coordinator's epoch) and each partition named, a
   dropped (ABORT), the marker written into that partition too (``store/txnoffsets.py``);
 - any other partition: the COMMIT or ABORT control batch is appended, ending the producer's open transaction
   there (its aborted range is recorded for read_committed fetches, and the last stable offset moves past it);
-  NONE once it is stored (fsynced under ``rockafka.flush.mode=sync``), or the store's error.
+  NONE once it is stored (fsynced under ``rockafka.flush.mode=sync``), or the store's error. The leader of a
+  replicated group answers NONE only once every in-sync member holds the marker, as Kafka appends markers with
+  acks=all: a marker only the old leader held would be cut at a failover, the transaction left open, and the
+  producer's next COMMIT would then commit the aborted records too. A wait that ends unconfirmed (a timeout, a
+  demotion) answers its error (REQUEST_TIMED_OUT, NOT_LEADER_OR_FOLLOWER) and the coordinator sends it again.
 
 Version notes: v1 is the first flexible version; nothing else differs. Authorization: CLUSTER_ACTION on the
 cluster (else every partition answers CLUSTER_AUTHORIZATION_FAILED): with ACLs on, only a broker's principal may
@@ -37,6 +41,7 @@ from rockafka.facade.protocol.messages.write_txn_markers import (
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, UnknownTopicOrPartitionError
 
+from .. import replication as replicated
 from ..errors import store_error_code
 from ..group import OFFSETS_TOPIC
 from ..transactions.markers import Marker
@@ -44,6 +49,8 @@ from .context import RequestContext
 from .registry import register
 
 Answer = Callable[[str, int], ErrorCode]
+#: How long a marker waits for the in-sync members (Kafka appends markers with its request.timeout.ms, 30 s).
+MARKER_CONFIRM_TIMEOUT_MS = 30_000
 
 
 def _error(request: WriteTxnMarkersRequest, code: ErrorCode) -> WriteTxnMarkersResponse:
@@ -58,9 +65,26 @@ async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteT
     results = await asyncio.gather(*waits, return_exceptions=True)
     if any(isinstance(result, BaseException) for result in results):
         return _error(request, ErrorCode.KAFKA_STORAGE_ERROR)
+    unconfirmed = await _replicated(ctx)
+    if unconfirmed != ErrorCode.NONE:
+        answers = [_unless_ok(answer, unconfirmed) for answer in answers]
     return WriteTxnMarkersResponse(
         markers=[_result(m, answer) for m, answer in zip(request.markers, answers, strict=True)]
     )
+
+
+async def _replicated(ctx: RequestContext) -> ErrorCode:
+    """On a replicated group's leader, wait until every in-sync member holds this log's end (acks=all): every
+    marker just appended, and nothing to wait for when none was."""
+    replication = ctx.broker.replication
+    if replication is None or replication.leader is None:
+        return ErrorCode.NONE
+    end = ctx.broker.store.replica.published_end
+    return await replicated.confirmed(replication.leader, end, MARKER_CONFIRM_TIMEOUT_MS)
+
+
+def _unless_ok(answer: Answer, code: ErrorCode) -> Answer:
+    return lambda topic, partition: code if answer(topic, partition) == ErrorCode.NONE else answer(topic, partition)
 
 
 def _write(ctx: RequestContext, marker: WritableTxnMarker, waits: list[asyncio.Future[None]]) -> Answer:
