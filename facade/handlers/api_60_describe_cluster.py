@@ -8,7 +8,9 @@ every cluster operation when authorization is off) when asked for, INT32_MIN oth
 Version notes: v1 adds ``endpoint_type``: 1 (brokers) is answered; 2 (controllers) gets
 UNSUPPORTED_ENDPOINT_TYPE, as a Kafka broker answers it (a client asking for controllers must
 bootstrap from a controller listener, which a single Rockafka node does not have apart).
-A broker's rack is its ``broker.rack`` (null when unset, as Kafka).
+A broker's rack is its ``broker.rack``; in a cluster, a broker without one shows its broker group there instead
+(Kafka would show null), which is how ``rockafka cluster move --to-group`` and operators find a group's brokers
+over the wire. Metadata, which clients' rack-aware choices read, shows ``broker.rack`` only (null when unset).
 Not implemented: fenced brokers (v2+ of the spec, not advertised).
 """
 
@@ -54,7 +56,7 @@ def handle(ctx: RequestContext, request: DescribeClusterRequest) -> DescribeClus
         cluster_id=broker.cluster_id,
         controller_id=broker.topology.controller_id(broker.node_id),
         brokers=[
-            DescribeClusterBroker(broker_id=item.node_id, host=item.host, port=item.port, rack=item.rack)
+            DescribeClusterBroker(broker_id=item.node_id, host=item.host, port=item.port, rack=item.rack or item.group)
             for item in broker.topology.brokers(
                 BrokerAddress(broker.node_id, listener.host, listener.port, listener.name)
             )

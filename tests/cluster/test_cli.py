@@ -147,7 +147,7 @@ def test_cluster_up_with_replicas_and_cluster_status_show_each_groups_leader_epo
             "group-2: leader 3, epoch 0",
         ]
         assert groups[0].endswith("live members [1, 2]") and groups[1].endswith("live members [3, 4]")
-        for row in groups:  # the leader is in its set; followers join once they follow (issue 19's failover)
+        for row in groups:  # the leader is in its set; followers join once they caught up
             in_sync = row.split("in sync [")[1].split("]")[0]
             assert row.split("leader ")[1].split(",")[0] in in_sync.split(", ")
         process.send_signal(signal.SIGINT)
@@ -156,10 +156,10 @@ def test_cluster_up_with_replicas_and_cluster_status_show_each_groups_leader_epo
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
             process.wait(START_S)
-    for node in (1, 2, 3, 4):
-        assert (
-            "replication: serving followers on 127.0.0.1:" in (tmp_path / f"broker-{node}" / "broker.log").read_text()
-        )
+    logs = {node: (tmp_path / f"broker-{node}" / "broker.log").read_text() for node in (1, 2, 3, 4)}
+    for leader, follower in ((1, 2), (3, 4)):  # each group's leader served its follower, which followed it
+        assert "replication: serving followers on 127.0.0.1:" in logs[leader]
+        assert "replication: following 127.0.0.1:" in logs[follower]
 
 
 def test_cluster_status_with_an_unreachable_etcd_is_one_line() -> None:
