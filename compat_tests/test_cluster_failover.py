@@ -183,19 +183,34 @@ class AckedLoad:
 
 
 def _read_all(bootstrap: str) -> dict[int, list[tuple[int, int]]]:
-    """Every record of the topic: per partition, (offset, seq) in log order."""
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "checker", "enable.auto.commit": False})
+    """Every record of the topic: per partition, (offset, seq) in log order. A read that stops short of the high
+    watermarks fails with the watermarks and the errors the consumer met (an out-of-range fetch is one: it is not
+    reset past the records)."""
+    consumer = Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": "checker",
+            "enable.auto.commit": False,
+            "auto.offset.reset": "error",
+        }
+    )
     found: dict[int, list[tuple[int, int]]] = {p: [] for p in range(PARTITIONS)}
+    errors: list[str] = []
     try:
         ends = {p: _high_watermark(consumer, p) for p in found}
+        print(f"high watermarks read: {ends}")  # shown with a failure
         consumer.assign([TopicPartition(TOPIC, p, OFFSET_BEGINNING) for p in found])
         deadline = time.monotonic() + WAIT_S
         while any((found[p][-1][0] + 1 if found[p] else 0) < ends[p] for p in found) and time.monotonic() < deadline:
             message = consumer.poll(0.5)
-            if message is not None and message.error() is None:
+            if message is not None and message.error() is not None:
+                errors.append(str(message.error()))
+            elif message is not None:
                 found[message.partition()].append((message.offset(), int(message.value())))
     finally:
         consumer.close()
+    short = {p: len(found[p]) for p in found if (found[p][-1][0] + 1 if found[p] else 0) < ends[p]}
+    assert not short, f"read {short} records of partitions whose high watermarks are {ends}; errors: {errors[-5:]}"
     return found
 
 
