@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.slow]
 
 TOPIC = "rejoin"
 PARTITIONS = 4
-#: How long the client tries the restarting broker while its etcd link is cut (the join gives up after 5 s).
+#: How long the client tries the restarting broker while its etcd link is cut (the join tries for 18 s).
 CUT_S = 2.0
 
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from rockafka.cluster import ClusterError
+from rockafka.cluster import ClusterError, EtcdUnavailableError, NodeIdTakenError
 from rockafka.store import MessageStore, StoreError
 
 from . import handlers as _handlers  # noqa: F401  (registers every API handler)
@@ -38,7 +38,7 @@ from .security import SecurityError, SecurityService
 from .server import KafkaConnection, RequestHandler
 
 if TYPE_CHECKING:
-    from rockafka.cluster.member import ClusterMember
+    from rockafka.cluster.member import ClusterMember, MemberSettings
 
     from .cluster_topology import ClusterTopology
     from .replication_roles import ClusterRoles
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DRAIN_TIMEOUT_S = 10.0
+JOIN_RETRY_S = 0.5  # between attempts to join a cluster (etcd unreachable, the node id still registered)
 
 
 class StartupError(Exception):
@@ -176,7 +177,7 @@ class BrokerApp:
 
         Any failure (etcd unreachable, node.id taken) closes what was opened and is one StartupError line."""
         try:
-            from rockafka.cluster.member import ClusterMember, MemberSettings  # loads the etcd client: only here
+            from rockafka.cluster.member import MemberSettings  # loads the etcd client: only here
 
             from .cluster_broker_default import ClusterBrokerDefault
             from .cluster_topology import ClusterTopology
@@ -208,8 +209,7 @@ class BrokerApp:
             rack=str(config.get("broker.rack") or "") or None,
         )
         try:
-            member = ClusterMember(settings)
-            await member.start(proposed_cluster_id=broker.cluster_id)
+            member = await _join(settings, broker.cluster_id, config.int("rockafka.cluster.join.timeout.ms"))
         except ClusterError as exc:
             await self._abandon_start(broker)
             raise StartupError(str(exc)) from None
@@ -431,6 +431,28 @@ class BrokerApp:
             if stop_requested.is_set():
                 return
             self.__init__(self.config, fault_injection=self._fault_injection, clock=self.clock)  # type: ignore[misc]
+
+
+async def _join(settings: MemberSettings, cluster_id: str | None, timeout_ms: int) -> ClusterMember:
+    """Join the cluster, trying again for ``timeout_ms`` while etcd cannot be reached or this node id is still
+    registered (a broker killed and started again inside its lease: the old registration expires with it), as a
+    Kafka broker waits ``zookeeper.connection.timeout.ms`` for ZooKeeper. Then the last ``ClusterError`` is raised."""
+    from rockafka.cluster.member import ClusterMember  # loads the etcd client: only in a cluster
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    said = False
+    while True:
+        member = ClusterMember(settings)
+        try:
+            await member.start(proposed_cluster_id=cluster_id)
+            return member
+        except (EtcdUnavailableError, NodeIdTakenError) as exc:
+            if time.monotonic() + JOIN_RETRY_S > deadline:
+                raise
+            if not said:
+                log.warning("cannot join the cluster yet (trying for %.0f s): %s", timeout_ms / 1000, exc)
+                said = True
+        await asyncio.sleep(JOIN_RETRY_S)
 
 
 def _rebuild_producers(broker: Broker) -> None:

@@ -297,6 +297,13 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.cluster.group", STR, None, doc="this broker's group (default: group-<node.id>)"),
     ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 2000, at_least(1000), doc="registration lease TTL"),
     ConfigDef(
+        "rockafka.cluster.join.timeout.ms",
+        INT,
+        18000,
+        NON_NEGATIVE,
+        doc="how long a starting broker tries to join its cluster (etcd unreachable, its node id still registered)",
+    ),
+    ConfigDef(
         "inter.broker.listener.name",
         STR,
         None,

@@ -44,20 +44,38 @@ def _errors(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if " INFO " not in line and " WARNING " not in line]
 
 
-def test_serve_with_an_unreachable_etcd_says_so_in_one_line(tmp_path: Path) -> None:
-    done = _serve(tmp_path, "rockafka.cluster.etcd.endpoints=127.0.0.1:1")
+def test_serve_with_an_unreachable_etcd_tries_for_the_join_timeout_then_says_so_in_one_line(tmp_path: Path) -> None:
+    done = _serve(tmp_path, "rockafka.cluster.etcd.endpoints=127.0.0.1:1", "rockafka.cluster.join.timeout.ms=1500")
     assert done.returncode == 1
     assert _errors(done.stderr) == ["rockafka serve: etcd is not reachable at 127.0.0.1:1"]
+    [warning] = [line for line in done.stderr.splitlines() if " WARNING " in line]
+    assert warning.endswith("cannot join the cluster yet (trying for 2 s): etcd is not reachable at 127.0.0.1:1")
 
 
 def test_serve_with_a_node_id_another_live_broker_holds_is_refused(tmp_path: Path, etcd: LocalEtcd) -> None:
     settings = {"rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "twins", "node.id": "4"}
     with Broker(subprocess=True, settings=settings):
         asyncio.run(wait_until_serving(etcd.endpoint, "twins", [4], START_S))
-        done = _serve(tmp_path, *(f"{key}={value}" for key, value in settings.items()))
+        done = _serve(tmp_path, "rockafka.cluster.join.timeout.ms=1000", *(f"{k}={v}" for k, v in settings.items()))
     assert done.returncode == 1
     [line] = _errors(done.stderr)
     assert line.startswith("rockafka serve: node.id 4 is already registered by a live broker (group group-4 at")
+
+
+def test_a_broker_killed_and_started_again_inside_its_lease_joins_once_the_old_registration_expires(
+    etcd: LocalEtcd,
+) -> None:
+    settings = {"rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "again", "node.id": "5"}
+    with Broker(subprocess=True, settings=settings) as broker:
+        asyncio.run(wait_until_serving(etcd.endpoint, "again", [5], START_S))
+        broker.kill()
+        broker.start()  # its registration lives on for up to the lease TTL: the join waits it out
+        asyncio.run(wait_until_serving(etcd.endpoint, "again", [5], START_S))
+        assert KafkaAdminClient(bootstrap_servers=broker.bootstrap).describe_cluster()["brokers"][0]["broker_id"] == 5
+        assert (
+            "cannot join the cluster yet (trying for 18 s): node.id 5 is already registered"
+            in broker.log_path.read_text()
+        )
 
 
 def test_a_bad_group_name_is_one_line(tmp_path: Path, etcd: LocalEtcd) -> None:
