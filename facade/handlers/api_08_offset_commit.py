@@ -28,7 +28,6 @@ from rockafka.facade.protocol.messages.offset_commit import (
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import OffsetCommit, TopicPartition
 
-from .. import replication as replicated
 from .context import RequestContext
 from .coordination import check_group_coordinator
 from .registry import register
@@ -64,9 +63,6 @@ async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCom
         for partition in topic.partitions
     ]
     errors = dict(await ctx.broker.groups.offsets.commit(commit, offsets)) if offsets or not denied else {}
-    unconfirmed = await replicated.coordinator_write_confirmed(ctx.broker)
-    if unconfirmed != ErrorCode.NONE:  # not yet held by every in-sync member: a failover could undo it
-        errors = {key: unconfirmed if code == ErrorCode.NONE else code for key, code in errors.items()}
     errors.update(
         (TopicPartition(t.name, p.partition_index), ErrorCode.TOPIC_AUTHORIZATION_FAILED)
         for t in request.topics
