@@ -113,7 +113,7 @@ async def follow_from_start(
 ) -> tuple[MessageStore, Replication]:
     """A follower of ``source``: the handshake, and the store cut back (a new one) where its log parts."""
     leader = f"{source[0]}:{source[1]}"
-    follower = ReplicationFollower(config.node_id, *source)
+    follower = ReplicationFollower(config.node_id, *source, silence_ms=config.int("replica.lag.time.max.ms"))
     store.replica.follow()
     store.records.set_confirmed(0)  # a follower's reads stop at its leader's confirm offset: none known yet
     try:
