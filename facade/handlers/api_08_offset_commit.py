@@ -1,4 +1,5 @@
-"""OffsetCommit v0-9: store a group's offsets, durable once answered (under the sync flush policy).
+"""OffsetCommit v0-9: store a group's offsets, durable once answered (under the sync flush policy; on a replicated
+leader, held by every in-sync member, else COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR: ``facade/group/offsets.py``).
 
 Version notes: v0 carries no generation or member (a simple commit: accepted for groups without
 members); v1+ carry them, checked against the group (``facade/group/offsets.py``); v1's per-partition

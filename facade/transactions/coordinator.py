@@ -5,9 +5,10 @@ keeps every transactional id's ``TransactionMetadata``, makes each change durabl
 the markers, and runs the timers. Everything runs on the broker's event loop thread.
 
 Durability: each change is the transactional id's document (see ``metadata.py``), a record of its
-``__transaction_state`` partition (``store.transaction_state``), saved with an fsync awaited before the answer
-(Kafka answers once its transaction log write is replicated). Ending a transaction (EndTxn, the transaction
-timeout, fencing by a new InitProducerId):
+``__transaction_state`` partition (``store.transaction_state``), saved with an fsync awaited before the answer, and
+on a replicated leader once every in-sync member holds it (``confirm_write``: Kafka answers once its transaction
+log write is replicated; COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR otherwise). Ending a transaction (EndTxn,
+the transaction timeout, fencing by a new InitProducerId):
 
 1. the transaction goes to PrepareCommit/PrepareAbort, saved and fsynced; while that runs, requests for the id
    answer CONCURRENT_TRANSACTIONS;
