@@ -282,6 +282,7 @@ class CoordinatorWrites:
     at a failover. Installed only where ``Broker.replication`` is set: a single broker's writes are not wrapped."""
 
     broker: Broker
+    timeout_ms: int = COORDINATOR_WRITE_TIMEOUT_MS
     _pending: set[asyncio.Task[None]] = field(default_factory=set)
 
     def confirmed(self, durable: Future[None] | None) -> Future[None] | None:
@@ -291,17 +292,20 @@ class CoordinatorWrites:
             return durable
         both: Future[None] = Future()
         end = self.broker.store.replica.published_end  # just past this write
-        task = asyncio.get_running_loop().create_task(self._settle(both, durable, replication.leader, end))
+        settling = self._settle(both, durable, replication.leader, end, self.timeout_ms)
+        task = asyncio.get_running_loop().create_task(settling)
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
         return both
 
     @staticmethod
-    async def _settle(both: Future[None], durable: Future[None] | None, leader: ReplicationLeader, end: int) -> None:
+    async def _settle(
+        both: Future[None], durable: Future[None] | None, leader: ReplicationLeader, end: int, timeout_ms: int
+    ) -> None:
         try:
             if durable is not None:
                 await asyncio.wrap_future(durable)
-            code = await confirmed(leader, end, COORDINATOR_WRITE_TIMEOUT_MS)
+            code = await confirmed(leader, end, timeout_ms)
         except Exception as exc:  # the store's error for the write, handed on as it would have been
             both.set_exception(exc)
             return

@@ -23,6 +23,7 @@ from rockafka.cluster.replication.leader import ReplicationLeader
 from rockafka.store import MessageStore, OffsetCommit, TopicPartition
 
 from ...store.helpers import append, build_batch, small_config
+from .relay import Relay
 
 TOPIC_ID = uuid.UUID(int=0x77)
 WAIT_S = 30.0
@@ -242,46 +243,6 @@ def test_an_acks_all_wait_times_out_or_ends_with_the_leader(tmp_path: Path) -> N
     asyncio.run(scenario())
 
 
-class _Relay:
-    """A TCP relay on 127.0.0.1 between a follower and its leader (real sockets both ways); ``mute`` stops passing
-    the leader's bytes on while keeping every connection open: a leader gone silent without closing."""
-
-    def __init__(self, target_port: int) -> None:
-        self._target_port = target_port
-        self.muted = False
-        self.connections = 0
-        self._server: asyncio.Server | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    async def start(self) -> int:
-        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
-        return int(self._server.sockets[0].getsockname()[1])
-
-    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.connections += 1
-        upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self._target_port)
-        for source, sink, from_leader in ((reader, upstream_writer, False), (upstream_reader, writer, True)):
-            task = asyncio.create_task(self._pipe(source, sink, from_leader))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter, from_leader: bool) -> None:
-        try:
-            while data := await source.read(1 << 16):
-                if not (from_leader and self.muted):
-                    sink.write(data)
-        except OSError:
-            pass
-        finally:
-            sink.close()
-
-    async def stop(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        if self._server is not None:
-            self._server.close()
-
-
 def test_a_follower_whose_leader_goes_silent_reconnects_after_its_silence_limit(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -295,7 +256,7 @@ def test_a_follower_whose_leader_goes_silent_reconnects_after_its_silence_limit(
         ):
             leader = ReplicationLeader(leader_store, lag_time_ms=60_000)
             await leader.start("127.0.0.1", 0)
-            relay = _Relay(leader.port)
+            relay = Relay(leader.port)
             follower = ReplicationFollower(2, "127.0.0.1", await relay.start(), silence_ms=1500)
             follower_store.replica.follow()
             follower.follow(follower_store, None)
