@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+import uvloop
 
 from rockafka.cluster.etcd import Etcd
 from rockafka.cluster.group_writes import InSyncWriter
@@ -272,3 +273,29 @@ def test_a_follower_whose_leader_goes_silent_reconnects_after_its_silence_limit(
     with caplog.at_level("WARNING", logger="rockafka.cluster.replication.follower"):
         asyncio.run(scenario())
     assert "nothing from the leader for 1500 ms; retrying" in caplog.text
+
+
+def test_a_write_to_a_follower_gone_is_an_eof_not_uvloops_runtime_error() -> None:
+    """uvloop (the broker's loop) raises RuntimeError for a write to a closed transport; the leader's stream takes
+    it for the follower gone (EOFError: one WARNING line, ``_serve``), not a traceback."""
+
+    async def scenario() -> None:
+        closed = asyncio.Event()
+
+        async def serve(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.transport.abort()  # the follower's connection, gone
+            await _until(lambda: writer.transport.is_closing(), "the transport closed")
+            await asyncio.sleep(0.05)  # connection_lost has run: uvloop's handler is closed
+            with pytest.raises(RuntimeError):
+                writer.write(b"x")
+            with pytest.raises(EOFError, match="the follower's connection closed"):
+                leader_module._send(writer, b"header", b"chunk")
+            closed.set()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        _, writer = await asyncio.open_connection("127.0.0.1", server.sockets[0].getsockname()[1])
+        await asyncio.wait_for(closed.wait(), WAIT_S)
+        writer.close()
+        server.close()
+
+    asyncio.Runner(loop_factory=uvloop.new_event_loop).run(scenario())
