@@ -29,7 +29,7 @@ from .group import GroupService
 from .internal_topics import OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, InternalTopicListing
 from .ops.metrics import BrokerMetrics
 from .producers import ProducerService
-from .replication import Replication
+from .replication import CoordinatorWrites, Replication
 from .topology import BrokerAddress, LocalTopology, Topology
 from .transactions import TransactionCoordinator
 from .waiters import PartitionWaiters
@@ -79,6 +79,10 @@ class Broker:
             self.config, self.store, pending_transactional=self.transactions.pending_offsets, timers=clock
         )
         self.groups.consumer.subscriptions.partition_racks = self._partition_racks
+        if self.replication is not None:  # a replicated group's leader answers coordinator writes once replicated
+            writes = CoordinatorWrites(self)
+            self.groups.confirm_writes(writes.confirmed)
+            self.transactions.confirm_write = writes.confirmed
         self.internal_topics = InternalTopicListing(
             self.cluster_id,
             self.config.int("offsets.topic.num.partitions"),

@@ -21,9 +21,11 @@ handshakes with it and cuts its store back as a static follower does. Once it ha
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rockafka.cluster import ClusterError
@@ -111,7 +113,7 @@ async def follow_from_start(
 ) -> tuple[MessageStore, Replication]:
     """A follower of ``source``: the handshake, and the store cut back (a new one) where its log parts."""
     leader = f"{source[0]}:{source[1]}"
-    follower = ReplicationFollower(config.node_id, *source)
+    follower = ReplicationFollower(config.node_id, *source, silence_ms=config.int("replica.lag.time.max.ms"))
     store.replica.follow()
     store.records.set_confirmed(0)  # a follower's reads stop at its leader's confirm offset: none known yet
     try:
@@ -223,21 +225,97 @@ def after_confirm(
     return out
 
 
-#: How long a coordinator's write (an offset commit) waits for the in-sync members before it is answered
-#: COORDINATOR_NOT_AVAILABLE: Kafka's offsets.commit.timeout.ms default.
+#: How long a coordinator's write waits for the in-sync members before it is answered COORDINATOR_NOT_AVAILABLE:
+#: Kafka's offsets.commit.timeout.ms default.
 COORDINATOR_WRITE_TIMEOUT_MS = 5000
 
 
-async def coordinator_write_confirmed(broker: Broker) -> ErrorCode:
-    """After a coordinator appended to this broker's log (offset commits): on a replicated group's leader, wait until
-    every in-sync member holds the log's end, as Kafka appends ``__consumer_offsets`` with acks=all; NONE, else the
-    coordinator error Kafka's group coordinator answers then (COORDINATOR_NOT_AVAILABLE for a timeout,
-    NOT_COORDINATOR once this broker no longer leads). A commit answered before a failover could lose it would let a
-    consumer's committed offset go back."""
+class UnconfirmedWrite(Exception):
+    """A coordinator's write that not every in-sync member confirmed: ``error_code`` is what Kafka's coordinators
+    answer then (COORDINATOR_NOT_AVAILABLE after a timeout, NOT_COORDINATOR once this broker no longer leads)."""
+
+    def __init__(self, error_code: ErrorCode) -> None:
+        super().__init__(f"not confirmed by the in-sync members: {error_code.name}")
+        self.error_code = error_code
+
+
+def coordinator_error(code: ErrorCode) -> ErrorCode:
+    """The coordinator's answer for an append that ended with ``code``, as Kafka's GroupMetadataManager and
+    TransactionStateManager map them: a timeout or too few replicas is COORDINATOR_NOT_AVAILABLE (the client
+    retries), a leader that is no more is NOT_COORDINATOR (the client finds the new one)."""
+    if code in (ErrorCode.NONE, ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_NOT_AVAILABLE):
+        return code
+    if code in (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.KAFKA_STORAGE_ERROR):
+        return ErrorCode.NOT_COORDINATOR
+    return ErrorCode.COORDINATOR_NOT_AVAILABLE
+
+
+async def coordinator_write_confirmed(broker: Broker, timeout_ms: int = COORDINATOR_WRITE_TIMEOUT_MS) -> ErrorCode:
+    """After a coordinator appended to this broker's log: on a replicated group's leader, wait until every in-sync
+    member holds the log's end, as Kafka appends its internal topics with acks=all; NONE, else the partition
+    leader's error (REQUEST_TIMED_OUT, NOT_LEADER_OR_FOLLOWER: ``coordinator_error`` says what a coordinator
+    answers for it). A single broker (or a follower) has nothing to wait for. The one wait of every coordinator
+    write: the handlers of OffsetCommit, TxnOffsetCommit and WriteTxnMarkers await it, the coordinators' own
+    writes go through ``CoordinatorWrites``."""
     replication = broker.replication
     if replication is None or replication.leader is None:
         return ErrorCode.NONE
-    code = await confirmed(replication.leader, broker.store.replica.published_end, COORDINATOR_WRITE_TIMEOUT_MS)
-    if code == ErrorCode.NONE:
-        return code
-    return ErrorCode.COORDINATOR_NOT_AVAILABLE if code == ErrorCode.REQUEST_TIMED_OUT else ErrorCode.NOT_COORDINATOR
+    return await confirmed(replication.leader, broker.store.replica.published_end, timeout_ms)
+
+
+#: What a coordinator does with the durability future of a write it just appended: ``CoordinatorWrites.confirmed``
+#: on a replicated leader, else ``as_written``.
+ConfirmWrite = Callable[["Future[None] | None"], "Future[None] | None"]
+
+
+def as_written(durable: Future[None] | None) -> Future[None] | None:
+    """A single broker's coordinator write: answered once durable, as before (nothing more to wait for)."""
+    return durable
+
+
+@dataclass
+class CoordinatorWrites:
+    """The group, share-group and transaction coordinators' writes (their documents in ``__consumer_offsets`` and
+    ``__transaction_state``) on a replicated leader: ``confirmed`` turns the store's durability future of a write
+    into one done once every in-sync member also holds it (``coordinator_write_confirmed``), failed with
+    ``UnconfirmedWrite`` when they do not in time. A group or transaction state answered before then could be lost
+    at a failover. Installed only where ``Broker.replication`` is set: a single broker's writes are not wrapped."""
+
+    broker: Broker
+    timeout_ms: int = COORDINATOR_WRITE_TIMEOUT_MS
+    _pending: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def confirmed(self, durable: Future[None] | None) -> Future[None] | None:
+        """``durable`` (the future of a write just appended, or None), also waiting for the in-sync members."""
+        replication = self.broker.replication
+        if replication is None or replication.leader is None:
+            return durable
+        both: Future[None] = Future()
+        end = self.broker.store.replica.published_end  # just past this write
+        settling = self._settle(both, durable, replication.leader, end, self.timeout_ms)
+        task = asyncio.get_running_loop().create_task(settling)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+        return both
+
+    @staticmethod
+    async def _settle(
+        both: Future[None], durable: Future[None] | None, leader: ReplicationLeader, end: int, timeout_ms: int
+    ) -> None:
+        try:
+            if durable is not None:
+                await asyncio.wrap_future(durable)
+            code = await confirmed(leader, end, timeout_ms)
+        except Exception as exc:  # the store's error for the write, handed on as it would have been
+            both.set_exception(exc)
+            return
+        if code == ErrorCode.NONE:
+            both.set_result(None)
+        else:
+            both.set_exception(UnconfirmedWrite(coordinator_error(code)))
+
+
+def write_error(exc: BaseException, otherwise: ErrorCode) -> ErrorCode:
+    """What a coordinator answers when a write of its failed with ``exc``: the unconfirmed write's error, else
+    ``otherwise`` (the API's answer for a store that could not write)."""
+    return exc.error_code if isinstance(exc, UnconfirmedWrite) else otherwise

@@ -146,7 +146,9 @@ class ClusterRoles:
         store.replica.follow()
         store.records.set_confirmed(0 if follower is None else follower.confirm_offset)  # what the leader confirmed
         self._source = role.source
-        fresh = replication.follower = ReplicationFollower(self._config.node_id, *role.source)
+        fresh = replication.follower = ReplicationFollower(
+            self._config.node_id, *role.source, silence_ms=self._config.int("replica.lag.time.max.ms")
+        )
         if follower is not None:  # a new leader was in sync: it holds what the last one confirmed
             fresh.confirm_offset = follower.confirm_offset
         fresh.on_diverged = self._diverged

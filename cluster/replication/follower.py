@@ -14,7 +14,11 @@ watermark its leader sent, never a record a failover could lose. From ``follow``
 reads stop at the confirm offset known before (0 at first: nothing is served). ``on_confirm`` is called when the
 confirm offset moves (the broker wakes its parked fetches).
 
-A lost connection is retried every ``RETRY_S`` with a new handshake. If the leader then says this log must be
+A lost connection is retried every ``RETRY_S`` with a new handshake. The leader sends a frame at least every
+``HEARTBEAT_S`` (half a second) while it has nothing new, so a stream silent for ``silence_ms``
+(``replica.lag.time.max.ms``: a leader that long silent has dropped this follower from its in-sync set) is a
+leader gone without closing it (a host down, a partition): the connection is closed and tried again, and a new
+leader, once etcd names one, is followed then. If the leader then says this log must be
 cut, the running store cannot be cut in place (not built: a restart does it), so following stops: with an
 ERROR line, or by calling ``on_diverged`` (a broker in a cluster restarts in-process, handshakes and cuts).
 Threads: the broker loop thread.
@@ -49,6 +53,8 @@ log = logging.getLogger(__name__)
 
 RETRY_S = 1.0
 CONNECT_TIMEOUT_S = 5.0
+#: How long a stream may stay silent before the leader is taken for gone: replica.lag.time.max.ms's default.
+SILENCE_MS = 30_000
 
 
 class FollowerRefusedError(ClusterError):
@@ -67,9 +73,11 @@ class Session:
 
 
 class ReplicationFollower:
-    def __init__(self, node_id: int, host: str, port: int) -> None:
+    def __init__(self, node_id: int, host: str, port: int, *, silence_ms: int = SILENCE_MS) -> None:
         self.node_id = node_id
         self.address = (host, port)
+        self.silence_ms = silence_ms
+        self._reads = 0  # reads from the leader that completed frames: a stream not silent moves it
         self.confirm_offset = 0
         self.leader_epoch = -1
         self.on_confirm: Callable[[], None] | None = None
@@ -145,10 +153,17 @@ class ReplicationFollower:
         self._received(store, session, session.early)
         receiver = FrameReceiver(lambda messages: self._received(store, session, messages))
         await receiver.take_over(session.reader, session.writer, session.decoder)
-        raise await receiver.closed
+        while True:
+            reads = self._reads
+            done, _ = await asyncio.wait((receiver.closed,), timeout=self.silence_ms / 1000)
+            if done:
+                raise receiver.closed.result()
+            if self._reads == reads:
+                raise TimeoutError(f"nothing from the leader for {self.silence_ms} ms")
 
     def _received(self, store: MessageStore, session: Session, messages: Sequence[Message]) -> None:
         """Apply the frames one read completed, then acknowledge the new end once for all of them."""
+        self._reads += 1
         for message in messages:
             self._apply(store, message)
         session.writer.write(encode(Ack(store.replica.end)))

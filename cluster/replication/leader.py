@@ -313,12 +313,12 @@ class ReplicationLeader:
             topics = self._store.topics.list() + self._store.replica.internal_topics()
             if topics != sent_topics:
                 rows = [(t.name, t.topic_id, t.partitions, t.configs) for t in topics]
-                writer.write(encode(topic_specs(rows)))
+                _send(writer, encode(topic_specs(rows)))
                 sent_topics = topics
             chunk = replica.read_copy(position, CHUNK_BYTES)
             header = data_header(position, self._store.epochs.current, self.in_sync.confirm_offset, len(chunk))
             if chunk:
-                writer.writelines((header, chunk))
+                _send(writer, header, chunk)
                 position += len(chunk)
                 behind = position < replica.published_end
                 if not behind:
@@ -330,7 +330,7 @@ class ReplicationLeader:
             appended = self._next_append()
             await asyncio.wait((appended, acks), timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED)
             if not appended.done():
-                writer.write(header)
+                _send(writer, header)
                 await writer.drain()
         acks.result()
 
@@ -347,6 +347,14 @@ class ReplicationLeader:
                     self._membership_changed.set()
                 self._release_waiters()
         raise EOFError("the follower closed the connection")
+
+
+def _send(writer: asyncio.StreamWriter, *parts: bytes | memoryview) -> None:
+    """Write to a follower's connection; ``EOFError`` once it is closed (uvloop's transports raise RuntimeError for
+    a write then: the follower went between two awaits, one WARNING line says so, not a traceback)."""
+    if writer.is_closing():
+        raise EOFError("the follower's connection closed")
+    writer.writelines(parts)
 
 
 def _time_out(future: asyncio.Future[bool | None]) -> None:

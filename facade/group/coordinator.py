@@ -18,7 +18,8 @@ Everything runs on the broker's event loop; timers are ``loop.call_at``/``call_l
 JoinGroup and SyncGroup return futures that the state machine completes (a long poll); the rest answer
 at once. The group is saved (``persistence.py``) when a generation's assignment completes, when it turns
 Empty, and when a static member takes a new id in a Stable group; the SyncGroup and JoinGroup answers
-that depend on a save wait for it to be durable under the sync flush policy.
+that depend on a save wait for it to be durable under the sync flush policy, and on a replicated leader for every
+in-sync member to hold it (``confirm_write``, ``facade/replication.py``).
 
 Errors are Kafka's, in Kafka's order of checks (see each method). Kafka's messages for the same rules are
 in its ``GroupCoordinator``/``GroupMetadataManager``; none of its code is used here.

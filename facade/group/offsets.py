@@ -49,6 +49,7 @@ from rockafka.facade.protocol.messages.consumer_protocol_subscription import Con
 from rockafka.facade.protocol.primitives import Reader
 from rockafka.store import MessageStore, OffsetCommit, StoreError, TopicPartition, UnknownTopicOrPartitionError
 
+from ..replication import ConfirmWrite, UnconfirmedWrite, as_written, write_error
 from .consumer_protocol import ConsumerGroupCoordinator
 from .coordinator import GroupCoordinator
 from .group import ClassicGroup
@@ -90,6 +91,8 @@ class OffsetManager:
         self._in_flight: dict[str, Counter[TopicPartition]] = {}
         self._pending_transactional = pending_transactional
         self._consumer_groups = consumer_groups
+        #: A commit's durability, also waiting for the in-sync members on a replicated leader (``GroupService``).
+        self.confirm_write: ConfirmWrite = as_written
 
     # --- OffsetCommit ---
 
@@ -114,7 +117,7 @@ class OffsetManager:
         if not accepted:
             return _ready(errors)
         try:
-            durable = self._store.offsets.commit(request.group_id, accepted)
+            durable = self.confirm_write(self._store.offsets.commit(request.group_id, accepted))
         except StoreError as exc:
             log.error("offset commit for group %s failed: %s", request.group_id, exc)
             return _ready(errors | dict.fromkeys(_keys(accepted), ErrorCode.COORDINATOR_NOT_AVAILABLE))
@@ -322,9 +325,9 @@ async def _answer_when_durable(
     try:
         await asyncio.shield(durable)
         outcome = ErrorCode.NONE
-    except StoreError as exc:
+    except (StoreError, UnconfirmedWrite) as exc:
         log.error("offset commit for group %s was not made durable: %s", group_id, exc)
-        outcome = ErrorCode.COORDINATOR_NOT_AVAILABLE
+        outcome = write_error(exc, ErrorCode.COORDINATOR_NOT_AVAILABLE)
     return errors | dict.fromkeys(keys, outcome)
 
 

@@ -15,6 +15,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
 from ..clock import REAL_CLOCK, Clock, Timer
+from ..replication import ConfirmWrite, as_written, write_error
 from .group import ClassicGroup, Member
 from .model import JoinRequest, JoinResult, LeaveResult, LeavingMember, SyncRequest, SyncResult
 from .persistence import group_document
@@ -70,6 +71,8 @@ class Rebalancer:
         #: share groups' ids: a classic JoinGroup for one is INCONSISTENT_GROUP_PROTOCOL
         self.share_group_ids: Container[str] = frozenset()
         self.consumer_groups: ClassicMembersOfConsumerGroups | None = None
+        #: A save's durability, also waiting for the in-sync members on a replicated leader (``GroupService``).
+        self.confirm_write: ConfirmWrite = as_written
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -224,9 +227,13 @@ class Rebalancer:
     def _save(
         self, group: ClassicGroup, assignments: Mapping[str, bytes] | None, then: Callable[[ErrorCode], None]
     ) -> None:
-        """Save ``group`` (with ``assignments`` if given); call ``then`` with NONE once durable, or an error."""
+        """Save ``group`` (with ``assignments`` if given); call ``then`` with NONE once durable (and held by every
+        in-sync member on a replicated leader), or an error: COORDINATOR_NOT_AVAILABLE, or NOT_COORDINATOR once
+        this broker no longer leads (Kafka's GroupMetadataManager maps its append errors so)."""
         try:
-            durable = self.store.group_metadata.save(group.group_id, group_document(group, assignments))
+            durable = self.confirm_write(
+                self.store.group_metadata.save(group.group_id, group_document(group, assignments))
+            )
         except StoreError as exc:
             log.error("group %s could not be saved: %s", group.group_id, exc)
             then(ErrorCode.COORDINATOR_NOT_AVAILABLE)
@@ -236,8 +243,11 @@ class Rebalancer:
             return
 
         def done(future: asyncio.Future[None]) -> None:
-            failed = future.cancelled() or future.exception() is not None
-            then(ErrorCode.COORDINATOR_NOT_AVAILABLE if failed else ErrorCode.NONE)
+            if future.cancelled():
+                then(ErrorCode.COORDINATOR_NOT_AVAILABLE)
+                return
+            failure = future.exception()
+            then(ErrorCode.NONE if failure is None else write_error(failure, ErrorCode.COORDINATOR_NOT_AVAILABLE))
 
         asyncio.wrap_future(durable, loop=self.loop).add_done_callback(done)
 

@@ -40,6 +40,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
 from ..clock import REAL_CLOCK, Clock
+from ..replication import ConfirmWrite
 from .consumer_protocol import ClassicGroups, ConsumerGroup, GroupConfigs, assignor_name
 from .consumer_protocol.classic_members import MixedGroupCoordinator
 from .consumer_protocol.migration import MigrationPolicy
@@ -120,6 +121,14 @@ class GroupService:
         self._retention_ms = config.int("offsets.retention.minutes") * 60_000
         self._retention_check_s = config.int("offsets.retention.check.interval.ms") / 1000
         self._retention_task: asyncio.Task[None] | None = None
+
+    def confirm_writes(self, confirm: ConfirmWrite) -> None:
+        """Every coordinator's saves (classic, consumer and share groups, offset commits) go through ``confirm``
+        from now on: on a replicated leader, answered only once every in-sync member holds them."""
+        self.coordinator.confirm_write = confirm
+        self.consumer.confirm_write = confirm
+        self.share.confirm_write = confirm
+        self.offsets.confirm_write = confirm
 
     # --- lifecycle ---
 

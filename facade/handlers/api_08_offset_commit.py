@@ -1,4 +1,5 @@
-"""OffsetCommit v0-9: store a group's offsets, durable once answered (under the sync flush policy).
+"""OffsetCommit v0-9: store a group's offsets, durable once answered (under the sync flush policy; on a replicated
+leader, held by every in-sync member, else COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR: ``facade/group/offsets.py``).
 
 Version notes: v0 carries no generation or member (a simple commit: accepted for groups without
 members); v1+ carry them, checked against the group (``facade/group/offsets.py``); v1's per-partition
@@ -28,7 +29,6 @@ from rockafka.facade.protocol.messages.offset_commit import (
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import OffsetCommit, TopicPartition
 
-from .. import replication as replicated
 from .context import RequestContext
 from .coordination import check_group_coordinator
 from .registry import register
@@ -64,9 +64,6 @@ async def handle(ctx: RequestContext, request: OffsetCommitRequest) -> OffsetCom
         for partition in topic.partitions
     ]
     errors = dict(await ctx.broker.groups.offsets.commit(commit, offsets)) if offsets or not denied else {}
-    unconfirmed = await replicated.coordinator_write_confirmed(ctx.broker)
-    if unconfirmed != ErrorCode.NONE:  # not yet held by every in-sync member: a failover could undo it
-        errors = {key: unconfirmed if code == ErrorCode.NONE else code for key, code in errors.items()}
     errors.update(
         (TopicPartition(t.name, p.partition_index), ErrorCode.TOPIC_AUTHORIZATION_FAILED)
         for t in request.topics

@@ -65,22 +65,12 @@ async def handle(ctx: RequestContext, request: WriteTxnMarkersRequest) -> WriteT
     results = await asyncio.gather(*waits, return_exceptions=True)
     if any(isinstance(result, BaseException) for result in results):
         return _error(request, ErrorCode.KAFKA_STORAGE_ERROR)
-    unconfirmed = await _replicated(ctx)
+    unconfirmed = await replicated.coordinator_write_confirmed(ctx.broker, MARKER_CONFIRM_TIMEOUT_MS)
     if unconfirmed != ErrorCode.NONE:
         answers = [_unless_ok(answer, unconfirmed) for answer in answers]
     return WriteTxnMarkersResponse(
         markers=[_result(m, answer) for m, answer in zip(request.markers, answers, strict=True)]
     )
-
-
-async def _replicated(ctx: RequestContext) -> ErrorCode:
-    """On a replicated group's leader, wait until every in-sync member holds this log's end (acks=all): every
-    marker just appended, and nothing to wait for when none was."""
-    replication = ctx.broker.replication
-    if replication is None or replication.leader is None:
-        return ErrorCode.NONE
-    end = ctx.broker.store.replica.published_end
-    return await replicated.confirmed(replication.leader, end, MARKER_CONFIRM_TIMEOUT_MS)
 
 
 def _unless_ok(answer: Answer, code: ErrorCode) -> Answer:

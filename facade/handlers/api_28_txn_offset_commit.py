@@ -31,7 +31,6 @@ from rockafka.facade.protocol.messages.txn_offset_commit import (
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import OffsetCommit, TopicPartition
 
-from .. import replication as replicated
 from .context import RequestContext
 from .coordination import check_group_coordinator
 from .registry import register
@@ -72,8 +71,6 @@ async def handle(ctx: RequestContext, request: TxnOffsetCommitRequest) -> TxnOff
             error = await ctx.broker.transactions.commit_offsets(
                 request.transactional_id, request.producer_id, request.producer_epoch, request.group_id, accepted
             )
-        if error is ErrorCode.NONE:
-            error = await replicated.coordinator_write_confirmed(ctx.broker)
         errors.update(dict.fromkeys((TopicPartition(c.topic, c.partition) for c in accepted), error))
     return _response(request, lambda key: errors.get(key, ErrorCode.NONE))
 

@@ -32,6 +32,7 @@ from rockafka.facade.protocol.messages.consumer_group_heartbeat import (
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError
 
+from ..replication import UnconfirmedWrite, write_error
 from .api_11_join_group import client_host
 from .context import RequestContext
 from .coordination import check_group_coordinator
@@ -70,9 +71,9 @@ async def handle(ctx: RequestContext, request: ConsumerGroupHeartbeatRequest) ->
     if durable is not None:
         try:
             await asyncio.wrap_future(durable)
-        except StoreError as exc:
+        except (StoreError, UnconfirmedWrite) as exc:
             log.error("consumer group %s was not made durable: %s", request.group_id, exc)
-            return ConsumerGroupHeartbeatResponse(error_code=ErrorCode.COORDINATOR_NOT_AVAILABLE)
+            return ConsumerGroupHeartbeatResponse(error_code=write_error(exc, ErrorCode.COORDINATOR_NOT_AVAILABLE))
     return _response(result)
 
 

@@ -25,6 +25,7 @@ from rockafka.facade.protocol.messages.share_group_heartbeat import (
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError
 
+from ..replication import UnconfirmedWrite, write_error
 from .api_11_join_group import client_host
 from .context import RequestContext
 from .coordination import check_group_coordinator
@@ -60,9 +61,9 @@ async def handle(ctx: RequestContext, request: ShareGroupHeartbeatRequest) -> Sh
         result, durable = share.heartbeat(heartbeat)
         if durable is not None:
             await asyncio.wrap_future(durable)
-    except StoreError as exc:
+    except (StoreError, UnconfirmedWrite) as exc:
         log.error("share group %s was not made durable: %s", request.group_id, exc)
-        return ShareGroupHeartbeatResponse(error_code=ErrorCode.COORDINATOR_NOT_AVAILABLE)
+        return ShareGroupHeartbeatResponse(error_code=write_error(exc, ErrorCode.COORDINATOR_NOT_AVAILABLE))
     return _response(result)
 
 

@@ -21,6 +21,7 @@ from rockafka.facade.group.share.offsets import ShareOffsetsError, empty_share_g
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import StoreError, TopicInfo, UnknownTopicIdError, UnknownTopicOrPartitionError
 
+from ..replication import UnconfirmedWrite
 from .context import ApiError, RequestContext
 from .coordination import check_group_coordinator
 
@@ -65,7 +66,7 @@ async def saved(group_id: str, change: Callable[[], Durable]) -> bool:
         durable = change()
         if durable is not None:
             await asyncio.wrap_future(durable)
-    except StoreError as exc:
+    except (StoreError, UnconfirmedWrite) as exc:
         log.error("share group %s: changed offsets were not made durable: %s", group_id, exc)
         return False
     return True

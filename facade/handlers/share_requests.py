@@ -32,6 +32,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.security.acl import AclOperation, ResourceType
 from rockafka.store import StoreError, UnknownTopicIdError
 
+from ..replication import UnconfirmedWrite, write_error
 from .context import ApiError, RequestContext
 
 log = logging.getLogger(__name__)
@@ -131,9 +132,9 @@ class Saving:
             return self.error
         try:
             await asyncio.wrap_future(self.durable)
-        except StoreError as exc:
+        except (StoreError, UnconfirmedWrite) as exc:
             log.error("a share group was not made durable: %s", exc)
-            return ErrorCode.KAFKA_STORAGE_ERROR
+            return write_error(exc, ErrorCode.KAFKA_STORAGE_ERROR)
         return ErrorCode.NONE
 
 

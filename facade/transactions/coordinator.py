@@ -5,9 +5,10 @@ keeps every transactional id's ``TransactionMetadata``, makes each change durabl
 the markers, and runs the timers. Everything runs on the broker's event loop thread.
 
 Durability: each change is the transactional id's document (see ``metadata.py``), a record of its
-``__transaction_state`` partition (``store.transaction_state``), saved with an fsync awaited before the answer
-(Kafka answers once its transaction log write is replicated). Ending a transaction (EndTxn, the transaction
-timeout, fencing by a new InitProducerId):
+``__transaction_state`` partition (``store.transaction_state``), saved with an fsync awaited before the answer, and
+on a replicated leader once every in-sync member holds it (``confirm_write``: Kafka answers once its transaction
+log write is replicated; COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR otherwise). Ending a transaction (EndTxn,
+the transaction timeout, fencing by a new InitProducerId):
 
 1. the transaction goes to PrepareCommit/PrepareAbort, saved and fsynced; while that runs, requests for the id
    answer CONCURRENT_TRANSACTIONS;
@@ -70,6 +71,7 @@ from ..group import OFFSETS_TOPIC
 from ..interbroker import InterBrokerSettings
 from ..producers import InitGranted, InitRefused, ProducerService
 from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactional, known_producer
+from ..replication import ConfirmWrite, as_written, write_error
 from .markers import Marker, MarkerDelivery, Route, abort_orphans, write_marker
 from .metadata import (
     TransactionMetadata,
@@ -133,6 +135,8 @@ class TransactionCoordinator:
         self._delivery: MarkerDelivery | None = None
         #: Prepared transactions whose markers are being delivered to other leaders.
         self._delivering: dict[str, asyncio.Task[None]] = {}
+        #: A save's durability, also waiting for the in-sync members on a replicated leader (``Broker``).
+        self.confirm_write: ConfirmWrite = as_written
 
     # --- lifecycle ---
 
@@ -258,7 +262,7 @@ class TransactionCoordinator:
             return refused
         if transactional_id is None:
             granted = self._producers.init_idempotent()
-            if not await _durable(granted.durable):
+            if await _durable(granted.durable) is not ErrorCode.NONE:
                 return InitRefused(ErrorCode.COORDINATOR_NOT_AVAILABLE, "the producer id block was not saved")
             return InitGranted(granted.producer_id, granted.epoch, None)
         expected = None if producer_id == -1 else ProducerIdAndEpoch(producer_id, epoch)
@@ -379,11 +383,11 @@ class TransactionCoordinator:
         """Write a transaction's offsets into the group's ``__consumer_offsets`` partition as its transactional
         records (pending until its marker) and wait until they are durable."""
         try:
-            written = self._store.offsets.hold(producer_id, epoch, group_id, commits)
+            written = self.confirm_write(self._store.offsets.hold(producer_id, epoch, group_id, commits))
         except StoreError as exc:
             log.error("offsets of producer %d for group %r not written: %s", producer_id, group_id, exc)
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
-        return ErrorCode.NONE if await _durable(written) else ErrorCode.COORDINATOR_NOT_AVAILABLE
+        return await _durable(written)
 
     async def end_transaction(self, transactional_id: str, producer_id: int, epoch: int, commit: bool) -> ErrorCode:
         """EndTxn: commit or abort the ongoing transaction; its markers are written once this returns NONE."""
@@ -484,15 +488,21 @@ class TransactionCoordinator:
     # --- persistence and completion ---
 
     async def _persist(self, metadata: TransactionMetadata, *also: Future[None] | None) -> ErrorCode:
-        """Save ``metadata``'s document and wait for it (and ``also``) to be fsynced."""
+        """Save ``metadata``'s document and wait for it (and ``also``) to be fsynced, and on a replicated leader
+        held by every in-sync member (Kafka appends ``__transaction_state`` with acks=all): NONE, else what
+        Kafka's TransactionStateManager answers (COORDINATOR_NOT_AVAILABLE, or NOT_COORDINATOR once this broker
+        no longer leads)."""
         try:
-            saved = self._store.transaction_state.save(metadata.transactional_id, metadata.document(), durable=True)
+            saved = self.confirm_write(
+                self._store.transaction_state.save(metadata.transactional_id, metadata.document(), durable=True)
+            )
         except StoreError as exc:
             log.error("transactional id %r not saved: %s", metadata.transactional_id, exc)
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
         for future in (saved, *also):
-            if not await _durable(future):
-                return ErrorCode.COORDINATOR_NOT_AVAILABLE
+            error = await _durable(future)
+            if error is not ErrorCode.NONE:
+                return error
         return ErrorCode.NONE
 
     async def _end(self, before: TransactionMetadata, prepared: TransactionMetadata) -> ErrorCode:
@@ -608,12 +618,13 @@ def _in_partition(partition_of: Callable[[str], int], partition: int, key: str) 
     return partition_of(key) == partition
 
 
-async def _durable(future: Future[None] | None) -> bool:
+async def _durable(future: Future[None] | None) -> ErrorCode:
+    """NONE once ``future`` is done, else the coordinator's error for the write."""
     if future is None:
-        return True
+        return ErrorCode.NONE
     try:
         await asyncio.wrap_future(future)
     except Exception as exc:
         log.error("a transaction state save was not made durable: %s", exc)
-        return False
-    return True
+        return write_error(exc, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+    return ErrorCode.NONE

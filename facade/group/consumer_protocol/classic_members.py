@@ -36,6 +36,7 @@ from rockafka.facade.protocol.errors import DecodeError
 from rockafka.store import MessageStore, TopicInfo
 
 from ...clock import REAL_CLOCK, Clock
+from ...replication import write_error
 from ..model import UNKNOWN_MEMBER_ID, JoinRequest, JoinResult, LeaveResult, LeavingMember, SyncRequest, SyncResult
 from .configs import GroupConfigs
 from .coordinator import ClassicGroups, ConsumerGroupCoordinator
@@ -354,9 +355,10 @@ def _answer_when_durable(
         return answer
 
     def done(future: asyncio.Future[None]) -> None:
-        failed = future.cancelled() or future.exception() is not None
+        failure = asyncio.CancelledError() if future.cancelled() else future.exception()
         if not answer.done():
-            answer.set_result(JoinResult(ErrorCode.COORDINATOR_NOT_AVAILABLE, result.member_id) if failed else result)
+            error = None if failure is None else write_error(failure, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+            answer.set_result(result if error is None else JoinResult(error, result.member_id))
 
     asyncio.wrap_future(durable).add_done_callback(done)
     return answer

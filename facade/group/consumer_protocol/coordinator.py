@@ -45,6 +45,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
 from ...clock import REAL_CLOCK, Clock
+from ...replication import ConfirmWrite, as_written
 from ..group import ClassicGroup
 from .configs import GroupConfigs
 from .model import (
@@ -119,6 +120,8 @@ class ConsumerGroupCoordinator:
         self._classic = classic
         self._clock_ms = clock_ms
         self.groups: dict[str, ConsumerGroup] = {}
+        #: A save's durability, also waiting for the in-sync members on a replicated leader (``GroupService``).
+        self.confirm_write: ConfirmWrite = as_written
         self._loop: asyncio.AbstractEventLoop | None = None
 
     # --- lifecycle ---
@@ -441,7 +444,7 @@ class ConsumerGroupCoordinator:
     def _save(self, group: ConsumerGroup) -> concurrent.futures.Future[None] | None:
         if self.groups.get(group.group_id) is not group:
             return None  # converted to a classic group (a downgrade), which saved itself
-        return self._store.group_metadata.save(group.group_id, group_document(group))
+        return self.confirm_write(self._store.group_metadata.save(group.group_id, group_document(group)))
 
     def delete(self, group_id: str) -> ErrorCode:
         """DeleteGroups of a consumer group: NON_EMPTY_GROUP while it has members."""

@@ -36,6 +36,7 @@ from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError
 
 from ...clock import REAL_CLOCK, Clock
+from ...replication import ConfirmWrite, as_written
 from ..consumer_protocol import GroupConfigs
 from .model import LEAVE_EPOCH, Assignment, ShareGroup, ShareMember, assign
 from .persistence import ShareGroupDocumentError, group_document, is_share_group_document, load_group
@@ -86,6 +87,8 @@ class ShareGroupCoordinator:
         self.sessions = ShareSessions()
         #: Called with (group, member id) when a member's session expires: its records are released.
         self.on_member_gone: Callable[[ShareGroup, str], None] = lambda group, member_id: None
+        #: A save's durability, also waiting for the in-sync members on a replicated leader (``GroupService``).
+        self.confirm_write: ConfirmWrite = as_written
         self.active = False
 
     # --- lifecycle ---
@@ -253,7 +256,7 @@ class ShareGroupCoordinator:
 
     def save(self, group: ShareGroup) -> Durable:
         """Write the group's document (``StoreError`` if the store cannot)."""
-        return self._store.group_metadata.save(group.group_id, group_document(group))
+        return self.confirm_write(self._store.group_metadata.save(group.group_id, group_document(group)))
 
     def delete(self, group_id: str) -> ErrorCode:
         """DeleteGroups of a share group: NON_EMPTY_GROUP while it has members."""

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+import uvloop
 
 from rockafka.cluster.etcd import Etcd
 from rockafka.cluster.group_writes import InSyncWriter
@@ -23,6 +24,7 @@ from rockafka.cluster.replication.leader import ReplicationLeader
 from rockafka.store import MessageStore, OffsetCommit, TopicPartition
 
 from ...store.helpers import append, build_batch, small_config
+from .relay import Relay
 
 TOPIC_ID = uuid.UUID(int=0x77)
 WAIT_S = 30.0
@@ -240,3 +242,60 @@ def test_an_acks_all_wait_times_out_or_ends_with_the_leader(tmp_path: Path) -> N
             assert leader.wait_confirmed(0, 50) is None  # held already: nothing to wait for
 
     asyncio.run(scenario())
+
+
+def test_a_follower_whose_leader_goes_silent_reconnects_after_its_silence_limit(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The leader sends a frame every half second even with nothing new: a stream silent past ``silence_ms`` is a
+    leader gone without closing, and the follower connects again (one WARNING line)."""
+
+    async def scenario() -> None:
+        with (
+            MessageStore.open(small_config(tmp_path / "leader")) as leader_store,
+            MessageStore.open(small_config(tmp_path / "follower")) as follower_store,
+        ):
+            leader = ReplicationLeader(leader_store, lag_time_ms=60_000)
+            await leader.start("127.0.0.1", 0)
+            relay = Relay(leader.port)
+            follower = ReplicationFollower(2, "127.0.0.1", await relay.start(), silence_ms=1500)
+            follower_store.replica.follow()
+            follower.follow(follower_store, None)
+            try:
+                await _until(lambda: leader.in_sync.size == 2, "the follower joined the in-sync set")
+                relay.muted = True
+                await _until(lambda: relay.connections == 2, "the follower connected again")
+            finally:
+                await follower.stop()
+                await relay.stop()
+                await leader.stop()
+
+    with caplog.at_level("WARNING", logger="rockafka.cluster.replication.follower"):
+        asyncio.run(scenario())
+    assert "nothing from the leader for 1500 ms; retrying" in caplog.text
+
+
+def test_a_write_to_a_follower_gone_is_an_eof_not_uvloops_runtime_error() -> None:
+    """uvloop (the broker's loop) raises RuntimeError for a write to a closed transport; the leader's stream takes
+    it for the follower gone (EOFError: one WARNING line, ``_serve``), not a traceback."""
+
+    async def scenario() -> None:
+        closed = asyncio.Event()
+
+        async def serve(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            writer.transport.abort()  # the follower's connection, gone
+            await _until(lambda: writer.transport.is_closing(), "the transport closed")
+            await asyncio.sleep(0.05)  # connection_lost has run: uvloop's handler is closed
+            with pytest.raises(RuntimeError):
+                writer.write(b"x")
+            with pytest.raises(EOFError, match="the follower's connection closed"):
+                leader_module._send(writer, b"header", b"chunk")
+            closed.set()
+
+        server = await asyncio.start_server(serve, "127.0.0.1", 0)
+        _, writer = await asyncio.open_connection("127.0.0.1", server.sockets[0].getsockname()[1])
+        await asyncio.wait_for(closed.wait(), WAIT_S)
+        writer.close()
+        server.close()
+
+    asyncio.Runner(loop_factory=uvloop.new_event_loop).run(scenario())
