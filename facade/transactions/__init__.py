@@ -5,8 +5,8 @@ AddOffsetsToTxn, TxnOffsetCommit, EndTxn, DescribeTransactions, ListTransactions
 states, the rules of each request and the persisted document.
 """
 
-from .coordinator import LoadReport, ProduceRefused, TransactionCoordinator
-from .metadata import IllegalTransitionError, TransactionMetadata, TxnState
+from .coordinator import LoadReport, TransactionCoordinator
+from .metadata import IllegalTransitionError, ProduceRefused, TransactionMetadata, TxnState
 from .queries import TransactionDescription, TransactionListing, offsets_partition
 
 __all__ = [

@@ -21,15 +21,12 @@ the transaction timeout, fencing by a new InitProducerId):
    (it wrote them there as transactional records, ``store/txnoffsets.py``); on abort they are dropped;
 3. the transaction goes to CompleteCommit/CompleteAbort (saved; a restart redoes step 2 while it is not).
 
-The EndTxn answer goes out after this broker's own markers are written (Kafka answers after step 1 and writes
-every marker later); the markers for other leaders are still being delivered then, and the transaction stays
-PrepareCommit/PrepareAbort until they are all written (the producer's next transaction is answered
-CONCURRENT_TRANSACTIONS meanwhile, and retries). After a restart or a kill -9, transactions found in
-PrepareCommit/PrepareAbort are completed by writing their markers again (a second marker for a producer with
-no open transaction on a partition is harmless, as in Kafka); a marker write that fails is retried by the
-periodic pass. On a single broker, a transaction the store finds open on a partition that no Ongoing
-transaction holds (its document lost or unreadable) is aborted at load, so that it cannot hold the last stable
-offset back forever; a broker of a cluster aborts nothing on its own (another broker may coordinate it).
+EndTxn is answered once this broker's own markers are written (Kafka: after step 1); other leaders' markers are
+delivered after, the transaction staying Prepare* (the next one answered CONCURRENT_TRANSACTIONS) until all are.
+After a restart or a kill -9, Prepare* transactions have their markers written again (a second marker is harmless,
+as in Kafka); a failed marker write is retried by the periodic pass. A single broker aborts at load a transaction
+the store finds open on a partition that no Ongoing transaction holds (its document lost), so it cannot hold the
+last stable offset back forever; a broker of a cluster aborts nothing on its own (another may coordinate it).
 
 Timers, every ``transaction.abort.timed.out.transaction.cleanup.interval.ms``: an Ongoing transaction older
 than its timeout is aborted with its epoch bumped (``metadata.fence``), so its producer is fenced (its next
@@ -37,10 +34,9 @@ request gets PRODUCER_FENCED / INVALID_PRODUCER_EPOCH); a transaction whose mark
 Every ``transaction.remove.expired.transaction.cleanup.interval.ms``: ids with no transaction in progress and
 no InitProducerId or transaction for ``transactional.id.expiration.ms`` go Dead and are forgotten.
 
-InitProducerId for a transactional id (``rockafka.facade.producers.ids`` has the epoch table): PrepareCommit or
-PrepareAbort answer CONCURRENT_TRANSACTIONS; an Ongoing transaction is aborted with a bumped epoch (fencing the
-producer that holds it) and the request answered CONCURRENT_TRANSACTIONS, so the client retries and gets the
-next epoch, as Kafka does.
+InitProducerId for a transactional id (epochs: ``producers.ids``): Prepare* answers CONCURRENT_TRANSACTIONS; an
+Ongoing transaction is aborted with a bumped epoch (fencing its producer) and CONCURRENT_TRANSACTIONS answered,
+so the client retries and gets the next epoch, as Kafka does.
 """
 
 from __future__ import annotations
@@ -74,9 +70,11 @@ from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactiona
 from ..replication import ConfirmWrite, as_written, write_error
 from .markers import Marker, MarkerDelivery, Route, abort_orphans, write_marker
 from .metadata import (
+    ProduceRefused,
     TransactionMetadata,
     TxnState,
     add,
+    batch_refusal,
     check_producer,
     complete,
     fence,
@@ -93,14 +91,6 @@ TRANSACTION_STATE_TOPIC: Final = "__transaction_state"
 
 def _wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class ProduceRefused:
-    """A transactional batch the coordinator refuses (Produce answers ``error`` for the partition)."""
-
-    error: ErrorCode
-    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,23 +402,9 @@ class TransactionCoordinator:
         if transactional_id is not None and self._clustered and not self._coordinates(transactional_id):
             return None
         metadata = None if transactional_id is None else self._txns.get(transactional_id)
-        if metadata is None or metadata.producer_id != header.producer_id:
-            return ProduceRefused(
-                ErrorCode.INVALID_PRODUCER_ID_MAPPING,
-                f"producer {header.producer_id} is not transactional id {transactional_id!r}'s",
-            )
-        if header.producer_epoch != metadata.epoch:
-            return ProduceRefused(
-                ErrorCode.INVALID_PRODUCER_EPOCH,
-                f"epoch {header.producer_epoch} is not {transactional_id!r}'s epoch {metadata.epoch}: fenced",
-            )
-        if metadata.state.preparing or transactional_id in self._preparing:
-            return ProduceRefused(ErrorCode.NOT_ENOUGH_REPLICAS, f"{transactional_id!r} is completing a transaction")
-        if metadata.state is not TxnState.ONGOING or TopicPartition(topic, partition) not in metadata.partitions:
-            return ProduceRefused(
-                ErrorCode.INVALID_TXN_STATE, f"{topic}-{partition} was not added to {transactional_id!r}'s transaction"
-            )
-        return None
+        preparing = transactional_id in self._preparing
+        return batch_refusal(metadata, preparing, transactional_id, topic, partition, header.producer_id,
+                             header.producer_epoch)  # fmt: skip
 
     # --- timers ---
 

@@ -173,6 +173,40 @@ class TransactionMetadata:
 # --- the rules of each request ---
 
 
+@dataclass(frozen=True, slots=True)
+class ProduceRefused:
+    """A transactional batch the coordinator refuses (Produce answers ``error`` for the partition)."""
+
+    error: ErrorCode
+    message: str
+
+
+def batch_refusal(
+    metadata: TransactionMetadata | None, preparing: bool, transactional_id: str | None, topic: str, partition: int,
+    producer_id: int, producer_epoch: int,
+) -> ProduceRefused | None:  # fmt: skip
+    """Why a transactional batch of ``transactional_id`` (its transaction ``metadata``; ``preparing``: its end is
+    being made durable) may not be appended to ``topic``-``partition``, or None: only within the producer's Ongoing
+    transaction, to a partition added to it (Kafka's produce-side verification)."""
+    if metadata is None or metadata.producer_id != producer_id:
+        return ProduceRefused(
+            ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+            f"producer {producer_id} is not transactional id {transactional_id!r}'s",
+        )
+    if producer_epoch != metadata.epoch:
+        return ProduceRefused(
+            ErrorCode.INVALID_PRODUCER_EPOCH,
+            f"epoch {producer_epoch} is not {transactional_id!r}'s epoch {metadata.epoch}: fenced",
+        )
+    if metadata.state.preparing or preparing:
+        return ProduceRefused(ErrorCode.NOT_ENOUGH_REPLICAS, f"{transactional_id!r} is completing a transaction")
+    if metadata.state is not TxnState.ONGOING or TopicPartition(topic, partition) not in metadata.partitions:
+        return ProduceRefused(
+            ErrorCode.INVALID_TXN_STATE, f"{topic}-{partition} was not added to {transactional_id!r}'s transaction"
+        )
+    return None
+
+
 def check_producer(metadata: TransactionMetadata, producer_id: int, epoch: int) -> ErrorCode | None:
     if producer_id != metadata.producer_id:
         return ErrorCode.INVALID_PRODUCER_ID_MAPPING
