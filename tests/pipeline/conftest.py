@@ -14,6 +14,8 @@ import pytest
 
 from rockafka.testing import Broker
 
+from .kafkadata import BROKER_SETTINGS
+
 SPARK_SETTINGS = {
     "spark.sql.shuffle.partitions": "2",
     "spark.default.parallelism": "2",
@@ -39,13 +41,13 @@ def spark() -> Iterator[Any]:
 
 @pytest.fixture(scope="session")
 def broker() -> Iterator[Broker]:
-    """An in-process broker shared by the pipeline tests (each test uses topics of its own)."""
-    with Broker() as running:
+    """An in-process broker shared by the pipeline tests (each test uses topics of its own), keeping every record."""
+    with Broker(settings=BROKER_SETTINGS) as running:
         yield running
 
 
 @pytest.fixture(scope="session")
 def target_broker() -> Iterator[Broker]:
     """A second broker: the target of copies and migrations."""
-    with Broker() as running:
+    with Broker(settings=BROKER_SETTINGS) as running:
         yield running

@@ -5,10 +5,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import KafkaAdminClient, NewTopic
+
+#: The first record's timestamp :func:`produce` gives (14 Nov 2023): fixed, so runs compare alike.
+FIRST_TIMESTAMP_MS: Final = 1_700_000_000_000
+#: Settings of the brokers these records go to: keep them. Their timestamps are far older than Kafka's default
+#: ``retention.ms`` (7 days), so a broker that lives past one ``log.retention.check.interval.ms`` (5 minutes; the
+#: session's brokers do) would otherwise move every partition's log start to its end, as Kafka deletes them, and
+#: a read planned before that pass fetches offsets the broker answers OFFSET_OUT_OF_RANGE.
+BROKER_SETTINGS: Final = {"log.retention.ms": "-1"}
 
 
 def create_topic(bootstrap: str, topic: str, partitions: int) -> None:
@@ -47,7 +55,7 @@ def produce(
                 key=None if i % 5 == 0 else b"key-%d" % i,
                 value=(b"altered-%d" if i == alter else b"value-%d-") % i + bytes(range(i % 7)),
                 headers=(("n", str(i).encode()), ("empty", b"")) if i % 3 == 0 else (),
-                timestamp_ms=1_700_000_000_000 + i,
+                timestamp_ms=FIRST_TIMESTAMP_MS + i,
             )
             producer.send(topic, record.value, record.key, list(record.headers), record.partition, record.timestamp_ms)
             sent.append(record)

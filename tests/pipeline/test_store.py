@@ -15,7 +15,7 @@ from rockafka.cli import main
 from rockafka.store.reader import StoreReader
 from rockafka.testing import Broker
 
-from .kafkadata import consume_all, create_topic, produce, spark_rows
+from .kafkadata import BROKER_SETTINGS, consume_all, create_topic, produce, spark_rows
 
 pytestmark = pytest.mark.spark
 UNITS_PER_FILE = 16
@@ -24,7 +24,7 @@ UNITS_PER_FILE = 16
 @pytest.fixture(scope="module")
 def small_queue_broker() -> Iterator[Broker]:
     """A broker whose ConsumeQueue files hold 16 units, so a few dozen batches span several files."""
-    with Broker(settings={"rockafka.consumequeue.units.per.file": str(UNITS_PER_FILE)}) as running:
+    with Broker(settings={**BROKER_SETTINGS, "rockafka.consumequeue.units.per.file": str(UNITS_PER_FILE)}) as running:
         yield running
 
 
