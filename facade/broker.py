@@ -80,9 +80,9 @@ class Broker:
         )
         self.groups.consumer.subscriptions.partition_racks = self._partition_racks
         if self.replication is not None:  # a replicated group's leader answers coordinator writes once replicated
-            writes = CoordinatorWrites(self)
-            self.groups.confirm_writes(writes.confirmed)
-            self.transactions.confirm_write = writes.confirmed
+            self.groups.confirm_writes(CoordinatorWrites(self).confirmed)
+            min_isr = self.config.int("transaction.state.log.min.isr")
+            self.transactions.confirm_write = CoordinatorWrites(self, min_insync=min_isr).confirmed
         self.internal_topics = InternalTopicListing(
             self.cluster_id,
             self.config.int("offsets.topic.num.partitions"),

@@ -283,6 +283,9 @@ class CoordinatorWrites:
 
     broker: Broker
     timeout_ms: int = COORDINATOR_WRITE_TIMEOUT_MS
+    min_insync: int = 1
+    """The in-sync members a write must reach (the leader included), as Kafka's ``transaction.state.log.min.isr``
+    for ``__transaction_state``; fewer: COORDINATOR_NOT_AVAILABLE (Kafka's answer for NOT_ENOUGH_REPLICAS)."""
     _pending: set[asyncio.Task[None]] = field(default_factory=set)
 
     def confirmed(self, durable: Future[None] | None) -> Future[None] | None:
@@ -292,7 +295,7 @@ class CoordinatorWrites:
             return durable
         both: Future[None] = Future()
         end = self.broker.store.replica.published_end  # just past this write
-        settling = self._settle(both, durable, replication.leader, end, self.timeout_ms)
+        settling = self._settle(both, durable, replication.leader, end, self.timeout_ms, self.min_insync)
         task = asyncio.get_running_loop().create_task(settling)
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
@@ -300,8 +303,9 @@ class CoordinatorWrites:
 
     @staticmethod
     async def _settle(
-        both: Future[None], durable: Future[None] | None, leader: ReplicationLeader, end: int, timeout_ms: int
-    ) -> None:
+        both: Future[None], durable: Future[None] | None, leader: ReplicationLeader, end: int, timeout_ms: int,
+        min_insync: int,
+    ) -> None:  # fmt: skip
         try:
             if durable is not None:
                 await asyncio.wrap_future(durable)
@@ -309,6 +313,8 @@ class CoordinatorWrites:
         except Exception as exc:  # the store's error for the write, handed on as it would have been
             both.set_exception(exc)
             return
+        if code == ErrorCode.NONE and leader.in_sync.size < min_insync:
+            code = ErrorCode.NOT_ENOUGH_REPLICAS
         if code == ErrorCode.NONE:
             both.set_result(None)
         else:

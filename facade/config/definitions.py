@@ -295,6 +295,13 @@ BROKER_CONFIG_DEFS: Final[tuple[ConfigDef, ...]] = (
     ConfigDef("rockafka.cluster.etcd.endpoints", LIST, None, doc="etcd host:port list: joins a cluster"),
     ConfigDef("rockafka.cluster.name", STR, "rockafka", doc="the cluster's key prefix in etcd"),
     ConfigDef("rockafka.cluster.group", STR, None, doc="this broker's group (default: group-<node.id>)"),
+    ConfigDef(
+        "transaction.state.log.min.isr",
+        INT,
+        2,
+        at_least(1),
+        doc="in-sync members (the leader included) a transaction state write must reach on a replicated leader",
+    ),
     ConfigDef("rockafka.cluster.lease.ttl.ms", INT, 2000, at_least(1000), doc="registration lease TTL"),
     ConfigDef(
         "rockafka.cluster.join.timeout.ms",
@@ -568,7 +575,6 @@ IGNORED_BROKER_SETTINGS: Final = frozenset(
         "socket.receive.buffer.bytes",
         "offsets.topic.replication.factor",
         "transaction.state.log.replication.factor",
-        "transaction.state.log.min.isr",
         "group.coordinator.rebalance.protocols",
         "share.coordinator.state.topic.replication.factor",
         "share.coordinator.state.topic.min.isr",

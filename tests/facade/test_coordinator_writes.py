@@ -72,6 +72,14 @@ def test_writes_wait_for_the_in_sync_members_and_fail_as_kafka_coordinators_answ
                 assert held is not None
                 await asyncio.wrap_future(held)
                 assert follower_store.replica.end == leader_store.replica.published_end
+                holder = _Holder(Replication(leader=leader), leader_store)
+                two = CoordinatorWrites(holder, timeout_ms=300, min_insync=2)  # type: ignore[arg-type]
+                three = CoordinatorWrites(holder, timeout_ms=300, min_insync=3)  # type: ignore[arg-type]
+                append(leader_store, "t", 0, build_batch([(b"k", b"two members in sync")]))
+                enough, too_few = two.confirmed(None), three.confirmed(None)
+                assert enough is not None and too_few is not None
+                await asyncio.wrap_future(enough)  # transaction.state.log.min.isr=2: both members hold it
+                assert await _failure(asyncio.wrap_future(too_few)) == ErrorCode.COORDINATOR_NOT_AVAILABLE
 
                 relay.muted = True  # the follower stays in the set and copies nothing more
                 append(leader_store, "t", 0, build_batch([(b"k", b"on the leader alone")]))
