@@ -12,6 +12,11 @@ With several members a second row gives the kill to the moment etcd names anothe
 running out, then the controller's election): the rest of the first figure is the promotion, the remaining
 follower reaching the new leader and the client finding it.
 
+Each round is broken down (``bench/failover_timeline.py``): kill to the lease's expiry in etcd, the election, the
+new leader's role, the survivors' Metadata, the producer's move of the partition (librdkafka's debug lines) and
+its first acknowledgement; ``--client-log`` keeps the producer's lines of every round. Rounds are ``--between-s``
+apart (see :data:`BETWEEN_S`).
+
 With 1 member per group there is no other leader to fail over to: the killed broker is started again as soon
 as etcd drops its registration (after the lease TTL), so the figure is **kill to first ack after restart**, not
 failover, and the table says so. With ``--members 3`` the killed broker is started
@@ -34,11 +39,25 @@ from confluent_kafka import KafkaError, Message, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from bench import RESULTS_DIR, write_table
-from bench.failover_timeline import ClientLog, EtcdTimeline, MetadataPoller, breakdown_rows, phases, role_taken
+from bench.failover_timeline import (
+    ClientLog,
+    EtcdTimeline,
+    MetadataPoller,
+    breakdown_rows,
+    phases,
+    rebuild_seconds,
+    role_taken,
+)
 from compat_tests.jepsen.topology import MEMBERS, FaultCluster
 
 TOPIC = "failover"
 ROUND_S = 60.0
+#: The pause after a round (the killed broker back, the cluster serving) before the next kill: longer than
+#: librdkafka's ``reconnect.backoff.max.ms`` (10 s). The next round's new leader is the broker killed in this one
+#: (the lowest in-sync member); the producer keeps its handle to that broker, and with it the reconnect backoff it
+#: built up while the broker was dead, until that backoff is older than the maximum: a round started sooner
+#: measures that remembered backoff (up to 10 s), not the failover.
+BETWEEN_S = 11.0
 
 
 class Prober:
@@ -106,7 +125,7 @@ def elected_after(cluster: FaultCluster, group: str, killed: int, t0: float) -> 
 
 
 def measure(
-    kills: int, members: int, lease_ttl_ms: int, rate: float, client_log_path: Path | None = None
+    kills: int, members: int, lease_ttl_ms: int, rate: float, between_s: float, client_log_path: Path | None = None
 ) -> tuple[list[float], list[float], int, list[dict[str, float | None]]]:
     """Each round's seconds to the first ack, to the new leader named in etcd (``members`` > 1), how many
     rounds saw no ack within :data:`ROUND_S`, and each round's phases (``failover_timeline.phases``)."""
@@ -144,6 +163,7 @@ def measure(
                         "elected": timeline.first(t0, lambda s, n=node: cluster.led(s, "group-1")
                                                   and s.groups["group-1"].leader != n),
                         "role": role_taken(cluster.brokers[new].log_path, wall0, wall0 - t0),
+                        "rebuild": rebuild_seconds(cluster.brokers[new].log_path, wall0),
                         "metadata": poller.all_name(t0, new, [m for m in group if m != node]),
                         "client_moved": client_log.moved_to(t0, partition, new),
                         "acked": None if took is None else t0 + took,
@@ -163,7 +183,7 @@ def measure(
                 missed += took is None
                 if took is not None:
                     times.append(took)
-                time.sleep(1.0)
+                time.sleep(between_s)
         finally:
             poller.close()
             timeline.close()
@@ -185,9 +205,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--members", type=int, default=MEMBERS)
     parser.add_argument("--lease-ttl-ms", type=int, default=2000, help="the broker's default")
     parser.add_argument("--rate", type=float, default=100.0, help="records a second")
+    parser.add_argument("--between-s", type=float, default=BETWEEN_S, help="pause between a round and the next kill")
     parser.add_argument("--client-log", type=Path, help="append the producer's librdkafka lines of each round here")
     args = parser.parse_args(argv)
-    times, elections, missed, rounds = measure(args.kills, args.members, args.lease_ttl_ms, args.rate, args.client_log)
+    times, elections, missed, rounds = measure(
+        args.kills, args.members, args.lease_ttl_ms, args.rate, args.between_s, args.client_log
+    )
     what = "failover to a new leader" if args.members > 1 else "kill to first ack after restart (1 member: no failover)"
     rows = [[what, str(args.members), str(len(times)), str(missed), *spread(times)]]
     if elections:
@@ -195,7 +218,8 @@ def main(argv: list[str]) -> int:
                      *spread(elections)])  # fmt: skip
     note = (
         f"`python -m bench.failover {' '.join(argv)}`: SIGKILL of group-1's leader to the first acks=all "
-        f"acknowledgement of a record sent after the kill, lease TTL {args.lease_ttl_ms} ms, {args.rate:g} records/s."
+        f"acknowledgement of a record sent after the kill, lease TTL {args.lease_ttl_ms} ms, {args.rate:g} records/s, "
+        f"{args.between_s:g} s between a round's end and the next kill."
     )
     header = ["measured", "members", "kills", "no ack in 60 s", "p50 s", "p99 s", "max s"]
     note += f" Load (uptime) at the end: {os.getloadavg()[0]:.1f} (1 min), {os.getloadavg()[1]:.1f} (5 min)."

@@ -40,6 +40,7 @@ POLL_S: Final = 0.05
 _DELEGATE = re.compile(r"\[(\d+)\].*(?:migrat\w* from broker -?\d+ to (\d+)|delegate to broker \S*?/(\d+))")
 _ASKED = re.compile(r"[Rr]equest(?:ing)? metadata")
 _LEADS = re.compile(r"^(\S+ \S+) WARNING .*this broker leads now")
+_REBUILT = re.compile(r"^\S+ \S+ WARNING .*producers of \d+ partitions rebuilt from the log in ([0-9.]+) s")
 
 
 class EtcdTimeline:
@@ -180,10 +181,23 @@ def role_taken(log_path: Path, since_wall: float, wall_to_monotonic: float) -> f
     return None
 
 
+def rebuild_seconds(log_path: Path, since_wall: float) -> float | None:
+    """How long the promoted broker's producer rebuild held its loop (its first such line after ``since_wall``)."""
+    with contextlib.suppress(OSError):
+        for line in log_path.read_text(errors="replace").splitlines():
+            match = _REBUILT.match(line)
+            if match:
+                stamp = datetime.datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").astimezone().timestamp()
+                if stamp >= since_wall - 0.001:
+                    return float(match[1])
+    return None
+
+
 PHASES: Final = (
     ("kill -> lease expiry seen in etcd", "expired"),
     ("lease expiry -> election written", "elected"),
     ("election -> new leader takes the role (its log line)", "role"),
+    ("the promoted leader's producer rebuild (its loop held)", "rebuild"),
     ("election -> every survivor's Metadata names it", "metadata"),
     ("election -> producer moves the partition to it", "client_moved"),
     ("producer moves -> first acknowledgement", "acked"),
@@ -197,6 +211,9 @@ def phases(t0: float, events: dict[str, float | None]) -> dict[str, float | None
     times = {"kill": t0, **events}
     out: dict[str, float | None] = {}
     for _, end in PHASES:
+        if end == "rebuild":
+            out[end] = events.get(end)
+            continue
         start, stop = times.get(starts[end]), times.get(end)
         out[end] = None if start is None or stop is None else stop - start
     return out
