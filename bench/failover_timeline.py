@@ -40,7 +40,7 @@ POLL_S: Final = 0.05
 _DELEGATE = re.compile(r"\[(\d+)\].*(?:migrat\w* from broker -?\d+ to (\d+)|delegate to broker \S*?/(\d+))")
 _ASKED = re.compile(r"[Rr]equest(?:ing)? metadata")
 _LEADS = re.compile(r"^(\S+ \S+) WARNING .*this broker leads now")
-_REBUILT = re.compile(r"^\S+ \S+ WARNING .*producers of \d+ partitions rebuilt from the log in ([0-9.]+) s")
+_REBUILT = re.compile(r"^\S+ \S+ WARNING .*promoted: the idempotent producers .* in ([0-9.]+) s")
 
 
 class EtcdTimeline:
