@@ -63,7 +63,9 @@ BETWEEN_S = 11.0
 class Prober:
     """Produces to one partition at ``rate`` a second; ``(sent, acknowledged)`` monotonic times of each success."""
 
-    def __init__(self, bootstrap: str, partition: int, rate: float, client_log: ClientLog) -> None:
+    def __init__(
+        self, bootstrap: str, partition: int, rate: float, client_log: ClientLog, settings: dict[str, str]
+    ) -> None:
         self.producer = Producer(
             {
                 "bootstrap.servers": bootstrap,
@@ -72,6 +74,7 @@ class Prober:
                 "message.timeout.ms": int(ROUND_S * 1000),
                 "debug": "metadata,topic,broker",
                 "logger": client_log.logger(),
+                **settings,
             }
         )
         self.partition, self.interval = partition, 1 / rate
@@ -125,7 +128,13 @@ def elected_after(cluster: FaultCluster, group: str, killed: int, t0: float) -> 
 
 
 def measure(
-    kills: int, members: int, lease_ttl_ms: int, rate: float, between_s: float, client_log_path: Path | None = None
+    kills: int,
+    members: int,
+    lease_ttl_ms: int,
+    rate: float,
+    between_s: float,
+    client_log_path: Path | None = None,
+    producer_settings: dict[str, str] | None = None,
 ) -> tuple[list[float], list[float], int, list[dict[str, float | None]]]:
     """Each round's seconds to the first ack, to the new leader named in etcd (``members`` > 1), how many
     rounds saw no ack within :data:`ROUND_S`, and each round's phases (``failover_timeline.phases``)."""
@@ -138,7 +147,7 @@ def measure(
         admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
         admin.create_topics([NewTopic(TOPIC, len(cluster.groups), 1)])[TOPIC].result(timeout=ROUND_S)
         partition = partition_of(cluster, "group-1")
-        prober = Prober(cluster.bootstrap, partition, rate, client_log)
+        prober = Prober(cluster.bootstrap, partition, rate, client_log, producer_settings or {})
         group = cluster.groups["group-1"]
         timeline = EtcdTimeline(cluster.etcd.endpoint, cluster.name)
         poller = MetadataPoller({node: cluster.brokers[node].bootstrap for node in group}, TOPIC, partition)
@@ -206,10 +215,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--lease-ttl-ms", type=int, default=2000, help="the broker's default")
     parser.add_argument("--rate", type=float, default=100.0, help="records a second")
     parser.add_argument("--between-s", type=float, default=BETWEEN_S, help="pause between a round and the next kill")
+    parser.add_argument("--producer", action="append", default=[], metavar="KEY=VALUE",
+                        help="a librdkafka setting of the producer (default: librdkafka's)")  # fmt: skip
     parser.add_argument("--client-log", type=Path, help="append the producer's librdkafka lines of each round here")
     args = parser.parse_args(argv)
     times, elections, missed, rounds = measure(
-        args.kills, args.members, args.lease_ttl_ms, args.rate, args.between_s, args.client_log
+        args.kills,
+        args.members,
+        args.lease_ttl_ms,
+        args.rate,
+        args.between_s,
+        args.client_log,
+        dict(item.split("=", 1) for item in args.producer),
     )
     what = "failover to a new leader" if args.members > 1 else "kill to first ack after restart (1 member: no failover)"
     rows = [[what, str(args.members), str(len(times)), str(missed), *spread(times)]]
