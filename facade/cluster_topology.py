@@ -18,10 +18,11 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
 - lets the ``PartitionMover`` (``partition_moves.py``) play its part in the moves in progress;
 - notes each broker whose registration vanished (its lease expired: killed, paused, cut off): Metadata keeps
   listing it among the brokers for ``DEPARTED_LISTED_S`` (its partitions name it leader only until the
-  controller's election, which follows the same watch event), so that the answer which moves its partitions to their new leader does not also
-  remove the broker. librdkafka, given both in one answer, decommissions the old broker after it delegated the
-  partition to the new leader, and the old broker's thread hands the partition back to no broker until the next
-  Metadata refresh (its once-a-second topic scan): a failover's produce waited up to a second more.
+  controller's election, which follows the same watch event), so that the answer which moves its partitions to
+  their new leader does not also remove the broker. librdkafka, given both in one answer, decommissions the old
+  broker after it delegated the partition to the new leader, and the old broker's thread hands the partition back
+  to no broker until the next Metadata refresh (its once-a-second topic scan): a failover's produce waited up to a
+  second more.
 
 ``move_partition`` and ``cancel_move`` (AlterPartitionReassignments) and ``moves`` (ListPartitionReassignments)
 write and read ``moves/<topic>/<partition>`` in etcd (``cluster/moves.py``).
