@@ -7,6 +7,9 @@ Every member sets ``rockafka.replication.listener``; its part comes from etcd's 
   producer carries on (NOT_LEADER_OR_FOLLOWER, metadata refresh), every acknowledged record is read back exactly
   once and in order, a committed consumer offset survives, and the old leader, started again, follows the new one
   until it holds the same CommitLog bytes.
+- SIGKILL of the leader, Metadata from a survivor: the answer that first names the new leader still lists the
+  killed broker (librdkafka, given the move and the broker's removal in one answer, parks the partition until its
+  next refresh), and a later answer no longer lists it.
 - SIGSTOP of the leader past its lease, nothing unreplicated: on SIGCONT it is demoted in place (no restart) and
   follows the new leader.
 - SIGSTOP of a leader past its lease that holds an unreplicated tail (acks=1 records appended while its
@@ -33,9 +36,11 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.readiness import wait_for_snapshot
 from rockafka.cluster.snapshot import ClusterSnapshot
+from rockafka.facade.protocol.messages.metadata import MetadataRequest, MetadataRequestTopic, MetadataResponse
 from rockafka.testing import Broker
 
 from .brokerproc import BrokerProcess, free_port
+from .clients.wire import RawClient
 
 NAME = "failover"
 GROUP = "g"
@@ -284,6 +289,30 @@ def test_sigkill_of_the_leader_loses_no_acknowledged_record(group: Group) -> Non
     group.brokers[1].start()
     _wait(lambda: _same_log(group.brokers[1], group.brokers[new_leader]), "node 1 holds the new leader's CommitLog")
     assert "following 127.0.0.1:" in _log(group.brokers[1])
+
+
+def _metadata(raw: RawClient) -> tuple[set[int], dict[int, int]]:
+    """The brokers one Metadata v12 answer lists, and each partition's leader in it."""
+    request = MetadataRequest(topics=[MetadataRequestTopic(name=TOPIC)], allow_auto_topic_creation=False)
+    answer = raw.request(request, 12, MetadataResponse)
+    [topic] = answer.topics
+    return {b.node_id for b in answer.brokers}, {p.partition_index: p.leader_id for p in topic.partitions}
+
+
+def test_the_answer_moving_a_killed_leaders_partitions_still_lists_it(group: Group) -> None:
+    _create_topic(group.bootstrap())
+    group.brokers[1].kill()
+    answers: list[tuple[set[int], dict[int, int]]] = []
+    deadline = time.monotonic() + WAIT_S
+    with RawClient(group.brokers[2].bootstrap) as raw:
+        while time.monotonic() < deadline and (not answers or 1 in answers[-1][0]):
+            answers.append(_metadata(raw))
+            time.sleep(0.02)
+    moved = [listed for listed, leaders in answers if set(leaders.values()) <= {2, 3}]
+    assert moved, "no answer named a survivor leader of every partition"
+    assert 1 in moved[0], "the answer that moved the partitions no longer listed the killed leader"
+    assert 1 not in answers[-1][0], "the killed broker stayed listed"
+    assert set(answers[-1][1].values()) <= {2, 3}
 
 
 def _leader_alone_with_a_tail(group: Group) -> bytes:

@@ -15,7 +15,14 @@ Built by ``BrokerApp`` when ``rockafka.cluster.etcd.endpoints`` is set. It liste
   leader, less those whose move away is fenced), ``readable`` (``led`` with those: Fetch still serves them
   until the switch) and ``followed`` (its group's partitions while it follows the group's leader: Fetch serves
   them to consumers, KIP-392), and drops the cached Metadata partitions;
-- lets the ``PartitionMover`` (``partition_moves.py``) play its part in the moves in progress.
+- lets the ``PartitionMover`` (``partition_moves.py``) play its part in the moves in progress;
+- notes each broker whose registration vanished (its lease expired: killed, paused, cut off): Metadata keeps
+  listing it among the brokers for ``DEPARTED_LISTED_S`` (its partitions name it leader only until the
+  controller's election, which follows the same watch event), so that the answer which moves its partitions to
+  their new leader does not also remove the broker. librdkafka, given both in one answer, decommissions the old
+  broker after it delegated the partition to the new leader, and the old broker's thread hands the partition back
+  to no broker until the next Metadata refresh (its once-a-second topic scan): a failover's produce waited up to a
+  second more.
 
 ``move_partition`` and ``cancel_move`` (AlterPartitionReassignments) and ``moves`` (ListPartitionReassignments)
 write and read ``moves/<topic>/<partition>`` in etcd (``cluster/moves.py``).
@@ -40,12 +47,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final
 
 from rockafka.cluster import (
     NO_LEADER,
+    BrokerInfo,
     ClusterError,
     ClusterSnapshot,
     GroupState,
@@ -72,6 +81,9 @@ log = logging.getLogger(__name__)
 INTERNAL_TOPICS: Final = frozenset({"__consumer_offsets", "__transaction_state"})
 #: How long CreateTopics waits for its own change to come back through the watch.
 SEEN_TIMEOUT_S: Final = 10.0
+#: How long Metadata lists a broker after its registration vanished (see the module docstring): more than a
+#: client's slowest metadata refresh while a partition has no reachable leader (librdkafka: 1 s).
+DEPARTED_LISTED_S: Final = 3.0
 
 
 class ClusterTopology:
@@ -105,6 +117,7 @@ class ClusterTopology:
         self._coordinated: dict[str, frozenset[int]] = {}
         self._behind: GroupState | None = None  # the group state last logged as behind the store's epoch
         self._unmirrored = False  # topics went unmirrored while this broker followed its group's leader
+        self._departed: dict[int, tuple[float, BrokerInfo]] = {}  # node -> (when it vanished, its registration)
         self._changed(ClusterSnapshot(), self._view.snapshot)
         self._view.add_listener(self._changed)
 
@@ -123,6 +136,17 @@ class ClusterTopology:
         if mine is None:
             return [own, *others]
         return [BrokerAddress(own.node_id, own.host, own.port, own.listener, mine.rack, mine.group), *others]
+
+    def metadata_brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
+        """:meth:`brokers`, and those whose registration vanished less than ``DEPARTED_LISTED_S`` ago."""
+        listed = self.brokers(own)
+        now = time.monotonic()
+        departed = [
+            BrokerAddress(node, *info.address(own.listener), own.listener, info.rack, info.group)
+            for node, (since, info) in sorted(self._departed.items())
+            if now - since < DEPARTED_LISTED_S and node != own.node_id
+        ]
+        return [*listed, *departed] if departed else listed
 
     def controller_id(self, own: int) -> int:
         controller = self.snapshot.controller
@@ -324,6 +348,7 @@ class ClusterTopology:
             name: frozenset(led - fenced[name]) if name in fenced else led for name, led in self.readable.items()
         }
         self._partitions_cache = {}
+        self._note_departed(old, new)
         self._mover.changed(old, new)
         for topic, coordinate in self._on_coordination.items():
             coordinated = self.led.get(topic, frozenset())
@@ -333,6 +358,18 @@ class ClusterTopology:
                     coordinate(coordinated)
                 except StoreError as exc:
                     log.error("cannot load or unload the keys of %s: %s", topic, exc)
+
+    def _note_departed(self, old: ClusterSnapshot, new: ClusterSnapshot) -> None:
+        if new.brokers is old.brokers:
+            return
+        now = time.monotonic()
+        for node, info in old.brokers.items():
+            if node not in new.brokers:
+                self._departed[node] = (now, info)
+        self._departed = {
+            node: seen for node, seen in self._departed.items()
+            if node not in new.brokers and now - seen[0] < DEPARTED_LISTED_S
+        }  # fmt: skip
 
     def _begin_epoch(self, snapshot: ClusterSnapshot) -> None:
         """Begin the group's epoch in the store when this broker leads the group at a newer one."""

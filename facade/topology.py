@@ -111,6 +111,8 @@ class Topology(Protocol):
 
     def brokers(self, own: BrokerAddress) -> list[BrokerAddress]: ...
 
+    def metadata_brokers(self, own: BrokerAddress) -> list[BrokerAddress]: ...
+
     def controller_id(self, own: int) -> int: ...
 
     def place(self, topic: str, partition: int, own: int) -> PartitionPlace: ...
@@ -165,6 +167,9 @@ class LocalTopology:
 
     def brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
         return [own] if self.rack is None else [replace(own, rack=self.rack)]
+
+    def metadata_brokers(self, own: BrokerAddress) -> list[BrokerAddress]:
+        return self.brokers(own)
 
     def controller_id(self, own: int) -> int:
         return own

@@ -73,8 +73,9 @@ def handle(ctx: RequestContext, request: MetadataRequest) -> MetadataResponse:
         )
         topics = [_lookup(ctx, item.name, item.topic_id, may_create, topic_ops) for item in request.topics or []]
     own = BrokerAddress(broker.node_id, listener.host, listener.port, listener.name)
+    listed = broker.topology.metadata_brokers(own)
     return MetadataResponse(
-        brokers=[hot.MetadataResponseBroker(b.node_id, b.host, b.port, b.rack) for b in broker.topology.brokers(own)],
+        brokers=[hot.MetadataResponseBroker(b.node_id, b.host, b.port, b.rack) for b in listed],
         topics=topics,
         cluster_id=broker.cluster_id,
         controller_id=broker.topology.controller_id(broker.node_id),

@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Final
@@ -48,6 +48,8 @@ SNAPSHOT_INTERVAL_S: Final = 30.0
 #: A broker of a cluster allocates producer ids in [node.id << ID_RANGE_BITS, (node.id + 1) << ID_RANGE_BITS).
 ID_RANGE_BITS: Final = 44
 REPLAY_READ_BYTES: Final = 4 << 20
+#: A follower's keep-up pass reads this much at a time, yielding to the loop between reads.
+KEEP_UP_READ_BYTES: Final = 256 << 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,8 @@ class ProducerService:
         self._id_range_start = (config.node_id % (1 << (63 - ID_RANGE_BITS))) << ID_RANGE_BITS if clustered else 0
         self._allocator = ProducerIdAllocator(self._id_range_start, self._save_block)
         self._task: asyncio.Task[None] | None = None
+        #: Following (:meth:`follow`): per partition, the topic id and offset up to which its table holds the log.
+        self._held_to: dict[tuple[str, int], tuple[str, int]] | None = None
 
     def reconfigure(self, config: BrokerConfig) -> None:
         """``producer.id.expiration.ms`` may change while the broker runs (a dynamic broker config)."""
@@ -201,6 +205,11 @@ class ProducerService:
                 del self._partitions[(topic, partition)]
                 self._store.producer_state.delete(snapshot_key(topic, partition))
                 continue
+            if self._held_to is not None:  # following: the table holds what keep_up replayed, no more
+                held = self._held_to.get((topic, partition))
+                if held is None or held[0] != table.topic_id:
+                    continue
+                offset = min(offset, held[1])
             self._store.producer_state.save(snapshot_key(topic, partition), table.document(offset))
             table.dirty = False
             saved += 1
@@ -256,9 +265,17 @@ class ProducerService:
         return table, replayed, used
 
     def _replay(self, topic: str, partition: int, table: PartitionProducers, position: int, end: int) -> int:
-        replayed = 0
+        return sum(count for count, _ in self._replay_reads(topic, partition, table, position, end))
+
+    def _replay_reads(
+        self, topic: str, partition: int, table: PartitionProducers, position: int, end: int,
+        read_bytes: int = REPLAY_READ_BYTES,
+    ) -> Iterator[tuple[int, int]]:  # fmt: skip
+        """Replays the stored batches from ``position`` to ``end`` into ``table``, one read at a time: after each,
+        the batches it replayed and the offset reached."""
         while position < end:
-            result = self._store.records.read(topic, partition, position, REPLAY_READ_BYTES)
+            replayed = 0
+            result = self._store.records.read(topic, partition, position, read_bytes)
             for batch in result.batches:
                 try:
                     header = read_batch_header(batch)
@@ -270,4 +287,63 @@ class ProducerService:
             if result.next_offset <= position:
                 break
             position = result.next_offset
+            yield replayed, position
+
+    # --- a follower's tables ---
+
+    def follow(self) -> None:
+        """This broker follows its group's leader: its appends are copies ``record`` never sees, so from now on
+        a table holds only what :meth:`keep_up` replayed into it (and its snapshot says only that), until
+        :meth:`lead`."""
+        self._held_to = {}
+
+    async def keep_up(self) -> int:
+        """A follower's pass: replay into each partition's table the batches stored since the last pass (the whole
+        log the first time, yielding to the loop between reads), so that :meth:`lead` replays only the tail."""
+        replayed = 0
+        for topic in self._store.topics.list():
+            for partition in range(topic.partitions):
+                for count, fresh in self._catch_up(topic, partition):
+                    replayed += count
+                    if fresh:  # a table extended in place is not left half-way
+                        await asyncio.sleep(0)
         return replayed
+
+    def lead(self) -> int:
+        """This broker leads now: every table brought to its log end at once (the tail since the last
+        :meth:`keep_up`, the whole log of partitions no pass reached); from then on tables record appends."""
+        if self._held_to is None:
+            self._held_to = {}
+        replayed = sum(
+            count for topic in self._store.topics.list() for partition in range(topic.partitions)
+            for count, _ in self._catch_up(topic, partition)
+        )  # fmt: skip
+        self._held_to = None
+        return replayed
+
+    def _catch_up(self, topic: TopicInfo, partition: int) -> Iterator[tuple[int, bool]]:
+        """Brings the partition's table to its high watermark (see :meth:`keep_up`); yields the batches of each read
+        and whether the table is rebuilt afresh (not yet in place: the caller may yield to the loop meanwhile)."""
+        if self._held_to is None:
+            return
+        key, topic_id = (topic.name, partition), topic.topic_id.hex
+        offsets = self._store.records.partition_offsets(topic.name, partition)
+        held = self._held_to.get(key)
+        in_place = held is not None and held[0] == topic_id and held[1] >= offsets.log_start_offset
+        if held is not None and in_place:
+            start, table = held[1], self._partitions.get(key) or PartitionProducers(topic_id)
+        else:
+            start, table = offsets.log_start_offset, PartitionProducers(topic_id)
+        position, replayed = start, 0
+        reads = self._replay_reads(topic.name, partition, table, start, offsets.high_watermark, KEEP_UP_READ_BYTES)
+        for count, reached in reads:
+            position, replayed = reached, replayed + count
+            yield count, not in_place
+        if self._held_to is None:  # lead() ran while this pass waited: it brought every table up itself
+            return
+        self._held_to[key] = (topic_id, position)
+        table.dirty = table.dirty or replayed > 0
+        if table.entries:
+            self._partitions[key] = table
+        else:
+            self._partitions.pop(key, None)

@@ -3,6 +3,7 @@ clean close (snapshot + tail) and after a crash (no close), expiry, and topics d
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +165,42 @@ def test_brokers_of_a_cluster_allocate_producer_ids_in_their_own_ranges(tmp_path
     assert allocated[3][:3] == [0, 1, 2]
     for node in (1, 2, 3):
         assert allocated[node][3] > allocated[node][2] and allocated[node][3] >> 44 == allocated[node][0] >> 44
+
+
+def copy(store: MessageStore, batch: bytes) -> None:
+    """A batch appended as a follower's copy is: without ``record``."""
+    store.records.append("t", 0, batch, validate_batches(batch))
+
+
+def following(store: MessageStore) -> ProducerService:
+    """A follower's service over topic ``t``."""
+    store.topics.create("t", 1)
+    producers = service(store)
+    producers.follow()
+    return producers
+
+
+def test_a_follower_keeps_its_producers_up_and_its_promotion_replays_only_the_tail(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        producers = following(store)
+        copy(store, idempotent_batch(7, 0, 0, 2))
+        copy(store, idempotent_batch(7, 0, 2, 2))
+        assert asyncio.run(producers.keep_up()) == 2
+        assert asyncio.run(producers.keep_up()) == 0
+        copy(store, idempotent_batch(7, 0, 4, 2))
+        assert producers.lead() == 1
+        assert produce(store, producers, idempotent_batch(7, 0, 4, 2)) == Duplicate(4, 5)
+        assert produce(store, producers, idempotent_batch(7, 0, 0, 2)) == Duplicate(0, 1)
+        assert produce(store, producers, idempotent_batch(7, 0, 6, 1)) == 6
+
+
+def test_a_followers_snapshot_covers_only_what_it_replayed(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        producers = following(store)
+        copy(store, idempotent_batch(7, 0, 0, 2))
+        asyncio.run(producers.keep_up())
+        copy(store, idempotent_batch(8, 0, 0, 3))  # copied after the last pass
+        assert producers.snapshot() == 1
+    with open_store(tmp_path) as store:
+        table = service(store).producers("t", 0)
+        assert table is not None and sorted(table.entries) == [7, 8]
