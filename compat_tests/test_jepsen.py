@@ -27,7 +27,7 @@ SEED = seed_from_env(19)
 
 
 def test_acknowledged_data_survives_every_fault_once_and_in_order(tmp_path: Path) -> None:
-    with FaultCluster(groups=2) as cluster:
+    with FaultCluster(groups=2, logs_to=tmp_path) as cluster:
         verdict = run(cluster, SEED, faults=len(nemesis.KINDS), settle_s=2.0, history_file=tmp_path / "history.json")
     assert_clean(verdict)
 
