@@ -4,7 +4,8 @@ etcd (it stops it), never the session's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -15,6 +16,21 @@ from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.view import ClusterView
 
 WAIT_S = 20.0
+
+
+@contextlib.asynccontextmanager
+async def _viewed(server: LocalEtcd, layout: KeyLayout) -> AsyncIterator[tuple[Etcd, Etcd, ClusterView]]:
+    """(a writer's connection, the view's connection, a started view on it); all closed at the end."""
+    writer = await Etcd.connect([server.endpoint])
+    etcd = await Etcd.connect([server.endpoint])
+    view = ClusterView(etcd, layout)
+    try:
+        await view.start()
+        yield writer, etcd, view
+    finally:
+        await view.stop()
+        await etcd.close()
+        await writer.close()
 
 
 def _run(test: Callable[[], Awaitable[None]]) -> None:
@@ -38,11 +54,7 @@ def test_the_watch_is_re_established_after_etcd_restarts_and_catches_up() -> Non
     layout = KeyLayout("loss")
 
     async def scenario(server: LocalEtcd) -> None:
-        writer = await Etcd.connect([server.endpoint])
-        etcd = await Etcd.connect([server.endpoint])
-        view = ClusterView(etcd, layout)
-        try:
-            await view.start()
+        async with _viewed(server, layout) as (writer, _, view):
             await writer.transaction([], [writer.txn.put(layout.cluster_id(), b"before")])
             await view.wait_for(lambda s: s.cluster_id == "before", WAIT_S)
             await asyncio.to_thread(server.stop)  # SIGTERM to its PID
@@ -56,10 +68,6 @@ def test_the_watch_is_re_established_after_etcd_restarts_and_catches_up() -> Non
             seen = await view.wait_for(lambda s: s.cluster_id == "after", WAIT_S)
             assert seen.cluster_id == "after"
             assert view.failure is None
-        finally:
-            await view.stop()
-            await etcd.close()
-            await writer.close()
 
     with LocalEtcd() as server:
         _run(lambda: scenario(server))
@@ -135,21 +143,13 @@ def test_the_view_follows_on_after_another_request_replaces_its_connection() -> 
     layout = KeyLayout("replaced")
 
     async def scenario(server: LocalEtcd) -> None:
-        writer = await Etcd.connect([server.endpoint])
-        etcd = await Etcd.connect([server.endpoint])
-        view = ClusterView(etcd, layout)
-        try:
-            await view.start()
+        async with _viewed(server, layout) as (writer, etcd, view):
             with pytest.raises(EtcdUnavailableError, match="lease"):
                 await etcd.revoke_lease(424242)
             await etcd.get(layout.cluster_id())  # connects again, closing the connection the watch streams on
             await writer.transaction([], [writer.txn.put(layout.cluster_id(), b"after")])
             seen = await view.wait_for(lambda s: s.cluster_id == "after", WAIT_S)
             assert seen.cluster_id == "after"
-        finally:
-            await view.stop()
-            await etcd.close()
-            await writer.close()
 
     with LocalEtcd() as server:
         _run(lambda: scenario(server))
