@@ -1,4 +1,5 @@
-"""``python -m bench.jepsen [--seed N] [--seeds 3] [--faults 15] [--groups 2] [--members M]``: the long version of
+"""``python -m bench.jepsen [--seed N] [--seeds 3] [--faults 15] [--groups 2] [--members M] [--no-transactions]
+[--logs DIR]``: the long version of
 the Jepsen-style fault suite (``compat_tests/test_jepsen.py`` runs one seed of 5 faults in CI).
 
 For each of ``--seeds`` seeds (``--seed``, ``--seed``+1, ...), a fresh ``FaultCluster`` of ``--groups`` groups
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from bench import write_table
 from compat_tests.jepsen.run import run
@@ -31,11 +33,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--members", type=int, default=MEMBERS)
     parser.add_argument("--settle-s", type=float, default=3.0)
     parser.add_argument("--rate", type=float, default=40.0, help="records a second per writer")
+    parser.add_argument("--no-transactions", action="store_true", help="leave out the transactional writers")
+    parser.add_argument("--logs", type=Path, help="keep every broker's and etcd's log in LOGS/seed-N")
     args = parser.parse_args(argv)
     rows = []
     for seed in range(args.seed, args.seed + args.seeds):
-        with FaultCluster(groups=args.groups, members=args.members) as cluster:
-            verdict = run(cluster, seed, args.faults, settle_s=args.settle_s, rate=args.rate)
+        logs = None if args.logs is None else args.logs / f"seed-{seed}"
+        with FaultCluster(groups=args.groups, members=args.members, logs_to=logs) as cluster:
+            verdict = run(cluster, seed, args.faults, settle_s=args.settle_s, rate=args.rate,
+                          transactions=not args.no_transactions)  # fmt: skip
         history = verdict.history
         unacked = sum(history.unacknowledged.values())
         outcome = "OK" if not verdict.problems else f"{len(verdict.problems)} violations: {verdict.problems[0]}"

@@ -15,6 +15,7 @@ client a retriable error (admin changes).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -129,18 +130,29 @@ class Etcd:
         await self._call("lease_revoke", lambda: self._client.revoke_lease(lease_id))
 
     async def watch_prefix(self, prefix: bytes, start_revision: int) -> AsyncIterator[Change]:
-        """Every change under ``prefix`` from ``start_revision`` on, in order, until cancelled or etcd is lost
-        (:class:`EtcdUnavailableError`: the caller reads again and watches anew)."""
-        watch = await self._call("watch", lambda: self._client.watch_prefix(prefix, start_revision=start_revision))
+        """Every change under ``prefix`` from ``start_revision`` on, in order, until cancelled or etcd is lost.
+
+        Never ends quietly: a watch that fails, or whose stream ends (etcd stopped, or the connection was replaced
+        and closed under it), raises :class:`EtcdUnavailableError`, and the caller reads again and watches anew
+        from what it last saw. ``aetcd`` hands a watch a failure of its stream raw (not only its ``ClientError``)
+        and ends it without a word when the connection closes, so both are turned into that error here."""
+
+        async def open_watch() -> tuple[Any, Any]:
+            client = self._client  # the one connected now (``_call`` connects again first if need be)
+            return client, await client.watch_prefix(prefix, start_revision=start_revision)
+
+        client, watch = await self._call("watch", open_watch)
         try:
             async for event in watch:
                 deleted = event.kind == "DELETE"
                 yield Change(event.kv.key, None if deleted else event.kv.value, event.kv.mod_revision)
-        except aetcd.exceptions.ClientError as exc:
-            self._stale = True
-            raise EtcdUnavailableError(f"etcd watch at {self.endpoint} failed: {exc}") from None
+        except Exception as exc:
+            self._stale = self._stale or client is self._client
+            raise EtcdUnavailableError(f"etcd watch at {self.endpoint} failed: {type(exc).__name__} {exc}") from None
         finally:
-            await asyncio.shield(watch.cancel())
+            await _cancel_watch(watch)
+        self._stale = self._stale or client is self._client  # a live connection does not end a watch
+        raise EtcdUnavailableError(f"etcd watch at {self.endpoint} ended")
 
     async def _call(self, kind: str, request: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``request`` (made on the current client), connecting again first if the last request lost etcd;
@@ -164,6 +176,14 @@ CHANNEL_OPTIONS: Final = {
     "grpc.keepalive_timeout_ms": 5_000,
     "grpc.keepalive_permit_without_calls": 0,
 }
+
+
+async def _cancel_watch(watch: Any) -> None:
+    """Stop ``watch`` on etcd's side, if its connection is still there. Never raises: a closed connection's watch
+    raises ``AttributeError`` from ``aetcd`` (that escaped once and killed the broker's view, silent from then on),
+    and bounded: the request queue of a dead stream may be full, with nothing reading it."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(asyncio.shield(watch.cancel()), REQUEST_TIMEOUT_S)
 
 
 async def _first_answering(endpoints: Sequence[str]) -> tuple[Any, str]:

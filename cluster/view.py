@@ -8,7 +8,9 @@ not block; they are how a broker mirrors topics into its store and wakes its con
 etcd lost: the watch fails (``failure`` says why) and the broker serves on from its last snapshot. The view
 tries again after ``RETRY_FIRST_S``, doubling up to ``RETRY_MAX_S``; once etcd answers, it reads the whole
 prefix again (changes made meanwhile, or compacted away, are in that read), publishes it, and watches from
-the next revision.
+the next revision. The same happens when the watch's connection is replaced (another request failed and
+connected again): the watch fails rather than ends, and any other exception from below is logged and taken as
+a lost watch, so the task never dies and leaves the broker on a snapshot that no longer changes.
 """
 
 from __future__ import annotations
@@ -92,6 +94,9 @@ class ClusterView:
                 if self.failure is None:
                     log.error("cluster metadata watch lost (serving on from the last snapshot): %s", exc)
                 self.failure = exc
+            except Exception as exc:  # a fault below (the etcd client's) must not end the watch for good
+                log.exception("cluster metadata watch failed (serving on from the last snapshot)")
+                self.failure = ClusterError(f"the watch failed: {type(exc).__name__} {exc}")
             await asyncio.sleep(pause)
             pause = min(pause * 2, RETRY_MAX_S)
 

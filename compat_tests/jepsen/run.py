@@ -74,10 +74,13 @@ def create_topics(cluster: FaultCluster, partitions: int) -> None:
 
 
 def start_load(
-    cluster: FaultCluster, history: History, partitions: int, rate: float
+    cluster: FaultCluster, history: History, partitions: int, rate: float, *, transactions: bool = True
 ) -> tuple[list[Writer], list[Worker]]:
+    """The writers and readers, started; without ``transactions``, no transactional writer nor read_committed
+    reader."""
     bootstrap = cluster.bootstrap
-    history.topics.update({topic: Guarantee.EXACTLY_ONCE for topic in ("idem", "aio", *TRANSACTIONAL_TOPICS)})
+    transactional = TRANSACTIONAL_TOPICS if transactions else ()
+    history.topics.update({topic: Guarantee.EXACTLY_ONCE for topic in ("idem", "aio", *transactional)})
     history.topics.update({topic: Guarantee.AT_LEAST_ONCE for topic in ("plain", "aio-plain")})
     history.groups.update((topic, GROUP) for topic in GROUP_TOPICS)
     common = (history, bootstrap)
@@ -86,30 +89,34 @@ def start_load(
         ConfluentWriter(*common, "idem", partitions, rate, idempotent=True),
         AiokafkaWriter(*common, "aio", partitions, rate, mode="idempotent"),
         AiokafkaWriter(*common, "aio-plain", partitions, rate, mode="plain"),
-        TransactionalWriter(*common, "txn", partitions, rate),
-        AiokafkaWriter(*common, "aio-txn", partitions, rate, mode="transactional"),
     ]
     readers: list[Worker] = [
         *(GroupMember(*common, GROUP, member, list(GROUP_TOPICS)) for member in (1, 2)),
-        ReadCommittedReader(*common, list(TRANSACTIONAL_TOPICS), partitions),
         OffsetSampler(*common, GROUP, list(GROUP_TOPICS), partitions),
     ]
+    if transactions:
+        writers += [
+            TransactionalWriter(*common, "txn", partitions, rate),
+            AiokafkaWriter(*common, "aio-txn", partitions, rate, mode="transactional"),
+        ]
+        readers.append(ReadCommittedReader(*common, list(TRANSACTIONAL_TOPICS), partitions))
     for worker in [*writers, *readers]:
         worker.start()
     return writers, readers
 
 
 def run(cluster: FaultCluster, seed: int, faults: int, *, partitions: int = 4, settle_s: float = 3.0,
-        rate: float = 40.0, history_file: Path | None = None) -> Verdict:  # fmt: skip
+        rate: float = 40.0, history_file: Path | None = None, transactions: bool = True) -> Verdict:  # fmt: skip
     """Load, ``faults`` faults of the seed's schedule ``settle_s`` apart, drain, read back, check; the history is
-    written to ``history_file`` (JSON) when given."""
+    written to ``history_file`` (JSON) when given. ``transactions=False`` leaves out the transactional writers
+    and the read_committed reader."""
     plan = schedule(seed, faults, list(cluster.groups), cluster.members)
     history = History()
     verdict = Verdict(seed, plan, history)
     print(f"jepsen: seed {seed} (replay: {SEED_VARIABLE}={seed}), {cluster.members} member(s) per group, "
           f"schedule {[str(f) for f in plan]}", flush=True)  # fmt: skip
     create_topics(cluster, partitions)
-    writers, readers = start_load(cluster, history, partitions, rate)
+    writers, readers = start_load(cluster, history, partitions, rate, transactions=transactions)
     try:
         time.sleep(settle_s)
         for fault in plan:

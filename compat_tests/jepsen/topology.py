@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import TracebackType
 from typing import Final
 
@@ -42,9 +44,17 @@ class FaultCluster:
     """Start with ``with FaultCluster(groups=2) as cluster``; every process is stopped by its PID at the end."""
 
     def __init__(
-        self, groups: int = 2, members: int = MEMBERS, *, lease_ttl_ms: int = 2000, name: str = "jepsen"
+        self,
+        groups: int = 2,
+        members: int = MEMBERS,
+        *,
+        lease_ttl_ms: int = 2000,
+        name: str = "jepsen",
+        logs_to: Path | None = None,
     ) -> None:
+        """``logs_to``: a directory that receives every broker's log (``broker-<node>.log``) and etcd's at the end."""
         self.name = name
+        self.logs_to = logs_to
         self.members = members
         self.lease_ttl_s = lease_ttl_ms / 1000
         self.etcd = LocalEtcd()
@@ -159,10 +169,23 @@ class FaultCluster:
         for node in self.brokers:
             self.heal(node)
         for broker in self.brokers.values():
+            broker.stop()
+        self._keep_logs()
+        for broker in self.brokers.values():
             broker.close()
         for proxy in [*self.client_proxies.values(), *self.etcd_proxies.values()]:
             proxy.close()
         self.etcd.close()
+
+    def _keep_logs(self) -> None:
+        if self.logs_to is None:
+            return
+        self.logs_to.mkdir(parents=True, exist_ok=True)
+        logs = {f"broker-{node}.log": broker.log_path for node, broker in self.brokers.items()}
+        logs["etcd.log"] = self.etcd.data_dir / "etcd.log"
+        for name, path in logs.items():
+            if path.exists():
+                shutil.copyfile(path, self.logs_to / name)
 
     def __enter__(self) -> FaultCluster:
         try:

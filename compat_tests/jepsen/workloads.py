@@ -196,6 +196,7 @@ class AiokafkaWriter(Writer):
     def __init__(self, *args: Any, mode: str, batch: int = 4, abort_every: int = 4, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.mode, self.batch, self.abort_every, self.transactions = mode, batch, abort_every, 0
+        self.failures: set[str] = set()  # the kinds of failed sends printed so far (each once)
         self.loop = asyncio.new_event_loop()
         self.producer = self.loop.run_until_complete(self._new_producer())
 
@@ -227,6 +228,7 @@ class AiokafkaWriter(Writer):
         try:
             await self.producer.begin_transaction()
             outcomes = await self._send(records)
+            self._print_new_failures(outcomes)
             if self.transactions % self.abort_every == 0 or any(isinstance(o, BaseException) for o in outcomes):
                 await self.producer.abort_transaction()
                 self.history.add_aborted(values)
@@ -239,6 +241,14 @@ class AiokafkaWriter(Writer):
             return
         for value, outcome in zip(values, outcomes, strict=True):
             self.history.add(Ack(self.topic, outcome.partition, outcome.offset, value))
+
+    def _print_new_failures(self, outcomes: list[Any]) -> None:
+        """Print each kind of failed send once: a transaction aborted for it is counted, not acknowledged."""
+        for outcome in outcomes:
+            kind = type(outcome).__name__
+            if isinstance(outcome, BaseException) and kind not in self.failures:
+                self.failures.add(kind)
+                print(f"jepsen: {self.name}: a send failed ({outcome!r}): its transaction is aborted", flush=True)
 
     async def _send(self, records: list[tuple[str, int]]) -> list[Any]:
         futures = []
