@@ -41,13 +41,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.errors import DecodeError
 from rockafka.facade.protocol.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
 from rockafka.facade.protocol.primitives import Reader
-from rockafka.store import MessageStore, OffsetCommit, StoreError, TopicPartition, UnknownTopicOrPartitionError
+from rockafka.store import (
+    CommittedOffset,
+    MessageStore,
+    OffsetCommit,
+    StoreError,
+    TopicPartition,
+    UnknownTopicOrPartitionError,
+)
 
 from ..replication import ConfirmWrite, UnconfirmedWrite, as_written, write_error
 from .consumer_protocol import ConsumerGroupCoordinator
@@ -89,6 +96,9 @@ class OffsetManager:
         self._internal_topics = internal_topics
         #: Commits accepted but not yet durable, per group (require_stable answers UNSTABLE_OFFSET_COMMIT).
         self._in_flight: dict[str, Counter[TopicPartition]] = {}
+        #: What OffsetFetch answers meanwhile without require_stable: the offset committed before the first commit
+        #: in flight (None: none), as Kafka's cache holds a commit back until its append is replicated.
+        self._before: dict[str, dict[TopicPartition, CommittedOffset | None]] = {}
         self._pending_transactional = pending_transactional
         self._consumer_groups = consumer_groups
         #: A commit's durability, also waiting for the in-sync members on a replicated leader (``GroupService``).
@@ -116,25 +126,36 @@ class OffsetManager:
                 accepted.append(commit)
         if not accepted:
             return _ready(errors)
+        keys = _keys(accepted)
+        before = self._store.offsets.fetch(request.group_id, keys)
         try:
             durable = self.confirm_write(self._store.offsets.commit(request.group_id, accepted))
         except StoreError as exc:
             log.error("offset commit for group %s failed: %s", request.group_id, exc)
-            return _ready(errors | dict.fromkeys(_keys(accepted), ErrorCode.COORDINATOR_NOT_AVAILABLE))
+            return _ready(errors | dict.fromkeys(keys, ErrorCode.COORDINATOR_NOT_AVAILABLE))
         if durable is None:
-            return _ready(errors | dict.fromkeys(_keys(accepted), ErrorCode.NONE))
-        return self._await_durable(request.group_id, _keys(accepted), errors, asyncio.wrap_future(durable))
+            return _ready(errors | dict.fromkeys(keys, ErrorCode.NONE))
+        return self._await_durable(request.group_id, keys, before, errors, asyncio.wrap_future(durable))
 
     def _await_durable(
-        self, group_id: str, keys: list[TopicPartition], errors: CommitErrors, durable: asyncio.Future[None]
-    ) -> Awaitable[CommitErrors]:
+        self, group_id: str, keys: list[TopicPartition], before: Mapping[TopicPartition, CommittedOffset],
+        errors: CommitErrors, durable: asyncio.Future[None],
+    ) -> Awaitable[CommitErrors]:  # fmt: skip
         in_flight = self._in_flight.setdefault(group_id, Counter())
+        shown = self._before.setdefault(group_id, {})
+        for key in keys:
+            if in_flight[key] == 0:
+                shown[key] = before.get(key)
         in_flight.update(keys)
 
         def done(_: asyncio.Future[None]) -> None:  # runs even if the request is abandoned
             in_flight.subtract(keys)
+            for key in keys:
+                if in_flight[key] <= 0:
+                    shown.pop(key, None)
             if not +in_flight and self._in_flight.get(group_id) is in_flight:
                 del self._in_flight[group_id]
+                self._before.pop(group_id, None)
 
         durable.add_done_callback(done)
         return _answer_when_durable(group_id, keys, errors, durable)
@@ -199,9 +220,12 @@ class OffsetManager:
         keys = list(partitions) if partitions is not None else sorted(stored, key=lambda k: (k.topic, k.partition))
         in_flight = self._in_flight.get(group_id, Counter()) if require_stable else Counter()
         held = self._pending_transactional(group_id) if require_stable else ()
+        shown = {} if require_stable else self._before.get(group_id, {})
+        if partitions is None:  # every committed one: not those whose first commit is still in flight
+            keys = [key for key in keys if key not in shown or shown[key] is not None]
         fetched = []
         for key in keys:
-            committed = stored.get(key)
+            committed = shown[key] if key in shown else stored.get(key)
             if in_flight[key] > 0 or key in held:
                 fetched.append(FetchedOffset(key.topic, key.partition, -1, -1, "", ErrorCode.UNSTABLE_OFFSET_COMMIT))
             elif committed is None:

@@ -106,16 +106,27 @@ def test_commit_errors_follow_kafkas_checks(tmp_path: Path) -> None:
     run(tmp_path, scenario, **{"offset.metadata.max.bytes": "100"})
 
 
-def test_require_stable_reports_commits_not_yet_durable(tmp_path: Path) -> None:
+def test_a_commit_not_yet_durable_is_unstable_to_require_stable_and_unseen_by_the_others(tmp_path: Path) -> None:
+    """As Kafka's cache holds a commit back until its append is replicated: an OffsetFetch never answers an offset
+    that a crash (or, on a replicated leader, a failover) could take back."""
+
     async def scenario(service: GroupService) -> None:
         pending = service.offsets.commit(SIMPLE, [OffsetCommit("t", 0, 3)])
         _, unstable = service.offsets.fetch("g", [TP0], require_stable=True)
         assert unstable[0].error is ErrorCode.UNSTABLE_OFFSET_COMMIT and unstable[0].offset == -1
-        _, latest = service.offsets.fetch("g", [TP0], require_stable=False)
-        assert latest[0].offset == 3
+        _, before = service.offsets.fetch("g", [TP0], require_stable=False)
+        assert (before[0].error, before[0].offset) == (ErrorCode.NONE, -1)  # nothing was committed before
         assert await pending == {TP0: ErrorCode.NONE}
         _, stable = service.offsets.fetch("g", [TP0], require_stable=True)
         assert (stable[0].error, stable[0].offset) == (ErrorCode.NONE, 3)
+
+        first = service.offsets.commit(SIMPLE, [OffsetCommit("t", 0, 5)])
+        second = service.offsets.commit(SIMPLE, [OffsetCommit("t", 0, 7), OffsetCommit("t", 1, 1)])
+        _, meanwhile = service.offsets.fetch("g", None, require_stable=False)
+        assert [(f.partition, f.offset) for f in meanwhile] == [(0, 3)]  # the last durable ones
+        assert await first == {TP0: ErrorCode.NONE} and await second == {TP0: ErrorCode.NONE, TP1: ErrorCode.NONE}
+        _, after = service.offsets.fetch("g", None, require_stable=False)
+        assert [(f.partition, f.offset) for f in after] == [(0, 7), (1, 1)]
 
     run(tmp_path, scenario, flush="sync")
 
