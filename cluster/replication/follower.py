@@ -85,6 +85,7 @@ class ReplicationFollower:
         """Called, and following stopped, when a new handshake says this log must be cut back to the offset given
         (in a cluster the broker restarts in-process to cut it); None: following stops with an ERROR line."""
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False  # ``cancel``/``stop`` called: no frame is applied or acknowledged from then on
 
     async def handshake(self, store: MessageStore) -> Session:
         """Connect and handshake; ``FollowerRefusedError``, ``ReplicationProtocolError`` or ``OSError``."""
@@ -110,14 +111,19 @@ class ReplicationFollower:
     def follow(self, store: MessageStore, session: Session | None) -> None:
         """Copy from ``session`` (or a new one) in a task, reconnecting while the broker runs."""
         store.records.set_confirmed(self.confirm_offset)
+        self._stopped = False
         self._task = asyncio.create_task(self._run(store, session))
 
     def cancel(self) -> None:
-        """Stop copying now: no append follows this call (appends run between the task's awaits)."""
+        """Stop copying now: no append, acknowledgement or confirm offset follows this call. The task unwinds at
+        its next turn, but the transport may hand the receiver a read before that (in the same turn of the loop as
+        this call): that read is dropped, not applied (a promoted broker's store leads from this call on)."""
+        self._stopped = True
         if self._task is not None:
             self._task.cancel()
 
     async def stop(self) -> None:
+        self._stopped = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -162,7 +168,10 @@ class ReplicationFollower:
                 raise TimeoutError(f"nothing from the leader for {self.silence_ms} ms")
 
     def _received(self, store: MessageStore, session: Session, messages: Sequence[Message]) -> None:
-        """Apply the frames one read completed, then acknowledge the new end once for all of them."""
+        """Apply the frames one read completed, then acknowledge the new end once for all of them (none once
+        cancelled: see ``cancel``)."""
+        if self._stopped:
+            return
         self._reads += 1
         for message in messages:
             self._apply(store, message)
