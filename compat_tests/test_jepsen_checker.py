@@ -86,6 +86,14 @@ def test_at_least_once_topics_may_hold_a_value_twice_but_not_out_of_order() -> N
     assert checker.out_of_order(history)
 
 
+def test_a_duplicate_names_the_offsets_of_its_copies() -> None:
+    """Two offsets: a retry written twice; one offset twice: the final read handed one record twice."""
+    assert checker.duplicated(broken("duplicated")) == ["duplicated: 1 values twice in idem-0, first 'idem:2' at 2, 3"]
+    history = clean()
+    history.final_log["idem", 0].append((2, "idem:2"))
+    assert checker.duplicated(history) == ["duplicated: 1 values twice in idem-0, first 'idem:2' at 2, 2"]
+
+
 def test_a_committed_offset_that_stays_or_moves_on_is_fine_per_partition() -> None:
     history = clean()
     history.add(CommittedSample("g", "idem", 1, 0))  # another partition starts lower: not backwards

@@ -195,7 +195,10 @@ class ReplicationLeader:
         return self._appended
 
     async def _keep_in_sync_set(self) -> None:
-        while True:
+        """Until :meth:`stop`: not only its cancel ends the loop, which a hook may swallow (a gRPC call whose answer
+        is in as the cancel lands returns that answer: ``grpc.aio`` ends its call task normally), and then a
+        demoted leader's ``stop`` waited on this task for ever, its broker never following the new leader."""
+        while self._checker is asyncio.current_task():
             try:  # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancel that lands as it times out
                 async with asyncio.timeout(CHECK_S):
                     await self._membership_changed.wait()

@@ -16,7 +16,7 @@ Each rule returns one line per violation (empty: it holds); :func:`check` runs t
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable
 
 from .history import Guarantee, History, seq_of
@@ -40,10 +40,13 @@ def duplicated(history: History) -> list[str]:
     for (topic, partition), records in sorted(history.final_log.items()):
         if history.topics.get(topic) is not Guarantee.EXACTLY_ONCE:
             continue
-        counts = Counter(value for _, value in records)
-        twice = sorted(value for value, count in counts.items() if count > 1)
-        if twice:
-            problems.append(f"duplicated: {len(twice)} values twice in {topic}-{partition}, first {twice[0]!r}")
+        offsets: defaultdict[str, list[int]] = defaultdict(list)
+        for offset, value in records:
+            offsets[value].append(offset)
+        twice = sorted(value for value, found in offsets.items() if len(found) > 1)
+        if twice:  # the offsets tell a retry written twice (two offsets) from one record read twice (one offset)
+            at = ", ".join(str(offset) for offset in offsets[twice[0]])
+            problems.append(f"duplicated: {len(twice)} values twice in {topic}-{partition}, first {twice[0]!r} at {at}")
     return problems
 
 

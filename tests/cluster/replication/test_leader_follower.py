@@ -5,6 +5,7 @@ sends bytes of no message, or a follower of another segment size, is refused and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
 import uuid
@@ -299,3 +300,31 @@ def test_a_write_to_a_follower_gone_is_an_eof_not_uvloops_runtime_error() -> Non
         server.close()
 
     asyncio.Runner(loop_factory=uvloop.new_event_loop).run(scenario())
+
+
+def test_a_leader_stops_even_when_its_in_sync_hook_swallows_the_cancel(tmp_path: Path) -> None:
+    """A demoted leader's ``stop`` once waited for ever on its in-sync-set task: the etcd write it was in returned
+    normally although cancelled (``grpc.aio`` ends a call whose answer is in as the cancel lands with that answer),
+    so the cancel was lost, and the broker never followed its new leader (seed 21 of the fault suite)."""
+
+    async def scenario() -> None:
+        with MessageStore.open(small_config(tmp_path / "leader")) as store:
+            writing = asyncio.Event()
+
+            async def answered_anyway() -> None:
+                writing.set()
+                with contextlib.suppress(asyncio.CancelledError):  # what grpc.aio's call task does
+                    await asyncio.sleep(WAIT_S)
+
+            async def record(followers: frozenset[int]) -> None:
+                await asyncio.get_running_loop().create_task(answered_anyway())
+
+            leader = ReplicationLeader(store, lag_time_ms=60_000)
+            leader.keep_in_etcd(record)
+            await leader.start("127.0.0.1", 0)
+            await asyncio.wait_for(writing.wait(), WAIT_S)
+            stopping = asyncio.create_task(leader.stop())  # not wait_for: stop() swallows its cancel, returning
+            await asyncio.wait({stopping}, timeout=WAIT_S)
+            assert stopping.done(), f"the leader did not stop within {WAIT_S}s: its in-sync-set task loops on"
+
+    asyncio.run(scenario())
