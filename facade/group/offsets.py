@@ -148,7 +148,13 @@ class OffsetManager:
                 shown[key] = before.get(key)
         in_flight.update(keys)
 
-        def done(_: asyncio.Future[None]) -> None:  # runs even if the request is abandoned
+        settled = False
+
+        def settle() -> None:  # once: when the answer is made, or from the callback if the request is abandoned
+            nonlocal settled
+            if settled:
+                return
+            settled = True
             in_flight.subtract(keys)
             for key in keys:
                 if in_flight[key] <= 0:
@@ -157,8 +163,8 @@ class OffsetManager:
                 del self._in_flight[group_id]
                 self._before.pop(group_id, None)
 
-        durable.add_done_callback(done)
-        return _answer_when_durable(group_id, keys, errors, durable)
+        durable.add_done_callback(lambda _: settle())
+        return _answer_when_durable(group_id, keys, errors, durable, settle)
 
     def _topic_exists(self, topic: str) -> bool:
         if topic in self._internal_topics:
@@ -344,14 +350,18 @@ def subscribed_topics(group: ClassicGroup) -> set[str] | None:
 
 
 async def _answer_when_durable(
-    group_id: str, keys: list[TopicPartition], errors: CommitErrors, durable: asyncio.Future[None]
-) -> CommitErrors:
+    group_id: str, keys: list[TopicPartition], errors: CommitErrors, durable: asyncio.Future[None],
+    settle: Callable[[], None],
+) -> CommitErrors:  # fmt: skip
+    """The answer once ``durable`` is done; ``settle()`` first, so a fetch after the answer sees the commit (the
+    future's own callbacks may not have run yet when an awaited future was already done)."""
     try:
         await asyncio.shield(durable)
         outcome = ErrorCode.NONE
     except (StoreError, UnconfirmedWrite) as exc:
         log.error("offset commit for group %s was not made durable: %s", group_id, exc)
         outcome = write_error(exc, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+    settle()
     return errors | dict.fromkeys(keys, outcome)
 
 
