@@ -283,6 +283,8 @@ class ReplicationLeader:
                 acks.cancel()
         except (OSError, EOFError, TimeoutError, ReplicationProtocolError, StoreError) as exc:
             log.warning("replication: follower %s (%s) disconnected: %s", node_id, peer, exc or type(exc).__name__)
+        except asyncio.CancelledError:  # stop(): end, not raise (3.11's start_server logs a cancelled task as ERROR)
+            pass
         finally:
             if node_id is not None:
                 self.in_sync.left(node_id)

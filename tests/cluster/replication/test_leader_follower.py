@@ -328,3 +328,33 @@ def test_a_leader_stops_even_when_its_in_sync_hook_swallows_the_cancel(tmp_path:
             assert stopping.done(), f"the leader did not stop within {WAIT_S}s: its in-sync-set task loops on"
 
     asyncio.run(scenario())
+
+
+def test_a_leader_stopped_while_a_follower_streams_logs_no_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Python 3.11's ``asyncio.start_server`` asks a finished connection task for its exception, and a cancelled
+    one raises there, logged by asyncio as an ERROR with a traceback: a leader stopping (demoted, or the broker
+    shutting down) while a follower streams ended each stream that way, in the fault suite's broker logs."""
+
+    async def scenario() -> None:
+        with (
+            MessageStore.open(small_config(tmp_path / "leader")) as leader_store,
+            MessageStore.open(small_config(tmp_path / "follower")) as follower_store,
+        ):
+            leader_store.topics.create("t", 1, topic_id=TOPIC_ID)
+            leader = ReplicationLeader(leader_store, lag_time_ms=10_000)
+            await leader.start("127.0.0.1", 0)
+            follower = ReplicationFollower(2, "127.0.0.1", leader.port)
+            follower_store.replica.follow()
+            follower.follow(follower_store, None)
+            append(leader_store, "t", 0, build_batch([(b"k", b"v")]))
+            end = leader_store.replica.published_end
+            await _until(lambda: follower_store.replica.end == end, "the follower holds the append")
+            await leader.stop()
+            await asyncio.sleep(0.2)  # the server's done-callbacks of the ended streams run
+            await follower.stop()
+
+    with caplog.at_level("ERROR"):
+        asyncio.Runner(loop_factory=uvloop.new_event_loop).run(scenario())
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
