@@ -8,9 +8,8 @@ only through its own etcd proxy (``rockafka.cluster.etcd.endpoints``). Cutting b
 cutting the etcd one alone leaves a broker that clients still reach while its lease runs out (the split a
 leader must not survive as leader). The harness itself talks to etcd directly.
 
-:data:`MEMBERS` is the number of members per group the suite runs with. Today a group has one broker; once
-failover is merged (a group's members take their roles from etcd; each sets ``rockafka.replication.listener``),
-setting it to 3 (or ``ROCKAFKA_JEPSEN_MEMBERS=3``) runs every test and benchmark against 3-member groups.
+:data:`MEMBERS` is the default number of members per group (``ROCKAFKA_JEPSEN_MEMBERS``, else 1); with more
+than one, every member sets ``rockafka.replication.listener`` and takes its role from etcd.
 Links between members of a group (replication) are not proxied: isolating a member cuts its clients and etcd.
 """
 
@@ -33,7 +32,7 @@ from rockafka.testing import Broker, BrokerError, LocalEtcd
 from ..brokerproc import free_port
 from .netproxy import CuttableProxy
 
-#: Members per broker group: the one-line switch to replicated groups once failover is on main.
+#: Members per broker group unless a caller says (the benchmarks' ``--members`` default).
 MEMBERS: Final = int(os.environ.get("ROCKAFKA_JEPSEN_MEMBERS", "1"))
 #: Small CommitLog segments: each broker pre-allocates two, and several brokers share the disk.
 SEGMENT_BYTES: Final = 16 << 20
