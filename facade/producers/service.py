@@ -2,7 +2,10 @@
 
 What the broker holds (``Broker.producers``). InitProducerId calls ``init_producer_id``; Produce calls
 ``check`` before appending a batch with a producer id >= 0 and ``record`` after. Everything runs on the
-broker's event loop thread, so a check and its append are never interleaved with another producer's.
+broker's event loop thread, so a check and its append are never interleaved with another producer's. A batch
+``check`` would refuse OUT_OF_ORDER_SEQUENCE_NUMBER is checked again once the stored batches after its producer's
+last counted one are counted (a batch stored without ``record``, a follower's late copy, must not leave the
+producer refused for ever); nothing else reads the log on the Produce path.
 
 Transactional ids (their producer ids, epochs and transactions) belong to the transaction coordinator
 (``rockafka.facade.transactions``), which takes its producer ids from ``allocate_producer_id``.
