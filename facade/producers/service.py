@@ -199,13 +199,20 @@ class ProducerService:
         A batch may be stored without ``record``: a follower's copy that landed after :meth:`lead` replayed the log
         (the old leader's late frame, which that leader acknowledged). Kafka's producer state follows every append,
         a follower's too, so it never lags the log; ours lags there, and it shows only as an out-of-order refusal of
-        the producer's next batch. Only refusals read the log (never the Produce path), each from where the last
-        search stopped, up to the high watermark (a batch the in-sync set does not hold yet is not counted)."""
-        entry = table.entries[batch.producer_id]
+        the producer's next batch. Only refusals read the log (never the Produce path), each from where this
+        producer's last search stopped, up to the high watermark (a batch the in-sync set does not hold yet is not
+        counted). Only this producer's batches are counted: the search starts after its last one, behind batches of
+        other producers that their entries hold already."""
+        producer_id, entry = batch.producer_id, table.entries[batch.producer_id]
+        last = entry.batches[-1]
         offsets = self._store.records.partition_offsets(topic, partition)
-        start = max(entry.batches[-1].last_offset + 1, table.searched_to, offsets.log_start_offset)
-        self._replay(topic, partition, table, start, offsets.high_watermark)
-        table.searched_to = max(table.searched_to, offsets.high_watermark)
+        start = max(last.last_offset + 1, table.searched.get(producer_id, 0), offsets.log_start_offset)
+        alone = PartitionProducers(table.topic_id, {producer_id: entry})  # the others' batches land apart
+        self._replay(topic, partition, alone, start, offsets.high_watermark)
+        table.searched[producer_id] = max(start, offsets.high_watermark)
+        found = alone.entries[producer_id]
+        if found is not entry or found.batches[-1] is not last:
+            table.entries[producer_id], table.dirty = found, True
         verdict = table.check(batch)
         if not isinstance(verdict, Refused):
             log.info("%s-%d: producer %d's batch follows stored batches its state had not counted (counted now)",

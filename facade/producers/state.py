@@ -49,8 +49,9 @@ class PartitionProducers:
     entries: dict[int, ProducerEntry] = field(default_factory=dict)
     #: Changed since the last snapshot document.
     dirty: bool = False
-    #: Every stored batch below this offset is counted (``ProducerService``'s search after an out-of-order refusal).
-    searched_to: int = 0
+    #: Producer id -> the offset below which ``ProducerService`` searched the log for its uncounted batches (after
+    #: an out-of-order refusal).
+    searched: dict[int, int] = field(default_factory=dict)
 
     def check(self, batch: IncomingBatch) -> Verdict:
         return check(self.entries.get(batch.producer_id), batch)
@@ -61,14 +62,11 @@ class PartitionProducers:
         self.dirty = True
 
     def replay(self, header: BatchHeader) -> None:
-        """A stored batch, in log order; batches without a producer id, control batches, stale epochs and batches
-        at or before the producer's last counted one pass (a search may read batches already counted)."""
+        """A stored batch, in log order; batches without a producer id, control batches and stale epochs pass."""
         if header.producer_id < 0 or header.is_control:
             return
         entry = self.entries.get(header.producer_id)
-        if entry is not None and (
-            header.producer_epoch < entry.epoch or header.base_offset <= entry.batches[-1].base_offset
-        ):
+        if entry is not None and header.producer_epoch < entry.epoch:
             return
         self.record(incoming(header), header.base_offset)
 

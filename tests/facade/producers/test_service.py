@@ -216,11 +216,14 @@ def test_a_batch_copied_after_the_promotion_is_counted_before_its_next_batch_is_
         asyncio.run(producers.keep_up())
         producers.lead()
         copy(store, idempotent_batch(7, 0, 2, 2))  # after the replay: never recorded
-        assert produce(store, producers, idempotent_batch(7, 0, 4, 1)) == 4
+        assert produce(store, producers, idempotent_batch(8, 0, 0, 1)) == 4  # another producer, recorded
+        assert produce(store, producers, idempotent_batch(7, 0, 4, 1)) == 5
         assert produce(store, producers, idempotent_batch(7, 0, 2, 2)) == Duplicate(2, 3)
-        assert produce(store, producers, idempotent_batch(7, 0, 5, 1)) == 5
+        assert produce(store, producers, idempotent_batch(7, 0, 5, 1)) == 6
+        assert produce(store, producers, idempotent_batch(8, 0, 1, 1)) == 7
         table = producers.producers("t", 0)
         assert table is not None and [b.first_sequence for b in table.entries[7].batches] == [0, 2, 4, 5]
+        assert [b.first_sequence for b in table.entries[8].batches] == [0, 1]  # its batch at 4 counted once
 
 
 def test_a_producer_that_skipped_a_sequence_is_still_refused_after_the_log_is_searched(tmp_path: Path) -> None:
