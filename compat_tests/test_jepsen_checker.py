@@ -59,6 +59,8 @@ def broken(rule: str) -> History:
         history.reads = [r for r in history.reads if r.value != "idem:1"]
     elif rule == "silent_after_faults":
         history.after_faults["txn"] = 4
+    elif rule == "refused_in_sequence":  # the broker's producer state behind its log
+        history.add_sequence_refusal("txn-0")
     return history
 
 

@@ -12,6 +12,8 @@ Each rule returns one line per violation (empty: it holds); :func:`check` runs t
 - :func:`aborted_seen`: no read_committed consumer, nor the final read_committed log, holds an aborted value.
 - :func:`unread_by_group`: every acknowledged record of a topic reached its consumer group at least once.
 - :func:`silent_after_faults`: every writer had a record acknowledged after the last fault (the cluster serves).
+- :func:`refused_in_sequence`: no partition answered OUT_OF_ORDER_SEQUENCE_NUMBER to a producer that had skipped
+  no sequence on it (the broker's producer state disagreeing with its log: a batch it holds but never counted).
 """
 
 from __future__ import annotations
@@ -135,6 +137,13 @@ def silent_after_faults(history: History) -> list[str]:
     ]
 
 
+def refused_in_sequence(history: History) -> list[str]:
+    return [
+        f"sequence refused: {where} answered OUT_OF_ORDER_SEQUENCE_NUMBER to a producer that skipped no sequence"
+        for where in history.sequence_refusals
+    ]
+
+
 RULES: tuple[Rule, ...] = (
     lost_or_moved,
     duplicated,
@@ -144,6 +153,7 @@ RULES: tuple[Rule, ...] = (
     aborted_seen,
     unread_by_group,
     silent_after_faults,
+    refused_in_sequence,
 )
 
 

@@ -91,6 +91,9 @@ class History:
     after_faults: dict[str, int] = field(default_factory=dict)
     #: after the run, per (topic, partition): the log read from the start (read_committed for transactional topics)
     final_log: dict[tuple[str, int], PartitionLog] = field(default_factory=dict)
+    #: partitions ("topic-partition") that answered OUT_OF_ORDER_SEQUENCE_NUMBER to a producer that had skipped no
+    #: sequence there (aiokafka's writer starts a new producer after any failed send, so the broker disagreed)
+    sequence_refusals: list[str] = field(default_factory=list)
     #: failed or unknown deliveries, by topic (neither required nor forbidden in the log; reported)
     unacknowledged: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -111,6 +114,10 @@ class History:
     def add_unacknowledged(self, topic: str, count: int = 1) -> None:
         with self._lock:
             self.unacknowledged[topic] += count
+
+    def add_sequence_refusal(self, where: str) -> None:
+        with self._lock:
+            self.sequence_refusals.append(where)
 
     def read_by_group(self, group: str) -> set[str]:
         """Values read by the members of ``group`` (readers named ``<group>/<member>``)."""
@@ -134,6 +141,7 @@ class History:
                 "aborted": sorted(self.aborted),
                 "after_faults": self.after_faults,
                 "unacknowledged": dict(self.unacknowledged),
+                "sequence_refusals": self.sequence_refusals,
                 "final_log": {f"{topic}-{partition}": log for (topic, partition), log in self.final_log.items()},
             }
         path.write_text(json.dumps(document))

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError as AiokafkaError
+from aiokafka.errors import OutOfOrderSequenceNumber
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaError, KafkaException, Message, Producer, TopicPartition
 
 from .history import Ack, CommittedSample, History, Read, value_of
@@ -210,6 +211,10 @@ class TransactionalWriter(Writer):
             self.producer.flush(WAIT_S)
 
 
+def _failed(outcomes: list[Any]) -> bool:
+    return any(isinstance(outcome, BaseException) for outcome in outcomes)
+
+
 class AiokafkaWriter(Writer):
     """aiokafka's producer on its own event loop, ``mode`` ``plain``, ``idempotent`` or ``transactional``: each
     step sends ``batch`` records and awaits them together (transactional: one transaction, every
@@ -240,29 +245,54 @@ class AiokafkaWriter(Writer):
         values = [value for value, _ in records]
         if self.mode != "transactional":
             outcomes = await self._send(records)
+            self._note_sequence_refusals(records, outcomes)
             for value, outcome in zip(values, outcomes, strict=True):
                 if isinstance(outcome, BaseException):
                     self.history.add_unacknowledged(self.topic)
                 else:
                     self.history.add(Ack(self.topic, outcome.partition, outcome.offset, value))
+            if self.mode == "idempotent" and _failed(outcomes):
+                await self._renew()
             return
         self.transactions += 1
         try:
             await self.producer.begin_transaction()
             outcomes = await self._send(records)
+            self._note_sequence_refusals(records, outcomes)
             self._print_new_failures(outcomes)
-            if self.transactions % self.abort_every == 0 or any(isinstance(o, BaseException) for o in outcomes):
+            if self.transactions % self.abort_every == 0 or _failed(outcomes):
                 await self.producer.abort_transaction()
                 self.history.add_aborted(values)
+                if _failed(outcomes):
+                    await self._renew()
                 return
             await self.producer.commit_transaction()
         except AiokafkaError:  # outcome unknown: a new producer (its id's epoch fences this one)
             self.history.add_unacknowledged(self.topic, len(values))
-            await self.producer.stop()
-            self.producer = await self._new_producer()
+            await self._renew()
             return
         for value, outcome in zip(values, outcomes, strict=True):
             self.history.add(Ack(self.topic, outcome.partition, outcome.offset, value))
+
+    async def _renew(self) -> None:
+        """A new producer in place of this one, after a send failed. aiokafka spends a batch's sequence number when
+        it first sends it and never takes it back (``compat_tests/test_aiokafka_sequence_gap.py``): after a batch
+        refused unwritten (INVALID_TXN_STATE, or expired while its partition had no leader) the broker answers every
+        later batch OUT_OF_ORDER_SEQUENCE_NUMBER, as Kafka does. The Java client bumps its epoch then (KIP-360);
+        aiokafka does not, so the writer does it for it: a new producer's InitProducerId bumps the transactional
+        id's epoch (or hands an idempotent producer a new id), and its sequences start at 0."""
+        await self.producer.stop()
+        self.producer = await self._new_producer()
+
+    def _note_sequence_refusals(self, records: list[tuple[str, int]], outcomes: list[Any]) -> None:
+        """OUT_OF_ORDER_SEQUENCE_NUMBER on a partition none of this step's earlier sends failed on: this producer
+        skipped no sequence there (it is renewed after any failed send), so the broker disagrees with it."""
+        failed: set[int] = set()
+        for (_, partition), outcome in zip(records, outcomes, strict=True):
+            if isinstance(outcome, OutOfOrderSequenceNumber) and partition not in failed:
+                self.history.add_sequence_refusal(f"{self.topic}-{partition}")
+            if isinstance(outcome, BaseException):
+                failed.add(partition)
 
     def _print_new_failures(self, outcomes: list[Any]) -> None:
         """Print each kind of failed send once: a transaction aborted for it is counted, not acknowledged."""

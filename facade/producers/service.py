@@ -2,7 +2,10 @@
 
 What the broker holds (``Broker.producers``). InitProducerId calls ``init_producer_id``; Produce calls
 ``check`` before appending a batch with a producer id >= 0 and ``record`` after. Everything runs on the
-broker's event loop thread, so a check and its append are never interleaved with another producer's.
+broker's event loop thread, so a check and its append are never interleaved with another producer's. A batch
+``check`` would refuse OUT_OF_ORDER_SEQUENCE_NUMBER is checked again once the stored batches after its producer's
+last counted one are counted (a batch stored without ``record``, a follower's late copy, must not leave the
+producer refused for ever); nothing else reads the log on the Produce path.
 
 Transactional ids (their producer ids, epochs and transactions) belong to the transaction coordinator
 (``rockafka.facade.transactions``), which takes its producer ids from ``allocate_producer_id``.
@@ -32,13 +35,14 @@ from typing import Any, Final
 
 from rockafka.core_pyx.errors import KernelError
 from rockafka.core_pyx.recordbatch import BatchHeader, read_batch_header
+from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.store import MessageStore, StoreError, TopicInfo, UnknownTopicOrPartitionError
 
 from ..clock import REAL_CLOCK, Clock
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from .ids import BLOCK_KEY, BLOCK_SIZE, DOCUMENT_VERSION, AllocatedId, ProducerIdAllocator
-from .sequence import Accepted, Verdict
+from .sequence import Accepted, IncomingBatch, Refused, Verdict
 from .state import PartitionProducers, incoming, snapshot_key
 
 log = logging.getLogger(__name__)
@@ -66,6 +70,16 @@ class RebuildReport:
     from_snapshot: int
     replayed_batches: int
     producers: int
+
+
+def _log_refusal(where: str, table: PartitionProducers, batch: IncomingBatch, refused: Refused) -> None:
+    """The DEBUG line of a refused batch: what the producer sent and what its entry holds."""
+    entry = table.entries.get(batch.producer_id)
+    held = "none" if entry is None else f"epoch {entry.epoch}, batches {list(entry.batches)}"
+    log.debug(
+        "%s refused producer %d epoch %d sequence %d (%d records): %s; its entry: %s", where, batch.producer_id,
+        batch.epoch, batch.first_sequence, batch.record_count, refused.message, held,
+    )  # fmt: skip
 
 
 def _wall_clock_ms() -> int:
@@ -166,7 +180,44 @@ class ProducerService:
         if header.producer_id < 0:
             return Accepted()
         table = self._table(topic, partition)
-        return Accepted() if table is None else table.check(incoming(header))
+        if table is None:
+            return Accepted()
+        batch = incoming(header)
+        verdict = table.check(batch)
+        if isinstance(verdict, Refused):
+            if verdict.error is ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER:
+                verdict = self._check_against_log(topic, partition, table, batch)
+            if isinstance(verdict, Refused) and log.isEnabledFor(logging.DEBUG):
+                _log_refusal(f"{topic}-{partition}", table, batch, verdict)
+        return verdict
+
+    def _check_against_log(
+        self, topic: str, partition: int, table: PartitionProducers, batch: IncomingBatch
+    ) -> Verdict:
+        """``batch``'s verdict again, once the stored batches after its producer's last counted one are counted.
+
+        A batch may be stored without ``record``: a follower's copy that landed after :meth:`lead` replayed the log
+        (the old leader's late frame, which that leader acknowledged). Kafka's producer state follows every append,
+        a follower's too, so it never lags the log; ours lags there, and it shows only as an out-of-order refusal of
+        the producer's next batch. Only refusals read the log (never the Produce path), each from where this
+        producer's last search stopped, up to the high watermark (a batch the in-sync set does not hold yet is not
+        counted). Only this producer's batches are counted: the search starts after its last one, behind batches of
+        other producers that their entries hold already."""
+        producer_id, entry = batch.producer_id, table.entries[batch.producer_id]
+        last = entry.batches[-1]
+        offsets = self._store.records.partition_offsets(topic, partition)
+        start = max(last.last_offset + 1, table.searched.get(producer_id, 0), offsets.log_start_offset)
+        alone = PartitionProducers(table.topic_id, {producer_id: entry})  # the others' batches land apart
+        self._replay(topic, partition, alone, start, offsets.high_watermark)
+        table.searched[producer_id] = max(start, offsets.high_watermark)
+        found = alone.entries[producer_id]
+        if found is not entry or found.batches[-1] is not last:
+            table.entries[producer_id], table.dirty = found, True
+        verdict = table.check(batch)
+        if not isinstance(verdict, Refused):
+            log.info("%s-%d: producer %d's batch follows stored batches its state had not counted (counted now)",
+                     topic, partition, batch.producer_id)  # fmt: skip
+        return verdict
 
     def record(self, topic: str, partition: int, header: BatchHeader, base_offset: int) -> None:
         """The batch ``check`` accepted was appended at ``base_offset``."""

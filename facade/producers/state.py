@@ -49,6 +49,9 @@ class PartitionProducers:
     entries: dict[int, ProducerEntry] = field(default_factory=dict)
     #: Changed since the last snapshot document.
     dirty: bool = False
+    #: Producer id -> the offset below which ``ProducerService`` searched the log for its uncounted batches (after
+    #: an out-of-order refusal).
+    searched: dict[int, int] = field(default_factory=dict)
 
     def check(self, batch: IncomingBatch) -> Verdict:
         return check(self.entries.get(batch.producer_id), batch)

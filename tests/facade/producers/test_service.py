@@ -204,3 +204,37 @@ def test_a_followers_snapshot_covers_only_what_it_replayed(tmp_path: Path) -> No
     with open_store(tmp_path) as store:
         table = service(store).producers("t", 0)
         assert table is not None and sorted(table.entries) == [7, 8]
+
+
+def test_a_batch_copied_after_the_promotion_is_counted_before_its_next_batch_is_refused(tmp_path: Path) -> None:
+    """The old leader's late frame: a copy stored after ``lead()`` replayed the log, which the old leader then
+    acknowledged. The producer's next batch follows it in the log; the new leader must not answer
+    OUT_OF_ORDER_SEQUENCE_NUMBER to it (nor to every later one) because its table missed the copy."""
+    with open_store(tmp_path) as store:
+        producers = following(store)
+        copy(store, idempotent_batch(7, 0, 0, 2))
+        asyncio.run(producers.keep_up())
+        producers.lead()
+        copy(store, idempotent_batch(7, 0, 2, 2))  # after the replay: never recorded
+        assert produce(store, producers, idempotent_batch(8, 0, 0, 1)) == 4  # another producer, recorded
+        assert produce(store, producers, idempotent_batch(7, 0, 4, 1)) == 5
+        assert produce(store, producers, idempotent_batch(7, 0, 2, 2)) == Duplicate(2, 3)
+        assert produce(store, producers, idempotent_batch(7, 0, 5, 1)) == 6
+        assert produce(store, producers, idempotent_batch(8, 0, 1, 1)) == 7
+        table = producers.producers("t", 0)
+        assert table is not None and [b.first_sequence for b in table.entries[7].batches] == [0, 2, 4, 5]
+        assert [b.first_sequence for b in table.entries[8].batches] == [0, 1]  # its batch at 4 counted once
+
+
+def test_a_producer_that_skipped_a_sequence_is_still_refused_after_the_log_is_searched(tmp_path: Path) -> None:
+    """aiokafka's gap (a batch it spent a sequence on was refused unwritten): nothing in the log fills it, so the
+    answer stays OUT_OF_ORDER_SEQUENCE_NUMBER, as Kafka's, and the table is unchanged."""
+    with open_store(tmp_path) as store:
+        store.topics.create("t", 1)
+        producers = service(store)
+        assert produce(store, producers, idempotent_batch(7, 0, 0, 2)) == 0
+        copy(store, idempotent_batch(-1, -1, -1, 1))  # another writer's record, without a producer id
+        for _ in range(2):
+            refused = produce(store, producers, idempotent_batch(7, 0, 3, 1))
+            assert isinstance(refused, Refused) and refused.error is ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
+        assert produce(store, producers, idempotent_batch(7, 0, 2, 1)) == 3
