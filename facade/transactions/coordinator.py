@@ -7,8 +7,11 @@ the markers, and runs the timers. Everything runs on the broker's event loop thr
 Durability: each change is the transactional id's document (see ``metadata.py``), a record of its
 ``__transaction_state`` partition (``store.transaction_state``), saved with an fsync awaited before the answer, and
 on a replicated leader once every in-sync member holds it (``confirm_write``: Kafka answers once its transaction
-log write is replicated; COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR otherwise). Ending a transaction (EndTxn,
-the transaction timeout, fencing by a new InitProducerId):
+log write is replicated; COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR otherwise). A change becomes the id's state in
+memory only once its save is confirmed; meanwhile the id is pending and requests that would change it answer
+CONCURRENT_TRANSACTIONS (``transitions.py``: Kafka's pending state and coordinator epoch).
+
+Ending a transaction (EndTxn, the transaction timeout, fencing by a new InitProducerId):
 
 1. the transaction goes to PrepareCommit/PrepareAbort, saved and fsynced; while that runs, requests for the id
    answer CONCURRENT_TRANSACTIONS;
