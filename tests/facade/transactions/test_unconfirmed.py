@@ -280,3 +280,23 @@ def test_a_save_confirmed_after_its_partition_left_answers_not_coordinator(tmp_p
         assert (_state(pair.setup).state, _state(pair.setup).partitions) == (TxnState.ONGOING, frozenset({A}))
 
     _run(tmp_path, scenario)
+
+
+def test_the_timeout_pass_leaves_an_id_being_saved_alone(tmp_path: Path) -> None:
+    """Kafka skips a timed-out transaction with a transition in flight; the next pass aborts it."""
+
+    async def scenario(pair: Pair) -> None:
+        coordinator = pair.setup.coordinator
+        pid, epoch = await _ongoing(pair.setup)
+        pair.hold()
+        adding = asyncio.create_task(coordinator.add_offsets("tx", pid, epoch, "group"))
+        await asyncio.sleep(0)
+        pair.setup.clock.now_ms += 61_000  # past the transaction's 60 s
+        assert await coordinator.abort_timed_out() == 0
+        assert await adding is ErrorCode.COORDINATOR_NOT_AVAILABLE
+        pair.release()
+        assert await coordinator.abort_timed_out() == 1
+        aborted = _state(pair.setup)
+        assert (aborted.state, aborted.epoch) == (TxnState.COMPLETE_ABORT, epoch + 1)
+
+    _run(tmp_path, scenario)
