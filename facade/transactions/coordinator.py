@@ -7,8 +7,11 @@ the markers, and runs the timers. Everything runs on the broker's event loop thr
 Durability: each change is the transactional id's document (see ``metadata.py``), a record of its
 ``__transaction_state`` partition (``store.transaction_state``), saved with an fsync awaited before the answer, and
 on a replicated leader once every in-sync member holds it (``confirm_write``: Kafka answers once its transaction
-log write is replicated; COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR otherwise). Ending a transaction (EndTxn,
-the transaction timeout, fencing by a new InitProducerId):
+log write is replicated; COORDINATOR_NOT_AVAILABLE or NOT_COORDINATOR otherwise). A change becomes the id's state in
+memory only once its save is confirmed; meanwhile the id is pending and requests that would change it answer
+CONCURRENT_TRANSACTIONS (``transitions.py``: Kafka's pending state and coordinator epoch).
+
+Ending a transaction (EndTxn, the transaction timeout, fencing by a new InitProducerId):
 
 1. the transaction goes to PrepareCommit/PrepareAbort, saved and fsynced; while that runs, requests for the id
    answer CONCURRENT_TRANSACTIONS;
@@ -67,7 +70,7 @@ from ..group import OFFSETS_TOPIC
 from ..interbroker import InterBrokerSettings
 from ..producers import InitGranted, InitRefused, ProducerService
 from ..producers.ids import ProducerIdAndEpoch, check_request, init_transactional, known_producer
-from ..replication import ConfirmWrite, as_written, write_error
+from ..replication import ConfirmWrite, as_written
 from .markers import Marker, MarkerDelivery, Route, abort_orphans, write_marker
 from .metadata import (
     ProduceRefused,
@@ -81,6 +84,7 @@ from .metadata import (
     prepare_end,
 )
 from .queries import TransactionDescription, TransactionListing, describe, list_transactions, offsets_partition
+from .transitions import PendingTransitions, durable, save
 
 log = logging.getLogger(__name__)
 _store_errors = StoreErrorLog(log)
@@ -118,8 +122,8 @@ class TransactionCoordinator:
         self._offsets_partitions = config.int("offsets.topic.num.partitions")
         self._clustered = bool(config.get("rockafka.cluster.etcd.endpoints"))
         self._txns: dict[str, TransactionMetadata] = {}
-        #: Ids whose PrepareCommit/PrepareAbort is being made durable (requests answer CONCURRENT_TRANSACTIONS).
-        self._preparing: set[str] = set()
+        #: Ids whose change is being saved (requests answer CONCURRENT_TRANSACTIONS), and each partition's generation.
+        self._pending = PendingTransitions(store.transaction_partitions.partition_of)
         self._tasks: list[asyncio.Task[None]] = []
         #: In a cluster (``use_cluster``): who leads each partition, and the delivery of markers to the others.
         self._delivery: MarkerDelivery | None = None
@@ -168,7 +172,8 @@ class TransactionCoordinator:
         replayed from the store and its prepared transactions are completed."""
         state = self._store.transaction_partitions
         for partition in sorted(state.loaded - partitions):
-            leaving = [n for n in self._txns if state.partition_of(n) == partition and n not in self._preparing]
+            self._pending.moved(partition)  # a save still in flight for one of its ids changes nothing here
+            leaving = [n for n in self._txns if state.partition_of(n) == partition]
             for name in leaving:
                 del self._txns[name]
                 delivering = self._delivering.pop(name, None)
@@ -178,6 +183,7 @@ class TransactionCoordinator:
             log.info("%s-%d is led elsewhere now: %d transactional ids unloaded", TRANSACTION_STATE_TOPIC,
                      partition, len(leaving))  # fmt: skip
         for partition in sorted(partitions - state.loaded):
+            self._pending.moved(partition)
             state.load(partition)
             read, _ = self._read(functools.partial(_in_partition, state.partition_of, partition))
             completed = sum(self._finish(name) for name in read if self._txns[name].state.preparing)
@@ -252,9 +258,11 @@ class TransactionCoordinator:
             return refused
         if transactional_id is None:
             granted = self._producers.init_idempotent()
-            if await _durable(granted.durable) is not ErrorCode.NONE:
+            if await durable(granted.durable) is not ErrorCode.NONE:
                 return InitRefused(ErrorCode.COORDINATOR_NOT_AVAILABLE, "the producer id block was not saved")
             return InitGranted(granted.producer_id, granted.epoch, None)
+        if transactional_id in self._pending:
+            return InitRefused(ErrorCode.CONCURRENT_TRANSACTIONS, f"{transactional_id!r} is being changed: retry")
         expected = None if producer_id == -1 else ProducerIdAndEpoch(producer_id, epoch)
         current = self._txns.get(transactional_id)
         if current is not None and not current.state.settled:
@@ -273,8 +281,7 @@ class TransactionCoordinator:
         if isinstance(ids, InitRefused):
             return ids
         metadata = TransactionMetadata(ids) if current is None else current.to(TxnState.EMPTY, now, ids=ids)
-        self._txns[transactional_id] = metadata
-        error = await self._persist(metadata, *block_saves)
+        error = await self._transit(metadata, *block_saves)
         if error is not ErrorCode.NONE:
             return InitRefused(error, f"transactional id {transactional_id!r} was not saved")
         if current is not None and expected is None:
@@ -290,9 +297,9 @@ class TransactionCoordinator:
         name = current.transactional_id
         if expected is not None and not known_producer(current.ids, expected):
             return InitRefused(ErrorCode.PRODUCER_FENCED, f"producer id {expected.producer_id} is not {name!r}'s")
-        if current.state is TxnState.ONGOING and name not in self._preparing:
+        if current.state is TxnState.ONGOING:
             log.info("transactional id %r: a new producer aborts the ongoing transaction and fences the old one", name)
-            error = await self._end(current, fence(current, self._clock()))
+            error = await self._end(fence(current, self._clock()))
             if error is not ErrorCode.NONE:
                 return InitRefused(error, f"the ongoing transaction of {name!r} could not be aborted")
         return InitRefused(ErrorCode.CONCURRENT_TRANSACTIONS, f"{name!r} is completing a transaction: retry")
@@ -306,7 +313,7 @@ class TransactionCoordinator:
         error = check_producer(metadata, producer_id, epoch)
         if error is not None:
             return error
-        if transactional_id in self._preparing:
+        if transactional_id in self._pending:
             return ErrorCode.CONCURRENT_TRANSACTIONS
         return metadata
 
@@ -328,8 +335,7 @@ class TransactionCoordinator:
         outcome = add(current, partitions, groups, self._clock())
         if isinstance(outcome, ErrorCode):
             return outcome
-        self._txns[transactional_id] = outcome
-        return await self._persist(outcome)
+        return await self._transit(outcome)
 
     def verify_partitions(
         self, transactional_id: str, producer_id: int, epoch: int, partitions: Iterable[TopicPartition]
@@ -361,11 +367,11 @@ class TransactionCoordinator:
         if current.state.preparing:
             return ErrorCode.CONCURRENT_TRANSACTIONS
         if current.state is not TxnState.ONGOING or group_id not in current.offsets:
+            _invalid_state(transactional_id, f"TxnOffsetCommit for group {group_id!r}", current)
             return ErrorCode.INVALID_TXN_STATE
         held = dict(current.offsets[group_id]) | {TopicPartition(c.topic, c.partition): c for c in commits}
         outcome = current.to(TxnState.ONGOING, self._clock(), offsets=dict(current.offsets) | {group_id: held})
-        self._txns[transactional_id] = outcome
-        return await self._persist(outcome)
+        return await self._transit(outcome)
 
     async def _hold_offsets(
         self, producer_id: int, epoch: int, group_id: str, commits: Sequence[OffsetCommit]
@@ -377,7 +383,7 @@ class TransactionCoordinator:
         except StoreError as exc:
             log.error("offsets of producer %d for group %r not written: %s", producer_id, group_id, exc)
             return ErrorCode.COORDINATOR_NOT_AVAILABLE
-        return await _durable(written)
+        return await durable(written)
 
     async def end_transaction(self, transactional_id: str, producer_id: int, epoch: int, commit: bool) -> ErrorCode:
         """EndTxn: commit or abort the ongoing transaction; its markers are written once this returns NONE."""
@@ -385,9 +391,11 @@ class TransactionCoordinator:
         if isinstance(current, ErrorCode):
             return current
         prepared = prepare_end(current, commit, self._clock())
+        if prepared is ErrorCode.INVALID_TXN_STATE:
+            _invalid_state(transactional_id, f"EndTxn({'COMMIT' if commit else 'ABORT'})", current)
         if isinstance(prepared, ErrorCode):
             return prepared
-        return await self._end(current, prepared)
+        return await self._end(prepared)
 
     # --- Produce ---
 
@@ -402,9 +410,12 @@ class TransactionCoordinator:
         if transactional_id is not None and self._clustered and not self._coordinates(transactional_id):
             return None
         metadata = None if transactional_id is None else self._txns.get(transactional_id)
-        preparing = transactional_id in self._preparing
-        return batch_refusal(metadata, preparing, transactional_id, topic, partition, header.producer_id,
-                             header.producer_epoch)  # fmt: skip
+        preparing = self._pending.preparing(transactional_id)
+        refused = batch_refusal(metadata, preparing, transactional_id, topic, partition, header.producer_id,
+                                header.producer_epoch)  # fmt: skip
+        if refused is not None and refused.error is ErrorCode.INVALID_TXN_STATE and metadata is not None:
+            _invalid_state(metadata.transactional_id, f"Produce to {topic}-{partition}", metadata)
+        return refused
 
     # --- timers ---
 
@@ -416,11 +427,15 @@ class TransactionCoordinator:
             for name, metadata in self._txns.items()
             if self._abortable(name, metadata) and now - metadata.start_ms > metadata.ids.timeout_ms
         ]
+        aborted = 0
         for metadata in due:
-            log.info("transactional id %r: transaction timed out after %d ms: aborted", metadata.transactional_id,
-                     metadata.ids.timeout_ms)  # fmt: skip
-            await self._end(metadata, fence(metadata, now))
-        return len(due)
+            name = metadata.transactional_id
+            if self._txns.get(name) is not metadata or name in self._pending:  # changed while an earlier one saved
+                continue
+            log.info("transactional id %r: transaction timed out after %d ms: aborted", name, metadata.ids.timeout_ms)
+            await self._end(fence(metadata, now))
+            aborted += 1
+        return aborted
 
     async def time_out_now(self, transactional_id: str) -> bool:
         """Abort ``transactional_id``'s Ongoing transaction as if its timeout had passed, fencing its producer (a
@@ -429,7 +444,7 @@ class TransactionCoordinator:
         if metadata is None or not self._abortable(transactional_id, metadata):
             return False
         log.info("transactional id %r: transaction timed out (forced by a test): aborted", transactional_id)
-        await self._end(metadata, fence(metadata, self._clock()))
+        await self._end(fence(metadata, self._clock()))
         return True
 
     def _coordinates(self, transactional_id: str) -> bool:
@@ -438,11 +453,11 @@ class TransactionCoordinator:
         return state.partition_of(transactional_id) in state.loaded
 
     def _abortable(self, name: str, metadata: TransactionMetadata) -> bool:
-        return metadata.state is TxnState.ONGOING and name not in self._preparing
+        return metadata.state is TxnState.ONGOING and name not in self._pending
 
     def retry_completions(self) -> int:
         """Complete transactions left prepared by a failed marker write; returns how many completed."""
-        busy = self._preparing | self._delivering.keys()
+        busy = self._pending.names | self._delivering.keys()
         names = [n for n, m in self._txns.items() if m.state.preparing and n not in busy]
         return sum(self._finish(name) for name in names)
 
@@ -452,7 +467,9 @@ class TransactionCoordinator:
         expired = [
             name
             for name, metadata in self._txns.items()
-            if metadata.state.settled and now - metadata.ids.updated_ms >= self._expiration_ms
+            if metadata.state.settled
+            and name not in self._pending
+            and now - metadata.ids.updated_ms >= self._expiration_ms
         ]
         for name in expired:
             self._txns[name].to(TxnState.DEAD, now)
@@ -463,38 +480,27 @@ class TransactionCoordinator:
 
     # --- persistence and completion ---
 
-    async def _persist(self, metadata: TransactionMetadata, *also: Future[None] | None) -> ErrorCode:
-        """Save ``metadata``'s document and wait for it (and ``also``) to be fsynced, and on a replicated leader
-        held by every in-sync member (Kafka appends ``__transaction_state`` with acks=all): NONE, else what
-        Kafka's TransactionStateManager answers (COORDINATOR_NOT_AVAILABLE, or NOT_COORDINATOR once this broker
-        no longer leads)."""
+    async def _transit(self, target: TransactionMetadata, *also: Future[None] | None) -> ErrorCode:
+        """Save ``target`` (with ``also``, other saves it needs) and make it the id's state once confirmed; the id
+        is pending meanwhile. A failed save leaves the state as it was; one whose partition's leadership moved
+        meanwhile changes nothing here (``transitions.py``)."""
+        transition = self._pending.begin(target)
         try:
-            saved = self.confirm_write(
-                self._store.transaction_state.save(metadata.transactional_id, metadata.document(), durable=True)
-            )
-        except StoreError as exc:
-            log.error("transactional id %r not saved: %s", metadata.transactional_id, exc)
-            return ErrorCode.COORDINATOR_NOT_AVAILABLE
-        for future in (saved, *also):
-            error = await _durable(future)
-            if error is not ErrorCode.NONE:
-                return error
-        return ErrorCode.NONE
-
-    async def _end(self, before: TransactionMetadata, prepared: TransactionMetadata) -> ErrorCode:
-        """Make ``prepared`` (PrepareCommit/PrepareAbort) durable, then write its markers and complete it."""
-        name = prepared.transactional_id
-        self._txns[name] = prepared
-        self._preparing.add(name)
-        try:
-            error = await self._persist(prepared)
+            error = await save(self._store, self.confirm_write, target, *also)
         finally:
-            self._preparing.discard(name)
-        if error is not ErrorCode.NONE:
-            self._txns[name] = before
-            return error
-        self._finish(name)
-        return ErrorCode.NONE
+            still_here = self._pending.end(transition)
+        if not still_here:
+            return ErrorCode.NOT_COORDINATOR if error is ErrorCode.NONE else error
+        if error is ErrorCode.NONE:
+            self._txns[target.transactional_id] = target
+        return error
+
+    async def _end(self, prepared: TransactionMetadata) -> ErrorCode:
+        """Make ``prepared`` (PrepareCommit/PrepareAbort) the id's state, then write its markers and complete it."""
+        error = await self._transit(prepared)
+        if error is ErrorCode.NONE:
+            self._finish(prepared.transactional_id)
+        return error
 
     def _finish(self, name: str) -> bool:
         """Write the markers of the prepared transaction ``name`` that this broker writes itself (its partitions;
@@ -586,21 +592,16 @@ class TransactionCoordinator:
         )
 
 
+def _invalid_state(transactional_id: str, request: str, metadata: TransactionMetadata) -> None:
+    """Say why ``request`` is answered INVALID_TXN_STATE (fatal to the producer: worth a line)."""
+    partitions = ", ".join(f"{tp.topic}-{tp.partition}" for tp in sorted(metadata.partitions, key=_in_order))
+    log.info("transactional id %r: %s answered INVALID_TXN_STATE: the transaction is %s (epoch %d, partitions: %s)",
+             transactional_id, request, metadata.state.value, metadata.epoch, partitions or "none")  # fmt: skip
+
+
 def _in_order(tp: TopicPartition) -> tuple[str, int]:
     return tp.topic, tp.partition
 
 
 def _in_partition(partition_of: Callable[[str], int], partition: int, key: str) -> bool:
     return partition_of(key) == partition
-
-
-async def _durable(future: Future[None] | None) -> ErrorCode:
-    """NONE once ``future`` is done, else the coordinator's error for the write."""
-    if future is None:
-        return ErrorCode.NONE
-    try:
-        await asyncio.wrap_future(future)
-    except Exception as exc:
-        log.error("a transaction state save was not made durable: %s", exc)
-        return write_error(exc, ErrorCode.COORDINATOR_NOT_AVAILABLE)
-    return ErrorCode.NONE

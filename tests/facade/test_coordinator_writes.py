@@ -8,38 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
 
-from rockafka.cluster.replication.follower import ReplicationFollower
-from rockafka.cluster.replication.leader import ReplicationLeader
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.replication import CoordinatorWrites, Replication, UnconfirmedWrite, as_written, write_error
 from rockafka.store import MessageStore
 
 from ..cluster.replication.relay import Relay
 from ..store.helpers import append, build_batch, small_config
-
-WAIT_S = 30.0
-
-
-@dataclass
-class _Holder:
-    """What ``CoordinatorWrites`` reads of a broker: its replication role and its store."""
-
-    replication: Replication | None
-    store: MessageStore
-
-
-async def _until(condition: Callable[[], bool], what: str) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + WAIT_S
-    while not condition():
-        assert loop.time() < deadline, f"not within {WAIT_S}s: {what}"
-        await asyncio.sleep(0.02)
+from .replicated import BrokerHolder, replicate, until
 
 
 async def _failure(write: Awaitable[None]) -> ErrorCode:
@@ -55,24 +35,19 @@ def test_writes_wait_for_the_in_sync_members_and_fail_as_kafka_coordinators_answ
             MessageStore.open(small_config(tmp_path / "follower")) as follower_store,
         ):
             leader_store.topics.create("t", 1, topic_id=uuid.UUID(int=0x78))
-            single = CoordinatorWrites(_Holder(None, leader_store))  # type: ignore[arg-type]
+            single = CoordinatorWrites(BrokerHolder(None, leader_store))  # type: ignore[arg-type]
             assert single.confirmed(None) is None and as_written(None) is None  # a single broker: nothing added
 
-            leader = ReplicationLeader(leader_store, lag_time_ms=60_000)
-            await leader.start("127.0.0.1", 0)
-            relay = Relay(leader.port)
-            follower = ReplicationFollower(2, "127.0.0.1", await relay.start())
-            follower_store.replica.follow()
-            follower.follow(follower_store, None)
-            writes = CoordinatorWrites(_Holder(Replication(leader=leader), leader_store), timeout_ms=300)  # type: ignore[arg-type]
+            leader, relay, follower = await replicate(leader_store, follower_store, Relay)
+            writes = CoordinatorWrites(BrokerHolder(Replication(leader=leader), leader_store), timeout_ms=300)  # type: ignore[arg-type]
             try:
-                await _until(lambda: leader.in_sync.size == 2, "the follower joined the in-sync set")
+                await until(lambda: leader.in_sync.size == 2, "the follower joined the in-sync set")
                 append(leader_store, "t", 0, build_batch([(b"k", b"held by both")]))
                 held = writes.confirmed(None)
                 assert held is not None
                 await asyncio.wrap_future(held)
                 assert follower_store.replica.end == leader_store.replica.published_end
-                holder = _Holder(Replication(leader=leader), leader_store)
+                holder = BrokerHolder(Replication(leader=leader), leader_store)
                 two = CoordinatorWrites(holder, timeout_ms=300, min_insync=2)  # type: ignore[arg-type]
                 three = CoordinatorWrites(holder, timeout_ms=300, min_insync=3)  # type: ignore[arg-type]
                 append(leader_store, "t", 0, build_batch([(b"k", b"two members in sync")]))
