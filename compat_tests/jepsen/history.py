@@ -22,6 +22,10 @@ class Guarantee(enum.Enum):
 
     #: acks=all with retries, no idempotence: each acknowledged record is in the log, maybe more than once.
     AT_LEAST_ONCE = "at-least-once"
+    #: The same, from a client whose one request in flight is per connection, not per partition (librdkafka:
+    #: confluentinc/librdkafka#1969): a request still in flight to a deposed leader when the partition's next ones
+    #: go to the new leader is retried after them, so a leader change may reorder its records, against Kafka too.
+    AT_LEAST_ONCE_ANY_ORDER = "at-least-once, any order"
     #: enable.idempotence (and transactions): each acknowledged record is in the log exactly once.
     EXACTLY_ONCE = "exactly-once"
 

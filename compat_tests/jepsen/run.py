@@ -81,7 +81,7 @@ def start_load(
     bootstrap = cluster.bootstrap
     transactional = TRANSACTIONAL_TOPICS if transactions else ()
     history.topics.update({topic: Guarantee.EXACTLY_ONCE for topic in ("idem", "aio", *transactional)})
-    history.topics.update({topic: Guarantee.AT_LEAST_ONCE for topic in ("plain", "aio-plain")})
+    history.topics.update({"plain": Guarantee.AT_LEAST_ONCE_ANY_ORDER, "aio-plain": Guarantee.AT_LEAST_ONCE})
     history.groups.update((topic, GROUP) for topic in GROUP_TOPICS)
     common = (history, bootstrap)
     writers: list[Writer] = [

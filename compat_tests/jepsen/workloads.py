@@ -95,7 +95,7 @@ class ConfluentWriter(Writer):
         super().__init__(*args, **kwargs)
         config = _confluent_config(self.bootstrap) | {"enable.idempotence": idempotent}
         if not idempotent:
-            config["max.in.flight.requests.per.connection"] = 1  # retries keep the order
+            config["max.in.flight.requests.per.connection"] = 1  # in order, but for a leader change (history.py)
         self.producer = Producer(config)
 
     def _report(self, error: KafkaError | None, message: Message) -> None:
