@@ -36,6 +36,7 @@ from .ops import BrokerMetrics, HttpListener, HttpListenerError, MeteredDispatch
 from .ops.events import recovery_summary, settings_summary
 from .security import SecurityError, SecurityService
 from .server import KafkaConnection, RequestHandler
+from .stopping import stop_within
 
 if TYPE_CHECKING:
     from rockafka.cluster.member import ClusterMember, MemberSettings
@@ -393,15 +394,15 @@ class BrokerApp:
             connection.close()
         await self._close_servers()
         if self._roles is not None:
-            await self._roles.stop()
+            await stop_within("the replication roles", self._roles.stop())
         if self._member is not None:
-            if self._cluster_topology is not None:
-                await self._cluster_topology.stop()  # the moves this broker was copying or sealing
-            await self._member.stop()
+            if self._cluster_topology is not None:  # the moves this broker was copying or sealing
+                await stop_within("the cluster topology", self._cluster_topology.stop())
+            await stop_within("the cluster membership", self._member.stop())
         if self.broker is not None and self.broker.replication is not None:
-            await self.broker.replication.stop()
+            await stop_within("replication", self.broker.replication.stop())
         if self.http is not None:
-            await self.http.stop()
+            await stop_within("the HTTP listener", self.http.stop())
         if self.broker is not None:
             self.broker.producers.shutdown()
             self.broker.store.close()
