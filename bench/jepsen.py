@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 
 from bench import write_table
-from compat_tests.jepsen.run import run
+from compat_tests.jepsen.run import Verdict, run
 from compat_tests.jepsen.topology import MEMBERS, FaultCluster
+from rockafka.testing import BrokerError
 
 
 def main(argv: list[str]) -> int:
@@ -39,22 +40,15 @@ def main(argv: list[str]) -> int:
     rows = []
     for seed in range(args.seed, args.seed + args.seeds):
         logs = None if args.logs is None else args.logs / f"seed-{seed}"
-        with FaultCluster(groups=args.groups, members=args.members, logs_to=logs) as cluster:
-            verdict = run(cluster, seed, args.faults, settle_s=args.settle_s, rate=args.rate,
-                          transactions=not args.no_transactions)  # fmt: skip
-        history = verdict.history
-        unacked = sum(history.unacknowledged.values())
-        outcome = "OK" if not verdict.problems else f"{len(verdict.problems)} violations: {verdict.problems[0]}"
-        rows.append(
-            [
-                str(seed),
-                str(len(verdict.faults)),
-                str(len(history.acks)),
-                str(unacked),
-                str(len(history.reads)),
-                outcome,
-            ]
-        )
+        verdict, error = None, ""
+        try:  # a broker that fails to start or to stop is this seed's finding; the next seeds still run
+            with FaultCluster(groups=args.groups, members=args.members, logs_to=logs) as cluster:
+                verdict = run(cluster, seed, args.faults, settle_s=args.settle_s, rate=args.rate,
+                              transactions=not args.no_transactions)  # fmt: skip
+        except BrokerError as exc:
+            error = str(exc).splitlines()[0]
+            print(f"jepsen: seed {seed}: {error}", flush=True)
+        rows.append(_row(seed, verdict, error))
     note = (
         f"`python -m bench.jepsen {' '.join(argv)}`: {args.groups} groups of {args.members} member(s), "
         f"{args.faults} faults per seed {args.settle_s} s apart, 4 writers at {args.rate}/s each."
@@ -64,6 +58,18 @@ def main(argv: list[str]) -> int:
     failed = sum(row[-1] != "OK" for row in rows)
     print(f"jepsen: {len(rows) - failed} of {len(rows)} seeds clean", flush=True)
     return 1 if failed else 0
+
+
+def _row(seed: int, verdict: Verdict | None, error: str) -> list[str]:
+    """The table's row of a seed: its verdict's figures, and the first violation or the broker's failure."""
+    if verdict is None:
+        return [str(seed), "-", "-", "-", "-", error]
+    history = verdict.history
+    outcome = "OK" if not verdict.problems else f"{len(verdict.problems)} violations: {verdict.problems[0]}"
+    if error:
+        outcome = error if outcome == "OK" else f"{outcome}; {error}"
+    unacked = sum(history.unacknowledged.values())
+    return [str(seed), str(len(verdict.faults)), str(len(history.acks)), str(unacked), str(len(history.reads)), outcome]
 
 
 if __name__ == "__main__":

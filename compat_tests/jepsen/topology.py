@@ -165,16 +165,24 @@ class FaultCluster:
         self.etcd.start()
 
     def close(self) -> None:
+        """Stop every broker (one that ignores SIGTERM is killed, the others still stopped), keep the logs, close
+        the proxies and etcd; then raise the first broker's failure to stop, if any (a finding of the run)."""
         for node in self.brokers:
             self.heal(node)
+        failures = []
         for broker in self.brokers.values():
-            broker.stop()
+            try:
+                broker.stop()
+            except BrokerError as exc:
+                failures.append(exc)
         self._keep_logs()
         for broker in self.brokers.values():
             broker.close()
         for proxy in [*self.client_proxies.values(), *self.etcd_proxies.values()]:
             proxy.close()
         self.etcd.close()
+        if failures:
+            raise failures[0]
 
     def _keep_logs(self) -> None:
         if self.logs_to is None:
