@@ -123,6 +123,7 @@ def _append(
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     except StoreError as exc:
         return store_error_code(exc)
+    ctx.broker.producers.transaction_ended(topic, partition, marker.producer_id, marker.producer_epoch)
     if result.durable is not None:
         waits.append(asyncio.wrap_future(result.durable))
     return ErrorCode.NONE

@@ -21,6 +21,12 @@ rule                   when                                                verdi
                        last one + 1 (0 after Int32.MAX: sequences wrap)
 =====================  ==================================================  =================================
 
+A transaction marker of the producer (``end_transaction``: written, copied or replayed) moves its entry to the
+marker's epoch, as Kafka's ``appendEndTxnMarker`` does: an epoch above the entry's (the coordinator fenced the
+producer, or aborted its timed-out transaction) starts the entry over with no batch, so the next batch must have
+sequence 0 and the old epoch's batches (a zombie's) are refused INVALID_PRODUCER_EPOCH; the same epoch keeps them
+(sequences go on across a producer's transactions); a lower one changes nothing.
+
 A producer with no entry on the partition (new there, or its state expired) is accepted at any sequence:
 Kafka 2.5+ (KIP-360) does so, and its older UNKNOWN_PRODUCER_ID answer is not given. Kafka answers
 INVALID_PRODUCER_EPOCH rather than PRODUCER_FENCED on Produce since 2.7, for transactional producers too.
@@ -85,7 +91,8 @@ class ProducerEntry:
 
     @property
     def last_sequence(self) -> int:
-        return self.batches[-1].last_sequence
+        """The last sequence written in this epoch; -1 before any (after a marker's new epoch: 0 comes next)."""
+        return self.batches[-1].last_sequence if self.batches else -1
 
     def find(self, first_sequence: int, last_sequence: int) -> BatchMetadata | None:
         for kept in self.batches:
@@ -173,6 +180,16 @@ def check(entry: ProducerEntry | None, batch: IncomingBatch) -> Verdict:
         if verdict is not None:
             return verdict
     return Accepted()
+
+
+def end_transaction(entry: ProducerEntry | None, epoch: int, timestamp: int) -> ProducerEntry | None:
+    """The entry after a transaction marker of ``epoch``; None when the marker's epoch is below the entry's."""
+    if entry is not None and epoch < entry.epoch:
+        return None
+    if entry is None or epoch > entry.epoch:
+        return ProducerEntry(epoch, timestamp)
+    entry.last_timestamp = max(entry.last_timestamp, timestamp)
+    return entry
 
 
 def record(entry: ProducerEntry | None, batch: IncomingBatch, base_offset: int) -> ProducerEntry:

@@ -42,7 +42,7 @@ from ..clock import REAL_CLOCK, Clock
 from ..config import BrokerConfig
 from ..errors import StoreErrorLog
 from .ids import BLOCK_KEY, BLOCK_SIZE, DOCUMENT_VERSION, AllocatedId, ProducerIdAllocator
-from .sequence import Accepted, IncomingBatch, Refused, Verdict
+from .sequence import Accepted, BatchMetadata, IncomingBatch, ProducerEntry, Refused, Verdict
 from .state import PartitionProducers, incoming, snapshot_key
 
 log = logging.getLogger(__name__)
@@ -80,6 +80,10 @@ def _log_refusal(where: str, table: PartitionProducers, batch: IncomingBatch, re
         "%s refused producer %d epoch %d sequence %d (%d records): %s; its entry: %s", where, batch.producer_id,
         batch.epoch, batch.first_sequence, batch.record_count, refused.message, held,
     )  # fmt: skip
+
+
+def _last_batch(entry: ProducerEntry) -> BatchMetadata | None:
+    return entry.batches[-1] if entry.batches else None
 
 
 def _wall_clock_ms() -> int:
@@ -204,14 +208,15 @@ class ProducerService:
         counted). Only this producer's batches are counted: the search starts after its last one, behind batches of
         other producers that their entries hold already."""
         producer_id, entry = batch.producer_id, table.entries[batch.producer_id]
-        last = entry.batches[-1]
+        last = _last_batch(entry)  # None: a marker's new epoch, nothing written in it yet
         offsets = self._store.records.partition_offsets(topic, partition)
-        start = max(last.last_offset + 1, table.searched.get(producer_id, 0), offsets.log_start_offset)
+        after = 0 if last is None else last.last_offset + 1
+        start = max(after, table.searched.get(producer_id, 0), offsets.log_start_offset)
         alone = PartitionProducers(table.topic_id, {producer_id: entry})  # the others' batches land apart
         self._replay(topic, partition, alone, start, offsets.high_watermark)
         table.searched[producer_id] = max(start, offsets.high_watermark)
         found = alone.entries[producer_id]
-        if found is not entry or found.batches[-1] is not last:
+        if found is not entry or _last_batch(found) is not last:
             table.entries[producer_id], table.dirty = found, True
         verdict = table.check(batch)
         if not isinstance(verdict, Refused):
@@ -226,6 +231,15 @@ class ProducerService:
         table = self._table(topic, partition)
         if table is not None:
             table.record(incoming(header), base_offset)
+
+    def transaction_ended(self, topic: str, partition: int, producer_id: int, epoch: int) -> None:
+        """A transaction marker of ``producer_id`` at ``epoch`` was written to the partition: its entry moves to that
+        epoch (``sequence.end_transaction``: a fenced producer's later batches are refused). A follower's tables
+        take markers from the log they copy instead (``keep_up``)."""
+        table = self._table(topic, partition)
+        if table is not None and not table.end_transaction(producer_id, epoch, self._clock()):
+            log.info("%s-%d: a transaction marker of producer %d at epoch %d, below the epoch its batches carry",
+                     topic, partition, producer_id, epoch)  # fmt: skip
 
     def producers(self, topic: str, partition: int) -> PartitionProducers | None:
         """The partition's producer table as it stands (for DescribeProducers and tests)."""

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from rockafka.core_pyx.recordbatch import BatchHeader
 
-from .sequence import BATCHES_KEPT, BatchMetadata, IncomingBatch, ProducerEntry, Verdict, check, record
+from .sequence import BATCHES_KEPT, BatchMetadata, IncomingBatch, ProducerEntry, Verdict, check, end_transaction, record
 
 DOCUMENT_VERSION: Final = 1
 
@@ -61,9 +61,23 @@ class PartitionProducers:
         self.entries[batch.producer_id] = record(self.entries.get(batch.producer_id), batch, base_offset)
         self.dirty = True
 
+    def end_transaction(self, producer_id: int, epoch: int, timestamp: int) -> bool:
+        """A transaction marker of ``producer_id`` at ``epoch`` was written (``sequence.end_transaction``); False
+        when its epoch is below the producer's (the entry is left as it was)."""
+        entry = end_transaction(self.entries.get(producer_id), epoch, timestamp)
+        if entry is None:
+            return False
+        self.entries[producer_id] = entry
+        self.dirty = True
+        return True
+
     def replay(self, header: BatchHeader) -> None:
-        """A stored batch, in log order; batches without a producer id, control batches and stale epochs pass."""
-        if header.producer_id < 0 or header.is_control:
+        """A stored batch, in log order: a transaction marker moves its producer's epoch; batches without a producer
+        id and stale epochs pass."""
+        if header.producer_id < 0:
+            return
+        if header.is_control:
+            self.end_transaction(header.producer_id, header.producer_epoch, header.max_timestamp)
             return
         entry = self.entries.get(header.producer_id)
         if entry is not None and header.producer_epoch < entry.epoch:
@@ -96,6 +110,5 @@ class PartitionProducers:
             entry = ProducerEntry(int(epoch), int(last_timestamp))
             for first, last, base, last_offset in batches[-BATCHES_KEPT:]:
                 entry.batches.append(BatchMetadata(int(first), int(last), int(base), int(last_offset)))
-            if entry.batches:
-                table.entries[int(pid)] = entry
+            table.entries[int(pid)] = entry  # with no batch: a marker's epoch, which fences older ones
         return table, int(document["offset"])

@@ -521,7 +521,7 @@ class TransactionCoordinator:
         try:
             for tp in local:
                 if tp.topic != OFFSETS_TOPIC:
-                    write_marker(self._store, marker, tp)
+                    self._write_marker(marker, tp)
             if marker.commit:
                 self._commit_offsets(metadata.offsets, remote)
         except StoreError as exc:
@@ -575,11 +575,15 @@ class TransactionCoordinator:
             if tp.topic == OFFSETS_TOPIC:
                 self.complete_held(marker, tp.partition)
             else:
-                write_marker(self._store, marker, tp)
+                self._write_marker(marker, tp)
         except StoreError as exc:
             _store_errors.refused(f"{marker.name} marker for {tp.topic}-{tp.partition}: not written, will retry", exc)
             return False
         return True
+
+    def _write_marker(self, marker: Marker, tp: TopicPartition) -> None:
+        write_marker(self._store, marker, tp)
+        self._producers.transaction_ended(tp.topic, tp.partition, marker.producer_id, marker.producer_epoch)
 
     # --- the participant side: markers from other coordinators ---
 

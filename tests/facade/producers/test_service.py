@@ -238,3 +238,55 @@ def test_a_producer_that_skipped_a_sequence_is_still_refused_after_the_log_is_se
             refused = produce(store, producers, idempotent_batch(7, 0, 3, 1))
             assert isinstance(refused, Refused) and refused.error is ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
         assert produce(store, producers, idempotent_batch(7, 0, 2, 1)) == 3
+
+
+def marker(store: MessageStore, producers: ProducerService, producer_id: int, epoch: int) -> None:
+    """What a partition leader does with a transaction marker: write it, then tell the producer state."""
+    store.records.write_transaction_marker(
+        "t", 0, producer_id=producer_id, producer_epoch=epoch, coordinator_epoch=0, commit=False
+    )
+    producers.transaction_ended("t", 0, producer_id, epoch)
+
+
+def refusal(verdict: Any) -> ErrorCode:
+    assert isinstance(verdict, Refused), verdict
+    return verdict.error
+
+
+def test_a_marker_of_a_bumped_epoch_fences_the_old_epochs_batches_here_and_after_a_restart(tmp_path: Path) -> None:
+    """Kafka's appendEndTxnMarker: the coordinator fenced producer 7 (epoch 0 -> 1, its transaction aborted with
+    markers of epoch 1). A zombie's batch of epoch 0 to a partition whose leader is not the coordinator is then
+    refused (it would open a transaction no coordinator ever ends); epoch 1 starts again at sequence 0."""
+    with open_store(tmp_path) as store:
+        store.topics.create("t", 1)
+        producers = service(store)
+        assert produce(store, producers, idempotent_batch(7, 0, 0, 2)) == 0
+        marker(store, producers, 7, 1)
+        assert refusal(produce(store, producers, idempotent_batch(7, 0, 2, 1))) is ErrorCode.INVALID_PRODUCER_EPOCH
+        out_of_order = produce(store, producers, idempotent_batch(7, 1, 3, 1))  # epoch 1 starts at 0
+        assert refusal(out_of_order) is ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER
+        marker(store, producers, 7, 0)  # a lower epoch's marker changes nothing (written at 3)
+        assert produce(store, producers, idempotent_batch(7, 1, 0, 1)) == 4
+        marker(store, producers, 8, 2)  # a producer first seen by its marker
+        assert refusal(produce(store, producers, idempotent_batch(8, 1, 0, 1))) is ErrorCode.INVALID_PRODUCER_EPOCH
+        store.flush()
+        store._lock.release()  # no close, no snapshot: the state comes back from the log (markers included)
+    with open_store(tmp_path) as store:
+        producers = service(store)
+        assert refusal(produce(store, producers, idempotent_batch(8, 1, 0, 1))) is ErrorCode.INVALID_PRODUCER_EPOCH
+        assert produce(store, producers, idempotent_batch(7, 1, 1, 1)) == 6
+        assert producers.snapshot() == 1
+    with open_store(tmp_path) as store:  # from the snapshot: an entry with no batch keeps its epoch
+        producers = service(store)
+        assert refusal(produce(store, producers, idempotent_batch(8, 1, 0, 1))) is ErrorCode.INVALID_PRODUCER_EPOCH
+        assert produce(store, producers, idempotent_batch(8, 2, 0, 1)) == 7
+
+
+def test_a_marker_of_the_same_epoch_keeps_the_producers_sequences_going(tmp_path: Path) -> None:
+    with open_store(tmp_path) as store:
+        store.topics.create("t", 1)
+        producers = service(store)
+        assert produce(store, producers, idempotent_batch(7, 3, 0, 2)) == 0
+        marker(store, producers, 7, 3)
+        assert produce(store, producers, idempotent_batch(7, 3, 0, 2)) == Duplicate(0, 1)
+        assert produce(store, producers, idempotent_batch(7, 3, 2, 1)) == 3
