@@ -14,6 +14,7 @@ from __future__ import annotations
 from .errors import (
     ClusterError,
     ConcurrentChangeError,
+    EtcdRefusedError,
     EtcdUnavailableError,
     NoBrokerGroupsError,
     NodeIdTakenError,
@@ -31,6 +32,7 @@ __all__ = [
     "ClusterError",
     "ClusterSnapshot",
     "ConcurrentChangeError",
+    "EtcdRefusedError",
     "EtcdUnavailableError",
     "GroupState",
     "KeyLayout",

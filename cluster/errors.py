@@ -14,6 +14,11 @@ class EtcdUnavailableError(ClusterError):
     """etcd could not be reached, or did not answer in time."""
 
 
+class EtcdRefusedError(ClusterError):
+    """etcd answered and refused the request (a lease it no longer has, a full database, a compacted revision):
+    the connection is sound, and the same request fails again until what etcd holds changes."""
+
+
 class NodeIdTakenError(ClusterError):
     """Another live broker is registered with this ``node.id``."""
 

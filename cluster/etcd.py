@@ -10,6 +10,12 @@ the next request first connects again, trying every endpoint from the one after 
 etcd, or another member of the etcd cluster). While none answers, every request fails at once with
 :class:`EtcdUnavailableError`; callers retry on their own schedule (the watch, the lease) or answer the
 client a retriable error (admin changes).
+
+Only a failure of the transport is "for want of etcd": no answer in time, a channel that cannot reach its
+endpoint or was closed, or etcd saying it cannot serve now (``UNAVAILABLE``: no leader, stopping). A request
+etcd answers with a refusal (:data:`REFUSALS`: a lease it no longer has, a full database, a compacted
+revision) leaves the connection as it is and raises :class:`EtcdRefusedError`: connecting again would change
+nothing but close the channel the watch streams on, and the view would read everything again for nothing.
 """
 
 from __future__ import annotations
@@ -22,12 +28,29 @@ from typing import Any, Final
 
 import aetcd
 import aetcd.exceptions
+import aetcd.rpc
 
-from .errors import ClusterError, EtcdUnavailableError
+from .errors import ClusterError, EtcdRefusedError, EtcdUnavailableError
 from .etcd_requests import ETCD_REQUESTS, KEEPALIVE
 
 #: How long one etcd request may take before the broker calls etcd unreachable.
 REQUEST_TIMEOUT_S: Final = 5
+
+#: The gRPC status codes with which etcd refuses a request it received (``rpctypes`` of etcd's server): an answer,
+#: so the connection is sound. Any other failure (``UNAVAILABLE``, ``DEADLINE_EXCEEDED``, ``CANCELLED``, a closed
+#: channel, no status at all) is the transport's.
+REFUSALS: Final = frozenset(
+    {
+        aetcd.rpc.StatusCode.NOT_FOUND,  # requested lease not found
+        aetcd.rpc.StatusCode.ALREADY_EXISTS,
+        aetcd.rpc.StatusCode.FAILED_PRECONDITION,  # lease already exists, not capable
+        aetcd.rpc.StatusCode.INVALID_ARGUMENT,  # too many operations, key not given
+        aetcd.rpc.StatusCode.OUT_OF_RANGE,  # revision compacted, or in the future
+        aetcd.rpc.StatusCode.RESOURCE_EXHAUSTED,  # database space exceeded, too many requests
+        aetcd.rpc.StatusCode.PERMISSION_DENIED,
+        aetcd.rpc.StatusCode.UNAUTHENTICATED,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +61,7 @@ class Entry:
     value: bytes
     create_revision: int
     mod_revision: int
+    lease: int = 0  # the lease the key is bound to (0: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +187,8 @@ class Etcd:
         try:
             return await request()
         except aetcd.exceptions.ClientError as exc:
+            if _refused(exc):
+                raise EtcdRefusedError(f"etcd at {self.endpoint} refused {kind}: {exc}") from None
             self._stale = True
             raise EtcdUnavailableError(f"etcd at {self.endpoint} failed: {type(exc).__name__} {exc}") from None
 
@@ -176,6 +202,13 @@ CHANNEL_OPTIONS: Final = {
     "grpc.keepalive_timeout_ms": 5_000,
     "grpc.keepalive_permit_without_calls": 0,
 }
+
+
+def _refused(exc: aetcd.exceptions.ClientError) -> bool:
+    """Whether ``exc`` is etcd's answer (a refusal) rather than a failure to reach it: ``aetcd`` raises its errors
+    from the gRPC call's, whose status code says which."""
+    cause = exc.__cause__
+    return isinstance(cause, aetcd.rpc.AioRpcError) and cause.code() in REFUSALS
 
 
 async def _cancel_watch(watch: Any) -> None:
@@ -202,4 +235,4 @@ async def _first_answering(endpoints: Sequence[str]) -> tuple[Any, str]:
 
 
 def _entry(kv: Any) -> Entry:
-    return Entry(kv.key, kv.value, int(kv.create_revision), int(kv.mod_revision))
+    return Entry(kv.key, kv.value, int(kv.create_revision), int(kv.mod_revision), int(kv.lease))

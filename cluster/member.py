@@ -8,10 +8,13 @@
 3. grants a lease of ``lease_ttl_s`` seconds and registers ``brokers/<node id>`` under it (a live twin:
    :class:`NodeIdTakenError`); a task refreshes the lease every third of its TTL, so a killed broker's
    registration (and its controller key) vanishes within one TTL. A broker that finds its lease expired
-   (it was paused past the TTL) takes a new one and registers again, unless its node id was taken;
+   (it was paused past the TTL) takes a new one and registers again, every third of the TTL until it is
+   registered (etcd unreachable or refusing meanwhile), unless its node id was taken;
 4. starts the :class:`ClusterView` (range read, then watch);
 5. runs the controller duty: whenever the view changes, campaign if no controller is registered, and if
-   this broker is the controller, give each group a live leader (``controller.py``).
+   this broker is the controller, give each group a live leader (``controller.py``). A step that failed
+   (etcd unreachable or refusing) is done again after ``RETRY_FIRST_S``, doubling up to ``RETRY_MAX_S``, without
+   waiting for a change that may never come.
 
 :meth:`stop` revokes the lease, so a cleanly stopped broker leaves the cluster at once.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,12 +31,13 @@ from types import MappingProxyType
 from typing import Final
 
 from .controller import Controller
-from .errors import ClusterError, NotControllerError
+from .errors import ClusterError, NodeIdTakenError, NotControllerError
 from .etcd import Etcd
 from .layout import BrokerInfo, KeyLayout, check_group_name
 from .metadata import ClusterMetadata
 from .snapshot import ClusterSnapshot
-from .view import ClusterView
+from .tasks import cancel_and_wait
+from .view import RETRY_FIRST_S, RETRY_MAX_S, ClusterView
 
 log = logging.getLogger(__name__)
 
@@ -124,10 +129,7 @@ class ClusterMember:
     async def stop(self) -> None:
         """Leave the cluster: stop the tasks and the watch, revoke the lease, close the connection."""
         for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)
         self._tasks = []
         if self.view is not None:
             await self.view.stop()
@@ -159,35 +161,55 @@ class ClusterMember:
                 log.warning("the cluster lease is refreshed again")
                 failing = False
             if remaining <= 0:
-                await self._register_again()
+                await self._register_again(interval)
 
-    async def _register_again(self) -> None:
+    async def _register_again(self, interval: float) -> None:
         """The lease expired (the process was paused past its TTL, or etcd lost it): take a new lease and register
-        again, unless another live broker took this node id meanwhile (then stay out, and say so)."""
+        again, every ``interval`` seconds until it is done, unless another live broker took this node id meanwhile
+        (then stay out, and say so). The lease granted is kept alive between tries, so a registration whose
+        answer was lost is found under it (``register`` takes it as done) rather than taken for a twin's."""
         assert self._etcd is not None and self.metadata is not None and self.controller is not None
-        settings = self.settings
+        etcd, settings = self._etcd, self.settings
         log.warning("node %d's cluster lease expired: registering again", settings.node_id)
         self.controller.term = None  # the controller key went with the old lease
-        try:
-            self._lease_id = await self._etcd.grant_lease(settings.lease_ttl_s)
-            info = settings.registration()
-            await self.metadata.register(info, self._lease_id)
-        except ClusterError as exc:
-            log.error("node %d cannot register again: %s", settings.node_id, exc)
-            return
+        granted = 0
+        for attempt in itertools.count():
+            try:
+                if not granted or await etcd.keep_alive(granted) <= 0:
+                    self._lease_id = granted = await etcd.grant_lease(settings.lease_ttl_s)
+                await self.metadata.register(settings.registration(), granted)
+                break
+            except NodeIdTakenError as exc:
+                log.error("node %d cannot register again: %s", settings.node_id, exc)
+                return
+            except ClusterError as exc:
+                if attempt == 0:  # once, not at every try
+                    log.error("node %d cannot register again (trying on): %s", settings.node_id, exc)
+            await asyncio.sleep(interval)
+        if attempt:
+            log.warning("node %d is registered again", settings.node_id)
         self._woken.set()
 
     async def _controller_duty(self) -> None:
+        """At every change of the view, and again after a pause when a step failed for want of etcd (a change may
+        never come: an election etcd refused once would never be tried again)."""
         assert self.controller is not None and self.view is not None
+        pause: float | None = None  # how long to wait before trying again; None: until the next change
         while True:
             self._woken.clear()
             try:
                 await self._act_as_controller(self.view.snapshot)
+                pause = None
             except NotControllerError as exc:
                 log.warning("%s", exc)
+                pause = None
             except ClusterError as exc:
-                log.warning("controller duty failed: %s", exc)
-            await self._woken.wait()
+                if pause is None:  # once per outage
+                    log.warning("controller duty failed (trying on): %s", exc)
+                pause = RETRY_FIRST_S if pause is None else min(pause * 2, RETRY_MAX_S)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(pause):
+                    await self._woken.wait()
 
     async def _act_as_controller(self, snapshot: ClusterSnapshot) -> None:
         controller = self.controller

@@ -78,7 +78,8 @@ class ClusterMetadata:
         return stored.value.decode()
 
     async def register(self, info: BrokerInfo, lease_id: int) -> None:
-        """Create ``brokers/<node id>`` bound to ``lease_id``, or :class:`NodeIdTakenError` if a live broker has it."""
+        """Create ``brokers/<node id>`` bound to ``lease_id``, or :class:`NodeIdTakenError` if a live broker has it.
+        A key already bound to ``lease_id`` is this registration (a retry whose first answer was lost): done."""
         key = self.layout.broker(info.node_id)
         txn = self.etcd.txn
         created, _ = await self.etcd.transaction(
@@ -86,6 +87,8 @@ class ClusterMetadata:
         )
         if not created:
             holder = await self.etcd.get(key)
+            if holder is not None and holder.lease == lease_id:
+                return
             where = "" if holder is None else _describe_holder(holder.value)
             raise NodeIdTakenError(f"node.id {info.node_id} is already registered by a live broker{where}")
 

@@ -16,7 +16,6 @@ a lost watch, so the task never dies and leaves the broker on a snapshot that no
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from typing import Final
@@ -25,6 +24,7 @@ from .errors import ClusterError
 from .etcd import Etcd
 from .layout import KeyLayout
 from .snapshot import ClusterSnapshot, snapshot_from_keys
+from .tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +66,7 @@ class ClusterView:
     async def stop(self) -> None:
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)  # a read swallows a cancel that lands as its answer is in
 
     async def wait_for(self, predicate: Callable[[ClusterSnapshot], bool], timeout_s: float) -> ClusterSnapshot:
         """The first snapshot for which ``predicate`` holds (TimeoutError after ``timeout_s``)."""

@@ -25,7 +25,6 @@ next offset continues from it if the partition moves here again). Nothing here i
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import struct
 from collections.abc import Callable, Mapping
@@ -34,6 +33,7 @@ from typing import Final
 from rockafka.cluster import ClusterError, ClusterSnapshot
 from rockafka.cluster.layout import MOVE_COPYING, MOVE_FENCED, MOVE_SEALED, MoveRecord
 from rockafka.cluster.moves import PartitionMoves
+from rockafka.cluster.tasks import cancel_and_wait
 from rockafka.facade.protocol.error_codes import ErrorCode
 from rockafka.facade.protocol.messages.fetch import FetchPartition, FetchRequest, FetchResponse, FetchTopic
 from rockafka.store import MessageStore, StoreError, UnknownTopicOrPartitionError
@@ -92,12 +92,8 @@ class PartitionMover:
             self._retire(old, new)
 
     async def stop(self) -> None:
-        tasks = list(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        for task in list(self._tasks.values()):
+            await cancel_and_wait(task)  # they make etcd calls, which can swallow a cancel
 
     def _leads(self, snapshot: ClusterSnapshot, group: str) -> bool:
         state = snapshot.groups.get(group)

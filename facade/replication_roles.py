@@ -34,6 +34,7 @@ A member with no part yet (a new group) takes the first one etcd names. Threads:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Final, Protocol
@@ -45,7 +46,8 @@ from rockafka.cluster.replication.follower import ReplicationFollower
 from rockafka.cluster.replication.leader import ReplicationLeader
 from rockafka.cluster.replication.roles import Role, role_in
 from rockafka.cluster.snapshot import ClusterSnapshot
-from rockafka.cluster.view import ClusterView
+from rockafka.cluster.tasks import cancel_and_wait
+from rockafka.cluster.view import RETRY_FIRST_S, RETRY_MAX_S, ClusterView
 from rockafka.store import MessageStore, StoreError
 
 from . import replication as replicated
@@ -110,8 +112,8 @@ class ClusterRoles:
         self._stop_keeping()
         steps, self._steps = self._steps, None
         if steps is not None:
-            steps.cancel()
-            await asyncio.gather(steps, return_exceptions=True)
+            with contextlib.suppress(Exception):
+                await cancel_and_wait(steps)
         if self._duties is not None:
             await self._duties.stop()
 
@@ -259,14 +261,21 @@ class EtcdDuties:
         async def publish() -> None:
             if previous is not None:
                 await asyncio.gather(previous, return_exceptions=True)
-            try:
-                await publisher.update(snapshot, end, epoch)
-            except ClusterError as exc:
-                log.warning("group %s: cannot publish this member's log end: %s", publisher.group, exc)
+            pause = RETRY_FIRST_S
+            while self._publishing is asyncio.current_task():  # a later snapshot's publication supersedes this one
+                try:
+                    await publisher.update(snapshot, end, epoch)
+                    return
+                except ClusterError as exc:
+                    if pause == RETRY_FIRST_S:  # once per outage
+                        log.warning("group %s: cannot publish this member's log end (trying on): %s",
+                                    publisher.group, exc)  # fmt: skip
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_MAX_S)
 
         self._publishing = asyncio.get_running_loop().create_task(publish(), name="rockafka-log-end")
 
     async def stop(self) -> None:
         publishing, self._publishing = self._publishing, None
         if publishing is not None:
-            await asyncio.gather(publishing, return_exceptions=True)
+            await cancel_and_wait(publishing)

@@ -47,6 +47,7 @@ from rockafka.store import MessageStore, StoreError
 from rockafka.store.divergence import EpochLog, find_divergence
 
 from ..errors import ClusterError, FencedLeaderError
+from ..tasks import cancel_and_wait
 from .insync import InSyncSet
 from .stream import (
     Ack,
@@ -139,8 +140,8 @@ class ReplicationLeader:
         for task in [*self._tasks, *([checker] if checker else [])]:
             task.cancel()
         for task in [*self._tasks, *([checker] if checker else [])]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            with contextlib.suppress(Exception):
+                await cancel_and_wait(task)  # the checker makes etcd calls, which can swallow a cancel
         if server is not None:
             await server.wait_closed()
         self._release_waiters(everyone=True)

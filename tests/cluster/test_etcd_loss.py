@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
-from rockafka.cluster import EtcdUnavailableError
-from rockafka.cluster.etcd import Etcd
+from rockafka.cluster import EtcdRefusedError, EtcdUnavailableError
+from rockafka.cluster.etcd import REQUEST_TIMEOUT_S, Etcd
+from rockafka.cluster.etcd_requests import ETCD_REQUESTS
 from rockafka.cluster.layout import KeyLayout
 from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.view import ClusterView
@@ -48,6 +51,18 @@ async def _once_etcd_answers(request: Callable[[], Awaitable[object]]) -> None:
             if asyncio.get_running_loop().time() > deadline:
                 raise
             await asyncio.sleep(0.1)
+
+
+async def _time_out_one_request(server: LocalEtcd, etcd: Etcd) -> None:
+    """Make one request of ``etcd`` fail for want of an answer (etcd stopped by SIGSTOP past the request timeout,
+    then continued): a transport failure, so the connection is stale and the next request connects again."""
+    assert server.pid is not None
+    os.kill(server.pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(EtcdUnavailableError):
+            await asyncio.wait_for(etcd.get(b"/rockafka/x"), REQUEST_TIMEOUT_S * 3)
+    finally:
+        os.kill(server.pid, signal.SIGCONT)
 
 
 def test_the_watch_is_re_established_after_etcd_restarts_and_catches_up() -> None:
@@ -120,8 +135,7 @@ def test_a_watch_whose_connection_is_replaced_fails_instead_of_ending_quietly() 
             first = asyncio.ensure_future(anext(changes))
             await etcd.transaction([], [etcd.txn.put(prefix + b"a", b"1")])
             assert (await asyncio.wait_for(first, WAIT_S)).value == b"1"
-            with pytest.raises(EtcdUnavailableError, match="lease"):
-                await etcd.revoke_lease(424242)  # no such lease: the request fails, the connection is stale
+            await _time_out_one_request(server, etcd)  # the connection is stale
             assert await etcd.get(prefix + b"a") is not None  # connects again, closing the watch's connection
             with pytest.raises(EtcdUnavailableError):
                 await asyncio.wait_for(anext(changes), WAIT_S)
@@ -135,7 +149,7 @@ def test_a_watch_whose_connection_is_replaced_fails_instead_of_ending_quietly() 
 
 def test_the_view_follows_on_after_another_request_replaces_its_connection() -> None:
     """The view over the previous test's case. The hang of 3-member groups after an etcd restart: a request other
-    than the watch failed (a write under a lease that expired, say), the next one connected again and closed the
+    than the watch failed (it timed out), the next one connected again and closed the
     watch's connection, the watch's clean-up raised ``AttributeError`` when it ran after that close, and the
     view's task died: the broker never again saw a change (a member etcd named leader never took the role).
     Whether the clean-up runs before or after the close depends on the event loop's order, so this test passed
@@ -144,12 +158,35 @@ def test_the_view_follows_on_after_another_request_replaces_its_connection() -> 
 
     async def scenario(server: LocalEtcd) -> None:
         async with _viewed(server, layout) as (writer, etcd, view):
-            with pytest.raises(EtcdUnavailableError, match="lease"):
-                await etcd.revoke_lease(424242)
+            await _time_out_one_request(server, etcd)
             await etcd.get(layout.cluster_id())  # connects again, closing the connection the watch streams on
             await writer.transaction([], [writer.txn.put(layout.cluster_id(), b"after")])
             seen = await view.wait_for(lambda s: s.cluster_id == "after", WAIT_S)
             assert seen.cluster_id == "after"
+
+    with LocalEtcd() as server:
+        _run(lambda: scenario(server))
+
+
+def test_a_request_etcd_refuses_keeps_the_connection_and_its_watch() -> None:
+    """etcd's refusal is an answer: the connection works. It once marked the connection stale like a lost etcd, so
+    the next request connected again and closed the channel under the view's watch, which read everything again
+    and watched anew (an expired lease's refused write, every time)."""
+    layout = KeyLayout("refused")
+
+    async def scenario(server: LocalEtcd) -> None:
+        async with _viewed(server, layout) as (writer, etcd, view):
+            await writer.transaction([], [writer.txn.put(layout.cluster_id(), b"before")])
+            await view.wait_for(lambda s: s.cluster_id == "before", WAIT_S)  # the watch is open
+            connects, watches = ETCD_REQUESTS["connect"], ETCD_REQUESTS["watch"]
+            with pytest.raises(EtcdRefusedError, match="lease not found"):
+                await etcd.revoke_lease(424242)  # no such lease
+            assert await etcd.get(layout.cluster_id()) is not None
+            await writer.transaction([], [writer.txn.put(layout.cluster_id(), b"after")])
+            seen = await view.wait_for(lambda s: s.cluster_id == "after", WAIT_S)
+            assert seen.cluster_id == "after"
+            assert (ETCD_REQUESTS["connect"], ETCD_REQUESTS["watch"]) == (connects, watches)
+            assert view.failure is None
 
     with LocalEtcd() as server:
         _run(lambda: scenario(server))
