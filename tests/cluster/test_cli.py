@@ -65,7 +65,10 @@ def test_serve_with_a_node_id_another_live_broker_holds_is_refused(tmp_path: Pat
 def test_a_broker_killed_and_started_again_inside_its_lease_joins_once_the_old_registration_expires(
     etcd: LocalEtcd,
 ) -> None:
-    settings = {"rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "again", "node.id": "5"}
+    settings = {"rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "again", "node.id": "5",
+                "rockafka.cluster.lease.ttl.ms": "10000"}  # fmt: skip
+    # a lease of 10 s: the new process starts inside it even on a loaded machine (with 2 s, a start slower than
+    # the lease found the registration gone and never waited: the line below was missing once)
     with Broker(subprocess=True, settings=settings) as broker:
         asyncio.run(wait_until_serving(etcd.endpoint, "again", [5], START_S))
         broker.kill()
