@@ -166,21 +166,25 @@ class TransactionalWriter(Writer):
             self._failed(values, exc.args[0])
 
     def _abort(self) -> None:
-        """``abort_transaction``, emptying the local queue if its flush still waits after :data:`ABORT_FLUSH_S`.
+        """``abort_transaction``, emptying the local queue each time its flush still waits after
+        :data:`ABORT_FLUSH_S` (for :data:`WAIT_S` in all).
 
         librdkafka sends nothing while it aborts, yet waits for every message to be delivered or purged first;
         it purges its queues once, when the abort begins. A produce in flight then that fails with a retriable
-        error (NOT_LEADER_OR_FOLLOWER from a leader just deposed) goes back to its partition's queue after that
-        purge and stays there until ``message.timeout.ms``: the abort, and the writer, hang for that long
-        (confluentinc/librdkafka#3779; a broker of Kafka answers the same). The fault suite saw it as a writer
-        silent after a fault. An application calls ``purge`` and the abort again, as here."""
-        try:
-            self.producer.abort_transaction(ABORT_FLUSH_S)
-        except KafkaException as exc:
-            if not exc.args[0].retriable():
-                raise
-            self.producer.purge(in_queue=True, in_flight=False)
-            self.producer.abort_transaction(WAIT_S)
+        error (NOT_LEADER_OR_FOLLOWER from a leader just deposed, or a connection the leader closed) goes back to
+        its partition's queue after that purge and stays there until ``message.timeout.ms``: the abort, and the
+        writer, hang for that long (confluentinc/librdkafka#3779; a broker of Kafka answers the same). The fault
+        suite saw it as a writer silent after a fault. An application calls ``purge`` and the abort again, as
+        here; again after every wait, since a request still in flight may fail, and requeue, later."""
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            try:
+                self.producer.abort_transaction(ABORT_FLUSH_S)
+                return
+            except KafkaException as exc:
+                if not exc.args[0].retriable() or time.monotonic() > deadline:
+                    raise
+                self.producer.purge(in_queue=True, in_flight=False)
 
     def _commit(self, values: list[str]) -> None:
         for _ in range(3):
