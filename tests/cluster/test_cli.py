@@ -71,7 +71,11 @@ def test_a_broker_killed_and_started_again_inside_its_lease_joins_once_the_old_r
         broker.kill()
         broker.start()  # its registration lives on for up to the lease TTL: the join waits it out
         asyncio.run(wait_until_serving(etcd.endpoint, "again", [5], START_S))
-        assert KafkaAdminClient(bootstrap_servers=broker.bootstrap).describe_cluster()["brokers"][0]["broker_id"] == 5
+        admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap)
+        try:
+            assert admin.describe_cluster()["brokers"][0]["broker_id"] == 5
+        finally:
+            admin.close()  # left open, its I/O thread retries the stopped broker and logs into later tests
         assert (
             "cannot join the cluster yet (trying for 18 s): node.id 5 is already registered"
             in broker.log_path.read_text()
