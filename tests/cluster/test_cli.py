@@ -65,7 +65,12 @@ def test_serve_with_a_node_id_another_live_broker_holds_is_refused(tmp_path: Pat
 def test_a_broker_killed_and_started_again_inside_its_lease_joins_once_the_old_registration_expires(
     etcd: LocalEtcd,
 ) -> None:
-    settings = {"rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "again", "node.id": "5"}
+    settings = {
+        "rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "again", "node.id": "5",
+        # the default 2 s lease could expire before a loaded machine has started the broker again: then it would
+        # join at once, with nothing to wait out; 10 s keeps the restart inside the lease (and the 18 s join)
+        "rockafka.cluster.lease.ttl.ms": "10000",
+    }  # fmt: skip
     with Broker(subprocess=True, settings=settings) as broker:
         asyncio.run(wait_until_serving(etcd.endpoint, "again", [5], START_S))
         broker.kill()
