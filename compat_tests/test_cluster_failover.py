@@ -202,7 +202,7 @@ def _read_all(bootstrap: str) -> dict[int, list[tuple[int, int]]]:
     found: dict[int, list[tuple[int, int]]] = {p: [] for p in range(PARTITIONS)}
     errors: list[str] = []
     try:
-        ends = {p: _high_watermark(consumer, p) for p in found}
+        ends = {p: _high_watermark(consumer, p, bootstrap) for p in found}
         print(f"high watermarks read: {ends}")  # shown with a failure
         consumer.assign([TopicPartition(TOPIC, p, OFFSET_BEGINNING) for p in found])
         deadline = time.monotonic() + WAIT_S
@@ -234,17 +234,56 @@ def _isrs(group: Group, node: int) -> dict[int, list[int]]:
     return {index: sorted(partition.isrs) for index, partition in described[TOPIC].partitions.items()}
 
 
-def _high_watermark(consumer: Consumer, partition: int) -> int:
+def _high_watermark(consumer: Consumer, partition: int, bootstrap: str) -> int:
     """The partition's high watermark, once a broker knows its leader (a leader just elected is seen by the brokers'
-    watches a moment later: until then librdkafka calls the partition unknown)."""
+    watches a moment later: until then librdkafka calls the partition unknown). librdkafka looks the leader up in
+    its metadata cache and, finding a partition there without a usable leader, fails at once without asking
+    again, so each retry first asks for the topic's Metadata (``list_topics`` refreshes the cache). Failing, it
+    says what the consumer and each broker's Metadata answer said then."""
     deadline = time.monotonic() + WAIT_S
+    first = True
     while True:
         try:
             return int(consumer.get_watermark_offsets(TopicPartition(TOPIC, partition), timeout=10)[1])
-        except KafkaException:
+        except KafkaException as exc:
+            seen = _consumer_metadata(consumer)  # the refresh
+            if first:  # shown with a failure
+                print(f"partition {partition}: {exc}; then the consumer's Metadata: {seen}; each broker's: "
+                      f"{_metadata_answers(bootstrap)}")  # fmt: skip
+                first = False
             if time.monotonic() > deadline:
-                raise
+                raise AssertionError(
+                    f"no high watermark of partition {partition} in {WAIT_S} s: {exc}; the consumer's Metadata: "
+                    f"{seen}; each broker's: {_metadata_answers(bootstrap)}"
+                ) from None
             time.sleep(0.2)
+
+
+def _consumer_metadata(consumer: Consumer) -> str:
+    try:
+        described = consumer.list_topics(TOPIC, timeout=10)
+    except KafkaException as exc:
+        return str(exc)
+    topic = described.topics[TOPIC]
+    leaders = {index: (p.leader, str(p.error)) for index, p in topic.partitions.items()}
+    return f"brokers {sorted(described.brokers)}, topic error {topic.error}, partition leaders {leaders}"
+
+
+def _metadata_answers(bootstrap: str) -> dict[str, str]:
+    answers = {}
+    for address in bootstrap.split(","):
+        try:
+            with RawClient(address) as raw:
+                request = MetadataRequest(topics=[MetadataRequestTopic(name=TOPIC)], allow_auto_topic_creation=False)
+                answer = raw.request(request, 12, MetadataResponse)
+        except (OSError, TimeoutError) as exc:
+            answers[address] = repr(exc)
+            continue
+        listed = sorted(b.node_id for b in answer.brokers)
+        topics = {t.name: (t.error_code, {p.partition_index: (p.leader_id, p.leader_epoch, p.error_code)
+                                          for p in t.partitions}) for t in answer.topics}  # fmt: skip
+        answers[address] = f"brokers {listed}, topics {topics}"
+    return answers
 
 
 def _commit(bootstrap: str, offset: int) -> None:

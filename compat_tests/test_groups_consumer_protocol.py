@@ -60,25 +60,43 @@ def kip848_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerPr
 @dataclass
 class Ledger:
     """Who owns each partition, as the members' own callbacks say; a partition assigned while another member
-    owns it is a violation."""
+    owns it is a violation, told with the holder's events (seconds since the ledger began) so a failure shows
+    whether the holder was closing or had never been told to revoke."""
 
     owners: dict[tuple[str, int], str] = field(default_factory=dict)
     violations: list[str] = field(default_factory=list)
+    events: list[tuple[float, str, str]] = field(default_factory=list)
+    began: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def assigned(self, member: str, partitions: list[ConfluentPartition]) -> None:
         with self.lock:
+            self._note(member, "assigned", partitions)
             for tp in partitions:
                 holder = self.owners.get((tp.topic, tp.partition))
                 if holder not in (None, member):
-                    self.violations.append(f"{tp.topic}/{tp.partition} to {member} while {holder} owns it")
+                    history = "; ".join(f"{at:.2f} {what}" for at, who, what in self.events if who == holder)
+                    self.violations.append(
+                        f"{tp.topic}/{tp.partition} to {member} at {self.events[-1][0]:.2f} while {holder} owns it"
+                        f" ({holder}: {history})"
+                    )
                 self.owners[(tp.topic, tp.partition)] = member
 
-    def revoked(self, member: str, partitions: list[ConfluentPartition]) -> None:
+    def revoked(self, member: str, partitions: list[ConfluentPartition], why: str = "revoked") -> None:
         with self.lock:
+            self._note(member, why, partitions)
             for tp in partitions:
                 if self.owners.get((tp.topic, tp.partition)) == member:
                     del self.owners[(tp.topic, tp.partition)]
+
+    def noted(self, member: str, what: str) -> None:
+        """A member's event other than its callbacks (closing, closed)."""
+        with self.lock:
+            self.events.append((time.monotonic() - self.began, member, what))
+
+    def _note(self, member: str, what: str, partitions: list[ConfluentPartition]) -> None:
+        numbers = sorted(tp.partition for tp in partitions)
+        self.events.append((time.monotonic() - self.began, member, f"{what} {numbers}"))
 
     def owned_by(self, member: str) -> set[int]:
         with self.lock:
@@ -108,6 +126,12 @@ class Member:
         consumer = Consumer(self.config)
 
         def on_assign(c: Consumer, partitions: list[ConfluentPartition]) -> None:
+            if closing:
+                # An assignment still queued for the application when close() starts is handed to on_assign
+                # inside close(); librdkafka then applies it as an unassign and leaves without on_revoke: the
+                # member never consumes it, and the broker frees it at the LeaveGroup.
+                self.ledger.revoked(self.name, partitions, "assigned inside close(), applied as an unassign")
+                return
             self.assignments += 1
             self.ledger.assigned(self.name, partitions)
 
@@ -116,8 +140,9 @@ class Member:
             self.ledger.revoked(self.name, partitions)
 
         def on_lost(c: Consumer, partitions: list[ConfluentPartition]) -> None:
-            self.ledger.revoked(self.name, partitions)
+            self.ledger.revoked(self.name, partitions, "lost")
 
+        closing = False
         consumer.subscribe(self.topics, on_assign=on_assign, on_revoke=on_revoke, on_lost=on_lost)
         try:
             while not self.stop.is_set():
@@ -128,7 +153,10 @@ class Member:
                 if records:
                     self._commit(consumer)
         finally:
+            self.ledger.noted(self.name, "closing")
+            closing = True
             consumer.close()
+            self.ledger.noted(self.name, "closed")
 
     def _commit(self, consumer: Consumer) -> None:
         try:

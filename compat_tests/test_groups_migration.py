@@ -111,7 +111,7 @@ def test_a_live_classic_group_upgrades_to_the_consumer_protocol_and_back(migrati
     wait_until(lambda: len({r for m in members for r in m.consumed}) >= 1800, "every record is consumed", [d])
     d.close()
     consumed = [record for m in members for record in m.consumed]
-    assert ledger.violations == []
+    assert ledger.violations == [], ledger.events
     assert len(set(consumed)) == 1800
     failed_commits = [error for m in members for error in m.errors if error.startswith("commit")]
     assert len(consumed) == 1800 or failed_commits, "a record was consumed twice though every commit succeeded"

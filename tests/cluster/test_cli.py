@@ -65,16 +65,22 @@ def test_serve_with_a_node_id_another_live_broker_holds_is_refused(tmp_path: Pat
 def test_a_broker_killed_and_started_again_inside_its_lease_joins_once_the_old_registration_expires(
     etcd: LocalEtcd,
 ) -> None:
-    settings = {"rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "again", "node.id": "5",
-                "rockafka.cluster.lease.ttl.ms": "10000"}  # fmt: skip
-    # a lease of 10 s: the new process starts inside it even on a loaded machine (with 2 s, a start slower than
-    # the lease found the registration gone and never waited: the line below was missing once)
+    settings = {
+        "rockafka.cluster.etcd.endpoints": etcd.endpoint, "rockafka.cluster.name": "again", "node.id": "5",
+        # the default 2 s lease could expire before a loaded machine has started the broker again: then it would
+        # join at once, with nothing to wait out; 10 s keeps the restart inside the lease (and the 18 s join)
+        "rockafka.cluster.lease.ttl.ms": "10000",
+    }  # fmt: skip
     with Broker(subprocess=True, settings=settings) as broker:
         asyncio.run(wait_until_serving(etcd.endpoint, "again", [5], START_S))
         broker.kill()
         broker.start()  # its registration lives on for up to the lease TTL: the join waits it out
         asyncio.run(wait_until_serving(etcd.endpoint, "again", [5], START_S))
-        assert KafkaAdminClient(bootstrap_servers=broker.bootstrap).describe_cluster()["brokers"][0]["broker_id"] == 5
+        admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap)
+        try:
+            assert admin.describe_cluster()["brokers"][0]["broker_id"] == 5
+        finally:
+            admin.close()  # left open, its I/O thread retries the stopped broker and logs into later tests
         assert (
             "cannot join the cluster yet (trying for 18 s): node.id 5 is already registered"
             in broker.log_path.read_text()
