@@ -92,6 +92,15 @@ def _produce(bootstrap: str, topic: str, count: int, *, first: int = 0, **settin
     return errors
 
 
+def _until_in_sync(bootstrap: str) -> None:
+    """Return once the follower is in the leader's in-sync set: an acks=all record to a topic that needs 2 in-sync
+    members is acknowledged (librdkafka retries NOT_ENOUGH_REPLICAS meanwhile). "connected" in the leader's log is
+    not enough: a follower joins the set only once it reaches the confirm offset, and a test that paused it before
+    (a loaded machine) saw the leader, alone in the set, answer at once."""
+    _create(bootstrap, "two-in-sync", 1, **{"min.insync.replicas": "2"})
+    assert _produce(bootstrap, "two-in-sync", 1, acks="all") == [None]
+
+
 def _high_watermark(bootstrap: str, topic: str) -> int:
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "watermarks"})
     try:
@@ -268,7 +277,7 @@ def test_a_transaction_marker_is_answered_once_the_in_sync_follower_holds_it(tmp
     follower.start()
     try:
         _create(leader.bootstrap, "marked", 2)
-        _wait(lambda: "follower 2" in leader.log_text() and "connected" in leader.log_text(), "the follower joined")
+        _until_in_sync(leader.bootstrap)
         assert _produce(leader.bootstrap, "marked", 50, acks="all") == [None] * 50
         assert follower.process is not None
         os.kill(follower.process.pid, signal.SIGSTOP)
@@ -309,7 +318,7 @@ def test_an_offset_commit_is_answered_once_the_in_sync_follower_holds_it(tmp_pat
     follower.start()
     try:
         _create(leader.bootstrap, "committed", 1)
-        _wait(lambda: "follower 2" in leader.log_text() and "connected" in leader.log_text(), "the follower joined")
+        _until_in_sync(leader.bootstrap)
         assert asyncio.run(_commit(leader.port, 5)) == ErrorCode.NONE
         assert follower.process is not None
         os.kill(follower.process.pid, signal.SIGSTOP)
