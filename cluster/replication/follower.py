@@ -27,7 +27,6 @@ Threads: the broker loop thread.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from rockafka.store import INTERNAL_TOPICS, MessageStore, StoreError
 
 from ..errors import ClusterError
+from ..tasks import cancel_and_wait
 from .receiver import FrameReceiver
 from .stream import (
     Ack,
@@ -125,12 +125,12 @@ class ReplicationFollower:
     async def stop(self) -> None:
         self._stopped = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait(self._task)
 
     async def _run(self, store: MessageStore, session: Session | None) -> None:
-        while True:
+        # until stopped: not only the cancel ends the loop, which 3.11's wait_for (the handshake's) can swallow when
+        # it lands as the wait times out (a stop then waited for ever while the loop retried: a CI run's timeout)
+        while not self._stopped:
             try:
                 if session is None:
                     session = await self.handshake(store)

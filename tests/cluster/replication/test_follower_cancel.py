@@ -84,3 +84,35 @@ def test_a_cancelled_follower_applies_and_acknowledges_no_frame_read_after_the_c
             assert max(acknowledged) == first_end, f"acknowledged after the cancel: {acknowledged}"
 
     asyncio.run(scenario())
+
+
+def test_a_follower_stops_even_when_its_handshake_swallows_the_cancel(tmp_path: Path) -> None:
+    """3.11's ``asyncio.wait_for`` (the handshake's) can lose a cancel that lands as the wait times out: the
+    follower's loop then took the timeout for a failed handshake and retried for ever, and ``stop`` waited with it
+    (a CI run: a follower behind a muted relay, stopped at the end of its test, 300 s until pytest's timeout)."""
+
+    async def scenario() -> None:
+        with MessageStore.open(small_config(tmp_path / "follower")) as store:
+            follower = ReplicationFollower(2, "127.0.0.1", 9)  # never reached: the handshake below stands in
+            handshakes = 0
+
+            async def timed_out_swallowing_the_cancel(_store: MessageStore) -> None:
+                nonlocal handshakes
+                handshakes += 1
+                if handshakes > 1:  # only the first cancel is lost (so that the test ends either way)
+                    await asyncio.sleep(WAIT_S)
+                try:
+                    await asyncio.sleep(WAIT_S)
+                except asyncio.CancelledError:
+                    pass  # the lost cancel: what 3.11's wait_for returns as a timeout instead
+                raise TimeoutError
+
+            follower.handshake = timed_out_swallowing_the_cancel  # type: ignore[method-assign,assignment]
+            store.replica.follow()
+            follower.follow(store, None)
+            await asyncio.sleep(0.1)
+            stopping = asyncio.create_task(follower.stop())
+            await asyncio.wait({stopping}, timeout=WAIT_S)
+            assert stopping.done(), f"the follower did not stop within {WAIT_S}s (handshakes tried: {handshakes})"
+
+    asyncio.run(scenario())
