@@ -18,19 +18,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from aiokafka import AIOKafkaProducer
 from aiokafka.errors import InvalidTxnState, OutOfOrderSequenceNumber
-from confluent_kafka import Consumer
 
 from rockafka.testing import Broker
 
+from .txnscenario import read_all
+
 TOPIC = "gap"
-READ_S = 60.0
 
 
 @pytest.fixture
@@ -55,22 +54,6 @@ async def _send_in_transaction(producer: AIOKafkaProducer, value: bytes, commit:
         raise
     if commit:
         await producer.commit_transaction()
-
-
-def _committed(bootstrap: str, expected: int) -> list[bytes]:
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "gap-reader", "auto.offset.reset": "earliest",
-                         "isolation.level": "read_committed"})  # fmt: skip
-    consumer.subscribe([TOPIC])
-    values: list[bytes] = []
-    deadline = time.monotonic() + READ_S
-    try:
-        while len(values) < expected and time.monotonic() < deadline:
-            message = consumer.poll(0.5)
-            if message is not None and message.error() is None:
-                values.append(message.value() or b"")
-    finally:
-        consumer.close()
-    return values
 
 
 def test_aiokafka_skips_the_sequence_of_a_refused_batch_and_is_refused_out_of_order_from_then_on(
@@ -101,4 +84,4 @@ def test_aiokafka_skips_the_sequence_of_a_refused_batch_and_is_refused_out_of_or
     assert len(refusals) == 2, refusals
     assert "epoch 0 sequence 2 " in refusals[0] and "sent sequence 2 after 0" in refusals[0], refusals
     assert "epoch 0 sequence 3 " in refusals[1] and "sent sequence 3 after 0" in refusals[1], refusals
-    assert _committed(broker.bootstrap, 2) == [b"first", b"renewed"]
+    assert read_all(broker.bootstrap, TOPIC, 1, committed=True) == [b"first", b"renewed"]  # auto-created: 1

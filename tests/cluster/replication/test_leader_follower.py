@@ -39,6 +39,20 @@ async def _until(condition: object, what: str) -> None:
         await asyncio.sleep(0.02)
 
 
+async def _streaming(
+    leader_store: MessageStore, follower_store: MessageStore
+) -> tuple[ReplicationLeader, ReplicationFollower]:
+    """A leader over ``leader_store`` with topic ``t`` (one partition), and a follower copying it into
+    ``follower_store``."""
+    leader_store.topics.create("t", 1, topic_id=TOPIC_ID)
+    leader = ReplicationLeader(leader_store, lag_time_ms=10_000)
+    await leader.start("127.0.0.1", 0)
+    follower = ReplicationFollower(2, "127.0.0.1", leader.port)
+    follower_store.replica.follow()
+    follower.follow(follower_store, None)
+    return leader, follower
+
+
 def _raw_peer(port: int, data: bytes) -> bytes:
     """Send ``data`` to the leader and read until it closes the connection (what it answered)."""
     with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as peer:
@@ -198,12 +212,7 @@ def test_a_topic_created_on_the_leader_reaches_a_caught_up_follower_without_an_a
             MessageStore.open(small_config(tmp_path / "leader")) as leader_store,
             MessageStore.open(small_config(tmp_path / "follower")) as follower_store,
         ):
-            leader_store.topics.create("t", 1, topic_id=TOPIC_ID)
-            leader = ReplicationLeader(leader_store, lag_time_ms=10_000)
-            await leader.start("127.0.0.1", 0)
-            follower = ReplicationFollower(2, "127.0.0.1", leader.port)
-            follower_store.replica.follow()
-            follower.follow(follower_store, None)
+            leader, follower = await _streaming(leader_store, follower_store)
 
             def partitions_there() -> dict[str, int]:
                 return {topic.name: topic.partitions for topic in follower_store.topics.list()}
@@ -342,12 +351,7 @@ def test_a_leader_stopped_while_a_follower_streams_logs_no_error(
             MessageStore.open(small_config(tmp_path / "leader")) as leader_store,
             MessageStore.open(small_config(tmp_path / "follower")) as follower_store,
         ):
-            leader_store.topics.create("t", 1, topic_id=TOPIC_ID)
-            leader = ReplicationLeader(leader_store, lag_time_ms=10_000)
-            await leader.start("127.0.0.1", 0)
-            follower = ReplicationFollower(2, "127.0.0.1", leader.port)
-            follower_store.replica.follow()
-            follower.follow(follower_store, None)
+            leader, follower = await _streaming(leader_store, follower_store)
             append(leader_store, "t", 0, build_batch([(b"k", b"v")]))
             end = leader_store.replica.published_end
             await _until(lambda: follower_store.replica.end == end, "the follower holds the append")
