@@ -197,10 +197,19 @@ class Etcd:
 #: gone without a reset (a cut network, a proxy that keeps the socket), is found dead within ~15 s and the watch
 #: fails over to a fresh read instead of waiting on it for ever (as etcd's own client sets DialKeepAliveTime).
 #: 10 s is above etcd's default minimum ping interval (5 s), so it never answers "too many pings".
+#:
+#: Each channel has its own subchannels (``use_local_subchannel_pool``), with reconnect backoff capped at 1 s. gRPC
+#: shares a subchannel among every channel of the same target by default, with its backoff (1 s growing 1.6 times per
+#: failure, to 120 s): after etcd was away a minute, the fresh channel a reconnect makes failed at once for seconds
+#: after etcd was back (measured: 6.6 s after a 60 s outage, against 1.8 s with a channel of its own), so a broker's
+#: first admin request after etcd's restart was refused although etcd served.
 CHANNEL_OPTIONS: Final = {
     "grpc.keepalive_time_ms": 10_000,
     "grpc.keepalive_timeout_ms": 5_000,
     "grpc.keepalive_permit_without_calls": 0,
+    "grpc.use_local_subchannel_pool": 1,
+    "grpc.initial_reconnect_backoff_ms": 200,
+    "grpc.max_reconnect_backoff_ms": 1_000,
 }
 
 

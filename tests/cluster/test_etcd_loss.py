@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import urllib.request
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
@@ -19,6 +20,7 @@ from rockafka.cluster.local_etcd import LocalEtcd
 from rockafka.cluster.view import ClusterView
 
 WAIT_S = 20.0
+OUTAGE_ATTEMPTS = 60  # ~30 s of failing requests
 
 
 @contextlib.asynccontextmanager
@@ -187,6 +189,43 @@ def test_a_request_etcd_refuses_keeps_the_connection_and_its_watch() -> None:
             assert seen.cluster_id == "after"
             assert (ETCD_REQUESTS["connect"], ETCD_REQUESTS["watch"]) == (connects, watches)
             assert view.failure is None
+
+    with LocalEtcd() as server:
+        _run(lambda: scenario(server))
+
+
+def _serves_over_http(server: LocalEtcd) -> bool:
+    """Whether etcd answers a read on its JSON gateway: plain HTTP, so no gRPC state of this process is involved."""
+    request = urllib.request.Request(f"http://{server.endpoint}/v3/kv/range", data=b'{"key": "eA=="}', method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=1) as answer:
+            return bool(answer.status == 200)
+    except OSError:
+        return False
+
+
+def test_the_first_request_after_a_long_outage_connects_once_etcd_serves() -> None:
+    """gRPC shares a subchannel among the channels of one target, with its reconnect backoff, growing to 120 s;
+    after etcd was away half a minute, the fresh channel a reconnection made failed at once for seconds after
+    etcd served again, and a broker's first admin request after etcd's restart was refused. Each channel has
+    its own subchannels now, with a short backoff."""
+
+    async def scenario(server: LocalEtcd) -> None:
+        etcd = await Etcd.connect([server.endpoint])
+        try:
+            await asyncio.to_thread(server.stop)
+            for _ in range(OUTAGE_ATTEMPTS):  # a broker's lease and watch keep trying while etcd is away
+                with pytest.raises(EtcdUnavailableError):
+                    await etcd.get(b"/rockafka/x")
+                await asyncio.sleep(0.5)
+            await asyncio.to_thread(server.start)
+            for _ in range(int(WAIT_S / 0.1)):
+                if await asyncio.to_thread(_serves_over_http, server):
+                    break
+                await asyncio.sleep(0.1)
+            assert await etcd.get(b"/rockafka/x") is None
+        finally:
+            await etcd.close()
 
     with LocalEtcd() as server:
         _run(lambda: scenario(server))
