@@ -52,11 +52,23 @@ class ProduceResponseDropper:
     _sockets: list[socket.socket] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._server = socket.create_server(("127.0.0.1", 0))
+        self._server = self._listen_elsewhere_than(host_port(self.upstream)[1])
         self._server.settimeout(0.2)
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._accept_loop, daemon=True)
         self._thread.start()
+
+    @staticmethod
+    def _listen_elsewhere_than(upstream_port: int) -> socket.socket:
+        """A listening socket on any port but the upstream's. The upstream is often a broker not started yet, whose
+        port was picked free and let go: the kernel may hand the same port to this proxy, which then forwarded
+        every connection to itself, each forward one more, until the test process ran out of descriptors (a CI
+        run: a socket of fd 19999, and the client's bootstrap timed out)."""
+        server = socket.create_server(("127.0.0.1", 0))
+        if server.getsockname()[1] != upstream_port:
+            return server
+        with server:  # held while another is bound, so the kernel cannot hand out the same port again
+            return socket.create_server(("127.0.0.1", 0))
 
     @property
     def bootstrap(self) -> str:
