@@ -25,6 +25,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -103,6 +104,12 @@ def text_of(driver: WebDriver, selector: str, contains: str) -> str:
     return str(driver.find_element(By.CSS_SELECTOR, selector).text)
 
 
+def shown(driver: WebDriver, element_id: str) -> WebElement:
+    """The element ``element_id`` once the page's script has rendered it (bounded wait): the console draws each
+    page after loading, so an element looked up right after ``refresh()`` may not be there yet."""
+    return WebDriverWait(driver, WAIT_S).until(expected_conditions.visibility_of_element_located((By.ID, element_id)))
+
+
 def errors_in_console(driver: WebDriver) -> list[str]:
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
@@ -149,9 +156,9 @@ def test_every_page_shows_what_the_clients_wrote(browser: WebDriver, broker: tup
 def test_key_search_finds_the_record(browser: WebDriver, broker: tuple[BrokerProcess, int]) -> None:
     _, port = broker
     open_page(browser, port, "find")
-    browser.find_element(By.ID, "find-topic").send_keys(TOPIC)
-    browser.find_element(By.ID, "find-key").send_keys("order-33")
-    browser.find_element(By.ID, "find-search").click()
+    shown(browser, "find-topic").send_keys(TOPIC)
+    shown(browser, "find-key").send_keys("order-33")
+    shown(browser, "find-search").click()
     found = text_of(browser, "#found", "order-33")
     assert '"order": 33' in found.replace("\n", "") or "order-33" in found
     shot(browser, "find")
@@ -164,9 +171,9 @@ def test_an_offset_reset_in_the_page_moves_a_real_consumer(
     process, port = broker
     open_page(browser, port, f"group?id={GROUP}")
     text_of(browser, "#group-state", "Empty")
-    Select(browser.find_element(By.ID, "reset-to")).select_by_value("offset")
-    browser.find_element(By.ID, "reset-value").send_keys("5")
-    browser.find_element(By.ID, "reset-offsets").click()
+    Select(shown(browser, "reset-to")).select_by_value("offset")
+    shown(browser, "reset-value").send_keys("5")
+    shown(browser, "reset-offsets").click()
     assert "→5" in text_of(browser, "#reset-result", "reset")
     consumer = KafkaConsumer(
         bootstrap_servers=process.bootstrap, group_id=GROUP, enable_auto_commit=False, consumer_timeout_ms=10_000
