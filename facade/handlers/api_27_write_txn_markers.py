@@ -8,6 +8,9 @@ and epoch, COMMIT or ABORT, the coordinator's epoch) and each partition named, a
   a topic or partition that does not exist: UNKNOWN_TOPIC_OR_PARTITION;
 - a coordinator epoch below the one of the producer's last marker on the partition: TRANSACTION_COORDINATOR_FENCED
   (a deposed coordinator), as Kafka's leaders check it;
+- a producer epoch below the one the partition holds batches or a marker of (the producer was fenced and began
+  again): INVALID_PRODUCER_EPOCH, written nowhere, as Kafka's ``appendEndTxnMarker`` refuses it: the marker would
+  end the newer epoch's open transaction there, and its records would be read as committed or aborted too soon;
 - a partition of ``__consumer_offsets`` (a group this broker coordinates committed offsets in the transaction
   with TxnOffsetCommit): the offsets held for the producer's groups there become committed (COMMIT) or are
   dropped (ABORT), the marker written into that partition too (``store/txnoffsets.py``);
@@ -115,6 +118,8 @@ def _append(
         last = store.transactions.coordinator_epochs(topic, partition).get(marker.producer_id, -1)
         if marker.coordinator_epoch < last:
             return ErrorCode.TRANSACTION_COORDINATOR_FENCED
+        if ctx.broker.producers.marker_fenced(topic, partition, marker.producer_id, marker.producer_epoch):
+            return ErrorCode.INVALID_PRODUCER_EPOCH
         result = store.records.write_transaction_marker(
             topic, partition, producer_id=marker.producer_id, producer_epoch=marker.producer_epoch,
             coordinator_epoch=marker.coordinator_epoch, commit=marker.transaction_result,

@@ -241,6 +241,14 @@ class ProducerService:
             log.info("%s-%d: a transaction marker of producer %d at epoch %d, below the epoch its batches carry",
                      topic, partition, producer_id, epoch)  # fmt: skip
 
+    def marker_fenced(self, topic: str, partition: int, producer_id: int, epoch: int) -> bool:
+        """Whether the partition holds batches or a marker of ``producer_id`` at an epoch above ``epoch``: a marker
+        of ``epoch`` would end the newer epoch's transaction, so the leader refuses it (INVALID_PRODUCER_EPOCH, as
+        Kafka's ``appendEndTxnMarker`` checks the epoch)."""
+        table = self._table(topic, partition)
+        entry = None if table is None else table.entries.get(producer_id)
+        return entry is not None and epoch < entry.epoch
+
     def producers(self, topic: str, partition: int) -> PartitionProducers | None:
         """The partition's producer table as it stands (for DescribeProducers and tests)."""
         return self._partitions.get((topic, partition))

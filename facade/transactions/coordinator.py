@@ -582,6 +582,11 @@ class TransactionCoordinator:
         return True
 
     def _write_marker(self, marker: Marker, tp: TopicPartition) -> None:
+        """Into this broker's partition, unless it holds a newer epoch of the producer (as WriteTxnMarkers refuses)."""
+        if self._producers.marker_fenced(tp.topic, tp.partition, marker.producer_id, marker.producer_epoch):
+            log.warning("%s marker of producer %d at epoch %d for %s-%d skipped: the partition holds a newer epoch",
+                        marker.name, marker.producer_id, marker.producer_epoch, tp.topic, tp.partition)  # fmt: skip
+            return
         write_marker(self._store, marker, tp)
         self._producers.transaction_ended(tp.topic, tp.partition, marker.producer_id, marker.producer_epoch)
 

@@ -13,8 +13,10 @@ marker says what became of them). The coordinator asks ``route`` who leads each 
 for the partitions not yet answered NONE, for as long as it takes: a leader that is down is waited for, as Kafka's
 coordinator waits, and the transaction stays PrepareCommit/PrepareAbort meanwhile. A leader that answers
 NOT_LEADER_OR_FOLLOWER (its leadership moved) is asked again at the new leader on the next round; a partition it
-answers UNKNOWN_TOPIC_OR_PARTITION for is gone. The coordinator cancels deliveries at shutdown; a restart resumes
-them from the prepared transactions in ``__transaction_state``.
+answers UNKNOWN_TOPIC_OR_PARTITION for is gone, and one it answers INVALID_PRODUCER_EPOCH for holds a newer epoch of
+the producer, whose own marker ends what is open there: neither is asked again (Kafka's coordinator stops sending
+on INVALID_PRODUCER_EPOCH too; retried, the transaction would stay in its Prepare state for ever). The coordinator
+cancels deliveries at shutdown; a restart resumes them from the prepared transactions in ``__transaction_state``.
 """
 
 from __future__ import annotations
@@ -196,6 +198,10 @@ class MarkerDelivery:
             if error is ErrorCode.UNKNOWN_TOPIC_OR_PARTITION:
                 log.info("%s marker for %s-%d skipped: broker %d says the partition is gone", marker.name, tp.topic,
                          tp.partition, leader.node_id)  # fmt: skip
+            elif error is ErrorCode.INVALID_PRODUCER_EPOCH:
+                log.warning("%s marker of producer %d at epoch %d for %s-%d skipped: broker %d holds a newer epoch",
+                            marker.name, marker.producer_id, marker.producer_epoch, tp.topic, tp.partition,
+                            leader.node_id)  # fmt: skip
             elif error is not ErrorCode.NONE:
                 self._report(leader, f"it answered {error.name} for {tp.topic}-{tp.partition}")
                 unwritten.append(tp)

@@ -1,10 +1,12 @@
 """The transaction APIs over a real socket to an in-process broker, at every version: a whole transaction
 (InitProducerId, AddPartitionsToTxn, Produce, AddOffsetsToTxn, TxnOffsetCommit, EndTxn) at each version level,
-Kafka's per-partition errors, PRODUCER_FENCED versus INVALID_PRODUCER_EPOCH by version, the batched v4+
-AddPartitionsToTxn with verify_only, OffsetFetch require_stable, DescribeTransactions and ListTransactions."""
+Kafka's per-partition errors, PRODUCER_FENCED versus INVALID_PRODUCER_EPOCH by version, a stale marker refused,
+the batched v4+ AddPartitionsToTxn with verify_only, OffsetFetch require_stable, DescribeTransactions and
+ListTransactions."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -18,10 +20,15 @@ from rockafka.facade.protocol.messages import describe_transactions as dt
 from rockafka.facade.protocol.messages import end_txn as et
 from rockafka.facade.protocol.messages import find_coordinator as fc
 from rockafka.facade.protocol.messages import init_producer_id as ip
+from rockafka.facade.protocol.messages import list_offsets as lo
 from rockafka.facade.protocol.messages import list_transactions as lt
 from rockafka.facade.protocol.messages import offset_fetch as of
 from rockafka.facade.protocol.messages import produce as pr
 from rockafka.facade.protocol.messages import txn_offset_commit as tc
+from rockafka.facade.protocol.messages import write_txn_markers as wm
+from rockafka.facade.topology import BrokerAddress
+from rockafka.facade.transactions.markers import Marker, MarkerDelivery
+from rockafka.store import TopicPartition
 from rockafka.testing import Broker
 
 from .helpers import txn_batch
@@ -182,6 +189,50 @@ def test_init_producer_id_fences_an_ongoing_transaction(bootstrap: str) -> None:
         too_long = client.call(ip.InitProducerIdRequest(transactional_id="zombie", transaction_timeout_ms=900_001),
                                ip.InitProducerIdResponse, 4)  # fmt: skip
         assert too_long.error_code == ErrorCode.INVALID_TRANSACTION_TIMEOUT
+
+
+def last_stable(client: WireClient, topic: str, partition: int) -> int:
+    wanted = lo.ListOffsetsTopic(
+        name=topic, partitions=[lo.ListOffsetsPartition(partition_index=partition, timestamp=-1)]
+    )
+    request = lo.ListOffsetsRequest(replica_id=-1, isolation_level=1, topics=[wanted])
+    return int(client.call(request, lo.ListOffsetsResponse, 5).topics[0].partitions[0].offset)
+
+
+def write_marker(client: WireClient, pid: int, epoch: int, topic: str, partition: int) -> int:
+    topics = [wm.WritableTxnMarkerTopic(name=topic, partition_indexes=[partition])]
+    marker = wm.WritableTxnMarker(producer_id=pid, producer_epoch=epoch, transaction_result=True, topics=topics)
+    answer = client.call(wm.WriteTxnMarkersRequest(markers=[marker]), wm.WriteTxnMarkersResponse, 1)
+    return answer.markers[0].topics[0].partitions[0].error_code
+
+
+async def _deliver_once(bootstrap: str, marker: Marker, topic: str, partition: int) -> None:
+    """A coordinator's delivery of ``marker`` to the broker at ``bootstrap``: it returns (it would retry a refusal
+    it can act on for as long as it takes)."""
+    host, _, port = bootstrap.rpartition(":")
+    delivery = MarkerDelivery(lambda _tp: BrokerAddress(0, host, int(port)), lambda _m, _tp: True)
+    try:
+        await delivery.deliver(marker, [TopicPartition(topic, partition)])
+    finally:
+        delivery.close()
+
+
+def test_a_marker_of_an_older_epoch_is_refused_and_ends_nothing(bootstrap: str) -> None:
+    """A COMMIT marker of a fenced epoch (a deposed coordinator's, sent late) would end the newer epoch's open
+    transaction: its records readable before their producer committed them. Refused as Kafka refuses it."""
+    with WireClient(bootstrap) as client:
+        pid, old = init(client, "stale-marker")
+        assert init(client, "stale-marker") == (pid, old + 1)
+        assert add_partitions(client, 3, "stale-marker", pid, old + 1, {"in": [1]}) == {("in", 1): 0}
+        start = last_stable(client, "in", 1)
+        assert produce(client, "stale-marker", "in", 1, txn_batch(pid, old + 1, 0)) == 0
+        assert write_marker(client, pid, old, "in", 1) == ErrorCode.INVALID_PRODUCER_EPOCH
+        assert last_stable(client, "in", 1) == start  # the transaction is still open
+        asyncio.run(asyncio.wait_for(_deliver_once(bootstrap, Marker(pid, old, 0, True), "in", 1), 30))
+        assert last_stable(client, "in", 1) == start
+        end = et.EndTxnRequest(transactional_id="stale-marker", producer_id=pid, producer_epoch=old + 1, committed=True)
+        assert client.call(end, et.EndTxnResponse, 3).error_code == 0
+        assert last_stable(client, "in", 1) == start + 3  # its two records and the coordinator's COMMIT marker
 
 
 def test_batched_add_partitions_and_verify_only(bootstrap: str) -> None:
