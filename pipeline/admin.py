@@ -45,8 +45,14 @@ class Admin:
         settings = {k: v for k, v in config.items() if k in known}
         timeout_ms = int(timeout_s * 1000)
         settings.update(bootstrap_timeout_ms=timeout_ms, request_timeout_ms=max(timeout_ms, 1000))
+        client = KafkaAdminClient.__new__(KafkaAdminClient)
         with self.failing("connect"):
-            self.client = KafkaAdminClient(**settings)
+            try:
+                client.__init__(**settings)
+            except Exception:
+                _stop_half_made(client)
+                raise
+        self.client = client
 
     def __enter__(self) -> Admin:
         return self
@@ -213,3 +219,16 @@ def ensure_sink_topic(config: Mapping[str, Any], topic: str, partitions: int | N
                 "partition count, or set option topicPartitions=N to have the sink create it"
             )
         admin.create_topics({topic: TopicSpec(partitions)})
+
+
+def _stop_half_made(client: Any) -> None:
+    """Stop what kafka-python's ``KafkaAdminClient`` started before its constructor failed: it starts its I/O thread
+    and then bootstraps, and a bootstrap that fails leaves that thread running (retrying the unreachable broker for
+    as long as the process lives) in an object the caller never gets to close."""
+    for stop in (
+        getattr(getattr(client, "_client", None), "close", None),
+        getattr(getattr(client, "_net", None), "stop", None),
+    ):
+        if stop is not None:
+            with contextlib.suppress(Exception):
+                stop()

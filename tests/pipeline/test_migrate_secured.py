@@ -125,12 +125,15 @@ def test_a_secured_application_moves_with_its_acls(
 def test_an_unreachable_source_fails_fast_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from compat_tests.brokerproc import free_port
 
+    before = {t for t in threading.enumerate() if t.name.startswith("kafka-io-")}
     code = main(["pipeline", "migrate", "--from", f"127.0.0.1:{free_port()}", "--to", f"127.0.0.1:{free_port()}",
                  "--topics", "a", "--timeout", "1", "--report", str(tmp_path / "r.json")])  # fmt: skip
 
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2
     assert len(err) == 1 and err[0].startswith("rockafka pipeline: 127.0.0.1:") and "cannot connect" in err[0]
+    left = {t for t in threading.enumerate() if t.name.startswith("kafka-io-") and t.is_alive()} - before
+    assert not left, f"the admin client that could not connect still runs: {left}"  # it retried for ever
 
 
 def _produce_meanwhile(bootstrap: str, client: dict[str, Any]) -> threading.Thread:
