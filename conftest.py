@@ -78,7 +78,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.line(f"{test}: {name}")
     worst = sorted(((t, n) for t, n in _fds_left_by.items() if n >= FD_LEAK_NOTED), key=lambda item: -item[1])
     if (worst := worst[:FD_LEAK_LISTED]) or _fds_held_by:
-        terminalreporter.section(f"file descriptors: {_open_fds()} open at the end; the tests that left the most")
+        terminalreporter.section(f"file descriptors: {_open_fds()} open at the end; the tests that left or held many")
         for test, grown in worst:
             terminalreporter.line(f"+{grown}: {test}")
     for test, held in sorted(_fds_held_by.items(), key=lambda item: -item[1])[:FD_LEAK_LISTED]:

@@ -235,11 +235,11 @@ class ProducerService:
     def transaction_ended(self, topic: str, partition: int, producer_id: int, epoch: int) -> None:
         """A transaction marker of ``producer_id`` at ``epoch`` was written to the partition: its entry moves to that
         epoch (``sequence.end_transaction``: a fenced producer's later batches are refused). A follower's tables
-        take markers from the log they copy instead (``keep_up``)."""
+        take markers from the log they copy instead (``keep_up``). Writers ask ``marker_fenced`` first, so a marker
+        below the producer's epoch is never written; one replayed from an older log changes nothing."""
         table = self._table(topic, partition)
-        if table is not None and not table.end_transaction(producer_id, epoch, self._clock()):
-            log.info("%s-%d: a transaction marker of producer %d at epoch %d, below the epoch its batches carry",
-                     topic, partition, producer_id, epoch)  # fmt: skip
+        if table is not None:
+            table.end_transaction(producer_id, epoch, self._clock())
 
     def marker_fenced(self, topic: str, partition: int, producer_id: int, epoch: int) -> bool:
         """Whether the partition holds batches or a marker of ``producer_id`` at an epoch above ``epoch``: a marker
